@@ -1,0 +1,218 @@
+//! Run metadata written at the top of every output file.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Facts about a run that a reader needs to trust or compare its numbers.
+#[derive(Debug, Clone, Default)]
+pub struct RunInfo {
+    /// Benchmark name (the binary's name).
+    pub benchmark: String,
+    /// One-line description of what is measured.
+    pub title: String,
+    /// Start time, UTC, ISO 8601.
+    pub date: String,
+    /// One entry per rank (or the single process): `host cpus=LIST`.
+    pub placement: Vec<String>,
+    /// Number of tasks (1 for node tests).
+    pub tasks: usize,
+    /// Library versions that shape the results (MPI, BLAS …).
+    pub libraries: Vec<String>,
+    /// Environment settings that change results, `NAME=value`.
+    pub settings: Vec<String>,
+    /// Timer description.
+    pub timer: String,
+}
+
+impl RunInfo {
+    /// Header lines (without the leading `# `).
+    pub fn header_lines(&self) -> Vec<String> {
+        let mut lines = vec![
+            format!("paw {} -- {}", self.benchmark, self.title),
+            format!("date: {}", self.date),
+            format!("tasks: {}", self.tasks),
+            format!("hosts: {}", summarize_hosts(&self.placement)),
+        ];
+        if self.placement.len() <= 16 {
+            lines.push(format!("placement: {}", self.placement.join("; ")));
+        }
+        for lib in &self.libraries {
+            lines.push(format!("library: {lib}"));
+        }
+        let settings = if self.settings.is_empty() {
+            "(none set)".to_string()
+        } else {
+            self.settings.join(" ")
+        };
+        lines.push(format!("settings: {settings}"));
+        lines.push(format!("timer: {}", self.timer));
+        lines
+    }
+}
+
+/// `host (N tasks)` for every distinct host, in order of first appearance.
+fn summarize_hosts(placement: &[String]) -> String {
+    let mut hosts: Vec<(String, usize)> = Vec::new();
+    for p in placement {
+        let host = p.split_whitespace().next().unwrap_or("?").to_string();
+        match hosts.iter_mut().find(|(h, _)| *h == host) {
+            Some((_, n)) => *n += 1,
+            None => hosts.push((host, 1)),
+        }
+    }
+    hosts
+        .iter()
+        .map(|(h, n)| format!("{h} ({n} task{})", if *n == 1 { "" } else { "s" }))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Current time as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn utc_now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    utc_from_unix(secs)
+}
+
+/// Formats seconds since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian).
+pub fn utc_from_unix(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Shift the epoch to 0000-03-01 so leap days fall at the end of each 400-year era.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153; // 0 = March
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// This machine's host name.
+pub fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: the pointer and length describe `buf`, which outlives the call; gethostname
+    // writes at most `len` bytes into it.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    if rc != 0 {
+        return "unknown-host".to_string();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+/// The CPUs this process may run on, as a compact list (`0-3,8`), or `?` if unknown.
+pub fn cpu_affinity() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+                .map(|v| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "?".to_string())
+}
+
+/// `host cpus=LIST` for this process.
+pub fn placement() -> String {
+    format!("{} cpus={}", hostname(), cpu_affinity())
+}
+
+/// Environment prefixes whose variables change MPI, threading or BLAS behaviour.
+const SETTING_PREFIXES: &[&str] = &[
+    "OMPI_MCA_", "PMIX_MCA_", "MPICH_", "MPIR_CVAR_", "I_MPI_", "MV2_", "UCX_", "FI_", "PSM2_",
+    "HFI_", "OMP_", "GOMP_", "KMP_", "OPENBLAS_", "GOTO_", "RAYON_", "CUDA_", "PAW_",
+];
+
+/// Open MPI sets these for its own bookkeeping in every rank's environment; they say
+/// nothing about how the run was tuned.
+const INTERNAL_PREFIXES: &[&str] = &[
+    "OMPI_MCA_orte_",
+    "OMPI_MCA_ess",
+    "OMPI_MCA_pmix",
+    "OMPI_MCA_initial_wdir",
+    "OMPI_MCA_shmem_RUNTIME_QUERY_hint",
+    "OMPI_MCA_ompi_command",
+    "OMPI_MCA_ompi_argv",
+    "OMPI_MCA_mpi_oversubscribe",
+    "PMIX_MCA_mca_base_component_show_load_errors",
+];
+
+/// Whether an environment variable is one that changes results and belongs in the header.
+pub fn is_setting(name: &str) -> bool {
+    let paw_knob = name.starts_with("NLOOP_")
+        || name == "NREPS"
+        || name == "WINDOW_SIZE"
+        || name.starts_with("STREAM_")
+        || (name.ends_with("_SIZE")
+            && (name.starts_with("MIN_") || name.starts_with("MED_") || name.starts_with("MAX_")));
+    let tuned = SETTING_PREFIXES.iter().any(|p| name.starts_with(p))
+        && !INTERNAL_PREFIXES.iter().any(|p| name.starts_with(p));
+    paw_knob || tuned
+}
+
+/// The result-changing settings of this process: environment variables, sorted, plus the
+/// non-comment lines of Open MPI's MCA parameter files.
+pub fn settings() -> Vec<String> {
+    let mut out: Vec<String> = std::env::vars()
+        .filter(|(k, _)| is_setting(k))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    out.sort();
+    let mut files = vec![std::path::PathBuf::from(
+        "/etc/openmpi/openmpi-mca-params.conf",
+    )];
+    if let Some(home) = std::env::var_os("HOME") {
+        files.push(std::path::Path::new(&home).join(".openmpi/mca-params.conf"));
+    }
+    for file in files {
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            for line in text.lines().map(str::trim) {
+                if !line.is_empty() && !line.starts_with('#') {
+                    out.push(format!("[{}] {}", file.display(), line.replace(' ', "")));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(utc_from_unix(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc_from_unix(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc_from_unix(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(utc_from_unix(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn settings_filter() {
+        assert!(is_setting("OMPI_MCA_btl"));
+        assert!(is_setting("OMP_NUM_THREADS"));
+        assert!(is_setting("MAX_P2P_SIZE"));
+        assert!(is_setting("NLOOP_MAX"));
+        assert!(!is_setting("OMPI_MCA_orte_hnp_uri"));
+        assert!(!is_setting("PATH"));
+        assert!(!is_setting("MAX_SIZE_OF_SOMETHING_ELSE"));
+    }
+
+    #[test]
+    fn hosts_are_counted() {
+        let p = vec!["a cpus=0".into(), "a cpus=1".into(), "b cpus=0".into()];
+        assert_eq!(summarize_hosts(&p), "a (2 tasks), b (1 task)");
+    }
+}

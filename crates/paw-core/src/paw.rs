@@ -1,0 +1,295 @@
+//! The MPI session: start-up, panic-to-abort, task-count check, world team, pairing.
+
+use crate::bench::{Bench, Timing};
+use crate::calib::Policy;
+use crate::config::{Family, Loops, SizeRange};
+use crate::dat::{np_file, DatFile, DatSpec};
+use crate::error::{self, Result};
+use crate::meta::{self, RunInfo};
+use crate::session::Core;
+use crate::spec::{Args, Spec};
+use crate::team::{Combine, Team};
+use mpi::collective::SystemOperation;
+use mpi::datatype::PartitionMut;
+use mpi::environment::Universe;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::Threading;
+use std::ops::RangeInclusive;
+
+/// MPI_COMM_WORLD as a [`Team`], timed with MPI_Wtime.
+pub struct World {
+    comm: SimpleCommunicator,
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "World(rank {} of {})", self.rank(), self.size())
+    }
+}
+
+impl Team for World {
+    fn rank(&self) -> i32 {
+        self.comm.rank()
+    }
+    fn size(&self) -> usize {
+        self.comm.size() as usize
+    }
+    fn barrier(&self) {
+        self.comm.barrier();
+    }
+    fn now(&self) -> f64 {
+        mpi::time()
+    }
+    fn tick(&self) -> f64 {
+        mpi::time_resolution()
+    }
+    fn clock_name(&self) -> &'static str {
+        "MPI_Wtime"
+    }
+    fn share_u64(&self, value: u64) -> u64 {
+        let mut v = value;
+        self.comm.process_at_rank(0).broadcast_into(&mut v);
+        v
+    }
+    fn combine(&self, local: &[f64], how: Combine) -> Vec<f64> {
+        let mut out = vec![0.0; local.len()];
+        match how {
+            Combine::Min => self.comm.all_reduce_into(local, &mut out[..], SystemOperation::min()),
+            Combine::Max => self.comm.all_reduce_into(local, &mut out[..], SystemOperation::max()),
+        }
+        out
+    }
+}
+
+/// This task's partner in PAW's pairing (Fig. 7.1): task i with task (i + n/2) mod n.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pair {
+    /// The partner's rank.
+    pub partner: i32,
+    /// True in the first half of the tasks (0 … n/2-1): the side that sends first.
+    pub leader: bool,
+}
+
+impl Pair {
+    /// The pairing of `rank` among `size` tasks (`size` even).
+    pub fn of(rank: i32, size: i32) -> Pair {
+        let half = size / 2;
+        Pair { partner: (rank + half) % size, leader: rank < half }
+    }
+}
+
+/// An MPI benchmark's session: MPI is initialised for its lifetime and finalized on drop.
+pub struct Paw {
+    core: Core<World>,
+    granted: Option<Threading>,
+    // Dropped last: finalizes MPI.
+    _universe: Universe,
+}
+
+impl std::fmt::Debug for Paw {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Paw")
+            .field("core", &self.core)
+            .field("granted", &self.granted)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Paw {
+    /// Starts MPI (MPI_Init) and checks the task count. See [`Paw::init_thread`].
+    pub fn init(spec: &Spec) -> Result<Paw> {
+        Self::start(spec, None)
+    }
+
+    /// Starts MPI with MPI_Init_thread at `level`; [`Paw::granted`] tells what was granted.
+    ///
+    /// `-h` prints the help and exits before MPI starts. A panic on any rank calls
+    /// MPI_Abort, ending every rank. A wrong task count or unknown argument is an error on
+    /// every rank, printed once by rank 0.
+    pub fn init_thread(spec: &Spec, level: Threading) -> Result<Paw> {
+        Self::start(spec, Some(level))
+    }
+
+    fn start(spec: &Spec, level: Option<Threading>) -> Result<Paw> {
+        let args = spec.read_args(std::env::args().skip(1));
+        if args == Args::Help {
+            println!("{}", spec.help_text());
+            std::process::exit(0);
+        }
+        let (universe, granted) = match level {
+            None => (mpi::initialize(), None),
+            Some(l) => match mpi::initialize_with_threading(l) {
+                Some((u, g)) => (Some(u), Some(g)),
+                None => (None, None),
+            },
+        };
+        let universe = universe.ok_or_else(|| error::Error::runtime("MPI was already initialised"))?;
+        install_abort_on_panic(spec.name);
+        let world = universe.world();
+        let (rank, size) = (world.rank(), world.size());
+        error::set_rank(rank);
+        if let Args::Unknown(arg) = args {
+            return Err(spec.unknown_arg(&arg));
+        }
+        spec.ranks.check(spec.name, size as usize)?;
+
+        let placement = gather_strings(&world, &meta::placement());
+        let mut libraries = vec![mpi_library()];
+        if let (Some(req), Some(got)) = (level, granted) {
+            libraries.push(format!("MPI thread level: requested {req:?}, granted {got:?}"));
+        }
+        let info = RunInfo {
+            benchmark: spec.name.to_string(),
+            title: spec.title.to_string(),
+            date: meta::utc_now(),
+            placement,
+            tasks: size as usize,
+            libraries,
+            settings: meta::settings(),
+            timer: String::new(),
+        };
+        let core = Core::new(World { comm: world }, info)?;
+        Ok(Paw { core, granted, _universe: universe })
+    }
+
+    /// MPI_COMM_WORLD.
+    pub fn world(&self) -> &SimpleCommunicator {
+        &self.core.team.comm
+    }
+
+    /// The world as a [`Team`].
+    pub fn team(&self) -> &World {
+        &self.core.team
+    }
+
+    /// This task's rank.
+    pub fn rank(&self) -> i32 {
+        self.core.team.rank()
+    }
+
+    /// Number of tasks.
+    pub fn size(&self) -> usize {
+        self.core.team.size()
+    }
+
+    /// The thread level MPI granted, when started with [`Paw::init_thread`].
+    pub fn granted(&self) -> Option<Threading> {
+        self.granted
+    }
+
+    /// This task's partner (PAW Fig. 7.1).
+    pub fn pair(&self) -> Pair {
+        Pair::of(self.rank(), self.size() as i32)
+    }
+
+    /// NLOOP_MAX, NLOOP_MIN and NREPS.
+    pub fn loops(&self) -> Loops {
+        self.core.loops
+    }
+
+    /// Run metadata (header of every file).
+    pub fn info(&self) -> &RunInfo {
+        &self.core.info
+    }
+
+    /// A family's MIN/MED/MAX sizes, read on rank 0 and shared (collective).
+    pub fn sizes(&self, family: Family) -> Result<SizeRange> {
+        self.core.sizes(family)
+    }
+
+    /// A benchmark-specific whole-number variable, read on rank 0 and shared (collective).
+    pub fn knob(&self, name: &str, default: u64, range: RangeInclusive<u64>) -> Result<u64> {
+        self.core.knob(name, default, range)
+    }
+
+    /// A bench for a sweep with the given timing model, rank combination and loop policy.
+    pub fn bench(&self, timing: Timing, combine: Combine, policy: Policy) -> Bench<'_, World> {
+        self.core.bench(timing, combine, policy)
+    }
+
+    /// Creates a data file on rank 0 with the run header and the bench's description
+    /// (collective; an unwritable output directory is an error on every rank).
+    pub fn dat(&self, bench: &Bench<'_, World>, spec: DatSpec) -> Result<DatFile> {
+        self.core.dat(bench, spec)
+    }
+
+    /// PAW's file name for this task count: `<stem>-np_NNNN.dat`.
+    pub fn np_file(&self, stem: &str) -> String {
+        np_file(stem, self.size())
+    }
+}
+
+/// Makes a panic on any rank end the whole job instead of leaving the others waiting.
+fn install_abort_on_panic(name: &'static str) {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        default(info);
+        if mpi::environment::is_initialized() && !mpi::environment::is_finalized() {
+            eprintln!(
+                "{name}: rank {} panicked; calling MPI_Abort to end every rank",
+                error::rank()
+            );
+            SimpleCommunicator::world().abort(101);
+        }
+    }));
+}
+
+/// The MPI library's version string (first line).
+fn mpi_library() -> String {
+    let v = mpi::environment::library_version().unwrap_or_else(|_| "unknown".into());
+    let first = v.lines().next().unwrap_or("unknown").trim();
+    format!("MPI: {first}")
+}
+
+/// Gathers one string per rank onto rank 0 (other ranks get an empty list).
+fn gather_strings(world: &SimpleCommunicator, mine: &str) -> Vec<String> {
+    let root = world.process_at_rank(0);
+    let len = mine.len() as i32;
+    if world.rank() != 0 {
+        root.gather_into(&len);
+        root.gather_varcount_into(mine.as_bytes());
+        return Vec::new();
+    }
+    let mut lens = vec![0i32; world.size() as usize];
+    root.gather_into_root(&len, &mut lens[..]);
+    let displs: Vec<i32> = lens
+        .iter()
+        .scan(0, |acc, &l| {
+            let d = *acc;
+            *acc += l;
+            Some(d)
+        })
+        .collect();
+    let mut buf = vec![0u8; lens.iter().sum::<i32>() as usize];
+    {
+        let mut partition = PartitionMut::new(&mut buf[..], &lens[..], &displs[..]);
+        root.gather_varcount_into_root(mine.as_bytes(), &mut partition);
+    }
+    lens.iter()
+        .zip(&displs)
+        .map(|(&l, &d)| String::from_utf8_lossy(&buf[d as usize..(d + l) as usize]).into_owned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pair;
+
+    #[test]
+    fn pairing_follows_fig_7_1() {
+        // 16 tasks: 0<->8, 7<->15, 8<->0.
+        assert_eq!(Pair::of(0, 16), Pair { partner: 8, leader: true });
+        assert_eq!(Pair::of(7, 16), Pair { partner: 15, leader: true });
+        assert_eq!(Pair::of(8, 16), Pair { partner: 0, leader: false });
+        assert_eq!(Pair::of(15, 16), Pair { partner: 7, leader: false });
+        assert_eq!(Pair::of(1, 2), Pair { partner: 0, leader: false });
+        for n in (2..64).step_by(2) {
+            for r in 0..n {
+                let p = Pair::of(r, n);
+                assert_eq!(Pair::of(p.partner, n).partner, r, "pairing is symmetric");
+                assert_ne!(Pair::of(p.partner, n).leader, p.leader);
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! What the MPI session ([`crate::Paw`]) and the node session ([`crate::Node`]) share:
+//! configuration read on rank 0 and shared, the measurement bench, output files.
+
+use crate::bench::{Bench, Timing};
+use crate::calib::{Calibration, Policy};
+use crate::config::{self, Family, Loops, ProcessEnv, SizeRange};
+use crate::dat::{DatFile, DatSpec};
+use crate::error::{Error, Result};
+use crate::meta::RunInfo;
+use crate::team::{Combine, Team};
+use crate::timer::TimerInfo;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+
+/// State common to both kinds of session.
+#[derive(Debug)]
+pub(crate) struct Core<T: Team> {
+    pub team: T,
+    pub loops: Loops,
+    pub timer: TimerInfo,
+    pub info: RunInfo,
+}
+
+/// Runs `parse` on rank 0 and gives its result to every rank.
+///
+/// Other ranks get a placeholder error: only rank 0 prints, so they need no message.
+pub(crate) fn shared<T: Team, const N: usize>(
+    team: &T,
+    parse: impl FnOnce() -> Result<[u64; N]>,
+) -> Result<[u64; N]> {
+    let mut result = if team.is_root() { Some(parse()) } else { None };
+    let ok = team.share_u64(matches!(result, Some(Ok(_))) as u64) == 1;
+    if !ok {
+        return match result.take() {
+            Some(Err(e)) => Err(e),
+            _ => Err(Error::input("invalid setting (reported by rank 0)")),
+        };
+    }
+    let mine = match result {
+        Some(Ok(values)) => values,
+        _ => [0; N],
+    };
+    Ok(mine.map(|v| team.share_u64(v)))
+}
+
+impl<T: Team> Core<T> {
+    /// Measures the clock on every rank, keeping rank 0's figures, and reads the loop controls.
+    pub fn new(team: T, info: RunInfo) -> Result<Core<T>> {
+        let local = TimerInfo::measure(|| team.now(), team.tick());
+        let timer = TimerInfo {
+            overhead: team.share_f64(local.overhead),
+            step: team.share_f64(local.step),
+            tick: team.share_f64(local.tick),
+        };
+        let [nloop_max, nloop_min, nreps] = shared(&team, || {
+            let l = Loops::parse(&ProcessEnv)?;
+            Ok([l.nloop_max, l.nloop_min, l.nreps])
+        })?;
+        let mut info = info;
+        info.timer = timer.describe(team.clock_name());
+        Ok(Core { team, loops: Loops { nloop_max, nloop_min, nreps }, timer, info })
+    }
+
+    pub fn sizes(&self, family: Family) -> Result<SizeRange> {
+        let [min, med, max] = shared(&self.team, || {
+            let r = family.parse(&ProcessEnv)?;
+            Ok([r.min, r.med, r.max])
+        })?;
+        Ok(SizeRange { min, med, max })
+    }
+
+    pub fn knob(&self, name: &str, default: u64, range: RangeInclusive<u64>) -> Result<u64> {
+        let [v] = shared(&self.team, || {
+            Ok([config::parse_u64(&ProcessEnv, name, default, range)?])
+        })?;
+        Ok(v)
+    }
+
+    pub fn bench(&self, timing: Timing, combine: Combine, policy: Policy) -> Bench<'_, T> {
+        let calibration = Calibration::new(self.loops, self.timer.floor(), policy);
+        Bench::new(&self.team, timing, combine, calibration, self.loops.nreps as usize)
+    }
+
+    /// Creates a data file on rank 0; every rank learns whether that worked.
+    pub fn dat<B: Team>(&self, bench: &Bench<'_, B>, spec: DatSpec) -> Result<DatFile> {
+        let mut header = self.info.header_lines();
+        header.extend(bench.describe());
+        let mut created = None;
+        let mut failure = None;
+        if self.team.is_root() {
+            let dir = output_dir();
+            match std::fs::create_dir_all(&dir)
+                .and_then(|_| DatFile::create(&dir, &header, &spec))
+            {
+                Ok(f) => created = Some(f),
+                Err(e) => failure = Some(output_error(&dir, &spec.file, &e)),
+            }
+        }
+        if self.team.share_u64(failure.is_some() as u64) == 1 {
+            return Err(failure
+                .unwrap_or_else(|| Error::runtime("cannot create output (reported by rank 0)")));
+        }
+        Ok(created.unwrap_or_else(DatFile::inactive))
+    }
+}
+
+/// The directory output files go to: `PAW_OUTPUT_DIR`, or the current directory.
+pub fn output_dir() -> PathBuf {
+    match std::env::var_os("PAW_OUTPUT_DIR") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from("."),
+    }
+}
+
+fn output_error(dir: &std::path::Path, file: &str, e: &std::io::Error) -> Error {
+    let source = match std::env::var("PAW_OUTPUT_DIR") {
+        Ok(v) if !v.is_empty() => format!("PAW_OUTPUT_DIR={v}"),
+        _ => "the current directory".to_string(),
+    };
+    Error::runtime(format!(
+        "cannot write {file} in {source} ({}: {e}); accepted: a writable directory",
+        dir.display()
+    ))
+}
+
+impl<T: Team> Bench<'_, T> {
+    /// Header lines stating the timing model, the rank combination and the loop policy.
+    pub fn describe(&self) -> Vec<String> {
+        vec![
+            format!("timing: {}", self.timing().describe()),
+            format!("ranks combined: {}", self.combine().describe()),
+            format!("nloop: {}", self.calibration().describe()),
+        ]
+    }
+}
