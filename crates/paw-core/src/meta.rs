@@ -19,6 +19,8 @@ pub struct RunInfo {
     pub libraries: Vec<String>,
     /// Environment settings that change results, `NAME=value`.
     pub settings: Vec<String>,
+    /// Open MPI MCA parameter files in effect: `path: name=value …`.
+    pub mca_files: Vec<String>,
     /// Timer description.
     pub timer: String,
 }
@@ -44,6 +46,9 @@ impl RunInfo {
             self.settings.join(" ")
         };
         lines.push(format!("settings: {settings}"));
+        for f in &self.mca_files {
+            lines.push(format!("mca file: {f}"));
+        }
         lines.push(format!("timer: {}", self.timer));
         lines
     }
@@ -146,6 +151,8 @@ const INTERNAL_PREFIXES: &[&str] = &[
     "OMPI_MCA_ompi_argv",
     "OMPI_MCA_mpi_oversubscribe",
     "PMIX_MCA_mca_base_component_show_load_errors",
+    "PMIX_MCA_psec",
+    "HFI_NO_BACKTRACE",
 ];
 
 /// Whether an environment variable is one that changes results and belongs in the header.
@@ -161,30 +168,37 @@ pub fn is_setting(name: &str) -> bool {
     paw_knob || tuned
 }
 
-/// The result-changing settings of this process: environment variables, sorted, plus the
-/// non-comment lines of Open MPI's MCA parameter files.
+/// The result-changing environment variables of this process, sorted, as `NAME=value`.
 pub fn settings() -> Vec<String> {
     let mut out: Vec<String> = std::env::vars()
         .filter(|(k, _)| is_setting(k))
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     out.sort();
+    out
+}
+
+/// Open MPI's MCA parameter files that exist, each as `path: name=value …`.
+pub fn mca_files() -> Vec<String> {
     let mut files = vec![std::path::PathBuf::from(
         "/etc/openmpi/openmpi-mca-params.conf",
     )];
     if let Some(home) = std::env::var_os("HOME") {
         files.push(std::path::Path::new(&home).join(".openmpi/mca-params.conf"));
     }
-    for file in files {
-        if let Ok(text) = std::fs::read_to_string(&file) {
-            for line in text.lines().map(str::trim) {
-                if !line.is_empty() && !line.starts_with('#') {
-                    out.push(format!("[{}] {}", file.display(), line.replace(' ', "")));
-                }
-            }
-        }
-    }
-    out
+    files
+        .iter()
+        .filter_map(|file| {
+            let text = std::fs::read_to_string(file).ok()?;
+            let params: Vec<String> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(|l| l.replace(' ', ""))
+                .collect();
+            (!params.is_empty()).then(|| format!("{}: {}", file.display(), params.join(" ")))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -38,6 +38,7 @@ impl Node {
             tasks: 1,
             libraries: Vec::new(),
             settings: meta::settings(),
+            mca_files: Vec::new(),
             timer: String::new(),
         };
         Ok(Node { core: Core::new(Solo::new(), info)? })

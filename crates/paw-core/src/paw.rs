@@ -147,6 +147,7 @@ impl Paw {
             tasks: size as usize,
             libraries,
             settings: meta::settings(),
+            mca_files: meta::mca_files(),
             timer: String::new(),
         };
         let core = Core::new(World { comm: world }, info)?;
@@ -238,7 +239,7 @@ fn install_abort_on_panic(name: &'static str) {
 /// The MPI library's version string (first line).
 fn mpi_library() -> String {
     let v = mpi::environment::library_version().unwrap_or_else(|_| "unknown".into());
-    let first = v.lines().next().unwrap_or("unknown").trim();
+    let first = v.lines().next().unwrap_or("unknown").trim().trim_end_matches(',');
     format!("MPI: {first}")
 }
 

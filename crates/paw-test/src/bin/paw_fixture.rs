@@ -1,0 +1,55 @@
+//! paw-fixture -- a test fixture, not a benchmark: exercises paw-core's failure paths.
+//!
+//! PAW_FIXTURE=panic  every task enters a barrier except task PAW_FIXTURE_RANK, which
+//!                    panics; without abort-on-panic the job would hang.
+//! PAW_FIXTURE=sweep  a P2P-size sweep whose operation sleeps PAW_FIXTURE_SLEEP_US per
+//!                    byte-doubling step, writing fixture_time-np_NNNN.dat row by row.
+use paw_core::mpi::traits::*;
+use paw_core::{Axis, Combine, DatSpec, Family, Paw, Policy, Ranks, Spec, Timing};
+use std::time::Duration;
+
+const SPEC: Spec = Spec {
+    name: "paw-fixture",
+    title: "test fixture for paw-core failure paths",
+    help: "Not a benchmark. PAW_FIXTURE=panic|sweep, PAW_FIXTURE_RANK, PAW_FIXTURE_SLEEP_US.",
+    ranks: Ranks::Any,
+};
+
+fn main() -> std::process::ExitCode {
+    paw_core::main(SPEC.name, || {
+        let paw = Paw::init(&SPEC)?;
+        match std::env::var("PAW_FIXTURE").as_deref() {
+            Ok("panic") => {
+                let victim = paw.knob("PAW_FIXTURE_RANK", 1, 0..=1 << 20)? as i32;
+                if paw.rank() == victim {
+                    panic!("deliberate panic on rank {victim}");
+                }
+                paw.world().barrier();
+                Ok(())
+            }
+            Ok("sweep") => {
+                let sleep_us = paw.knob("PAW_FIXTURE_SLEEP_US", 1000, 0..=10_000_000)?;
+                let mut bench =
+                    paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Fewest);
+                let mut out = paw.dat(
+                    &bench,
+                    DatSpec {
+                        file: paw.np_file("fixture_time"),
+                        x: Axis::new("size", "bytes"),
+                        y: Axis::new("sleep time", "usec"),
+                        notes: vec![],
+                        echo: true,
+                    },
+                )?;
+                for size in paw.sizes(Family::P2p)?.sweep() {
+                    let m = bench.measure(|| std::thread::sleep(Duration::from_micros(sleep_us)));
+                    out.row(size, &m.row(|t| t * 1e6));
+                }
+                Ok(())
+            }
+            other => Err(paw_core::Error::input(format!(
+                "PAW_FIXTURE={other:?}; accepted: panic, sweep"
+            ))),
+        }
+    })
+}

@@ -1,0 +1,358 @@
+//! Launching a benchmark (under mpirun or directly) with a hard timeout.
+
+use crate::dat::Dat;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+/// Default hard limit for one launch.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Small workloads so that a test run finishes in seconds.
+const TINY: &[(&str, &str)] = &[
+    ("NLOOP_MAX", "20"),
+    ("NREPS", "3"),
+    ("MIN_P2P_SIZE", "1"),
+    ("MED_P2P_SIZE", "64"),
+    ("MAX_P2P_SIZE", "4096"),
+    ("MIN_COL_SIZE", "1"),
+    ("MED_COL_SIZE", "64"),
+    ("MAX_COL_SIZE", "4096"),
+    ("MIN_BLAS_SIZE", "8"),
+    ("MED_BLAS_SIZE", "16"),
+    ("MAX_BLAS_SIZE", "64"),
+    ("MIN_GPU_SIZE", "128"),
+    ("MED_GPU_SIZE", "1024"),
+    ("MAX_GPU_SIZE", "65536"),
+    ("MIN_GPU_BLAS_SIZE", "8"),
+    ("MED_GPU_BLAS_SIZE", "16"),
+    ("MAX_GPU_BLAS_SIZE", "64"),
+];
+
+/// A launch to be made: program, task count (or none for a direct run), environment.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    program: PathBuf,
+    np: Option<usize>,
+    args: Vec<String>,
+    env: BTreeMap<String, String>,
+    timeout: Duration,
+}
+
+/// What a finished (or killed) launch left behind.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The command line, for failure reports.
+    pub command: String,
+    /// Exit status; `None` when killed by a signal.
+    pub code: Option<i32>,
+    /// The hard timeout fired.
+    pub timed_out: bool,
+    /// The test killed the run on purpose.
+    pub killed: bool,
+    /// Wall time of the launch.
+    pub elapsed: Duration,
+    /// Everything written to standard output.
+    pub stdout: String,
+    /// Everything written to standard error.
+    pub stderr: String,
+    /// The output directory (PAW_OUTPUT_DIR); removed when the outcome is dropped.
+    pub dir: TempDir,
+}
+
+impl Launch {
+    /// `mpirun -np <np> <program>` with tiny sizes, root allowed, oversubscription above
+    /// two tasks, and a temporary PAW_OUTPUT_DIR.
+    pub fn mpi(program: impl AsRef<Path>, np: usize) -> Launch {
+        let mut l = Launch::direct(program);
+        l.np = Some(np);
+        l
+    }
+
+    /// The program run directly (node tests), with the same tiny sizes.
+    pub fn direct(program: impl AsRef<Path>) -> Launch {
+        let env = TINY
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Launch {
+            program: program.as_ref().to_path_buf(),
+            np: None,
+            args: Vec::new(),
+            env,
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// Sets an environment variable for the run (overrides the tiny defaults).
+    pub fn env(mut self, key: &str, value: impl ToString) -> Launch {
+        self.env.insert(key.to_string(), value.to_string());
+        self
+    }
+
+    /// Removes one of the tiny defaults so the program's own default applies.
+    pub fn unset(mut self, key: &str) -> Launch {
+        self.env.remove(key);
+        self
+    }
+
+    /// Appends a program argument.
+    pub fn arg(mut self, arg: impl ToString) -> Launch {
+        self.args.push(arg.to_string());
+        self
+    }
+
+    /// Sets the hard timeout.
+    pub fn timeout(mut self, t: Duration) -> Launch {
+        self.timeout = t;
+        self
+    }
+
+    /// Runs to completion (or the timeout), one launch at a time across all test processes.
+    pub fn run(self) -> Outcome {
+        self.run_until(|_| false)
+    }
+
+    /// Runs, and kills the whole process tree with SIGKILL as soon as `stop(output_dir)`
+    /// returns true (to test what an interrupted run leaves behind).
+    pub fn run_until(self, stop: impl Fn(&Path) -> bool) -> Outcome {
+        let _lock = exclusive();
+        let dir = tempfile::tempdir().expect("temporary output directory");
+        let mut cmd = self.command(dir.path());
+        let command = describe(&cmd);
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+        cmd.process_group(0);
+        let start = Instant::now();
+        let mut child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
+        let out = drain(child.stdout.take().expect("stdout"));
+        let err = drain(child.stderr.take().expect("stderr"));
+        let (mut timed_out, mut killed) = (false, false);
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break status;
+            }
+            if start.elapsed() > self.timeout {
+                timed_out = true;
+                kill_tree(&child);
+            } else if !killed && stop(dir.path()) {
+                killed = true;
+                kill_tree(&child);
+            }
+            thread::sleep(Duration::from_millis(10));
+        };
+        Outcome {
+            command,
+            code: status.code(),
+            timed_out,
+            killed,
+            elapsed: start.elapsed(),
+            stdout: out.join().unwrap_or_default(),
+            stderr: err.join().unwrap_or_default(),
+            dir,
+        }
+    }
+
+    fn command(&self, out_dir: &Path) -> Command {
+        let mut cmd = match self.np {
+            Some(np) => {
+                let mut c = Command::new(launcher());
+                c.arg("-np").arg(np.to_string());
+                if np > 2 && is_open_mpi() {
+                    c.arg("--oversubscribe");
+                }
+                c.arg(&self.program);
+                c
+            }
+            None => Command::new(&self.program),
+        };
+        cmd.args(&self.args);
+        cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .env("PAW_OUTPUT_DIR", out_dir);
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+}
+
+impl Outcome {
+    /// Everything a reader needs when a test fails.
+    pub fn report(&self) -> String {
+        format!(
+            "command: {}\nexit code: {:?}  timed out: {}  killed: {}  elapsed: {:.1?}\n\
+             files: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.command,
+            self.code,
+            self.timed_out,
+            self.killed,
+            self.elapsed,
+            self.files(),
+            self.stdout,
+            self.stderr
+        )
+    }
+
+    /// Panics with the report unless the run exited 0 within the timeout.
+    pub fn success(&self) -> &Self {
+        assert!(
+            self.code == Some(0) && !self.timed_out,
+            "expected success\n{}",
+            self.report()
+        );
+        self
+    }
+
+    /// Panics with the report unless the run exited non-zero within the timeout and
+    /// its standard error contains `needle`.
+    pub fn failure(&self, needle: &str) -> &Self {
+        assert!(!self.timed_out, "timed out instead of failing\n{}", self.report());
+        assert!(
+            self.code.is_some_and(|c| c != 0),
+            "expected a non-zero exit\n{}",
+            self.report()
+        );
+        assert!(
+            self.stderr.contains(needle),
+            "standard error lacks {needle:?}\n{}",
+            self.report()
+        );
+        self
+    }
+
+    /// Lines of standard error that contain `needle`.
+    pub fn stderr_lines(&self, needle: &str) -> Vec<&str> {
+        self.stderr.lines().filter(|l| l.contains(needle)).collect()
+    }
+
+    /// Names of the files in the output directory, sorted.
+    pub fn files(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.dir.path())
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    /// Reads and parses a data file; panics with the report if absent or malformed.
+    pub fn dat(&self, name: &str) -> Dat {
+        let path = self.dir.path().join(name);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {name}: {e}\n{}", self.report()));
+        Dat::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}\n{}", self.report()))
+    }
+}
+
+/// The MPI launcher: `PAW_TEST_MPIRUN`, or `mpirun`.
+fn launcher() -> String {
+    std::env::var("PAW_TEST_MPIRUN").unwrap_or_else(|_| "mpirun".to_string())
+}
+
+/// Whether the launcher is Open MPI's (it needs --oversubscribe beyond the core count).
+fn is_open_mpi() -> bool {
+    static OPEN_MPI: OnceLock<bool> = OnceLock::new();
+    *OPEN_MPI.get_or_init(|| {
+        Command::new(launcher())
+            .arg("--version")
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).contains("Open MPI"))
+            .unwrap_or(false)
+    })
+}
+
+/// Holds an exclusive lock shared by every test process: MPI launches run one at a time.
+fn exclusive() -> File {
+    let path = std::env::temp_dir().join("paw-test-launch.lock");
+    let f = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
+    f.lock().expect("lock");
+    f
+}
+
+fn drain(mut r: impl Read + Send + 'static) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = r.read_to_end(&mut buf);
+        String::from_utf8_lossy(&buf).into_owned()
+    })
+}
+
+fn describe(cmd: &Command) -> String {
+    let mut s = String::new();
+    for (k, v) in cmd.get_envs() {
+        if let Some(v) = v {
+            s.push_str(&format!("{}={} ", k.to_string_lossy(), v.to_string_lossy()));
+        }
+    }
+    s.push_str(&cmd.get_program().to_string_lossy());
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
+}
+
+/// SIGKILLs the child, its process group, and every descendant (MPI launchers may put
+/// ranks in groups of their own).
+fn kill_tree(child: &Child) {
+    let root = child.id() as i32;
+    let mut victims = descendants(root);
+    victims.push(root);
+    for pid in victims {
+        // SAFETY: kill(2) with a pid and a signal number has no memory effects.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    // SAFETY: as above; a negative pid names the process group the child leads.
+    unsafe {
+        libc::kill(-root, libc::SIGKILL);
+    }
+}
+
+/// Every live descendant of `root`, from /proc.
+fn descendants(root: i32) -> Vec<i32> {
+    let mut parent_of: Vec<(i32, i32)> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for e in entries.flatten() {
+            let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+                continue;
+            };
+            // Fields after the command name (which may hold spaces) close with ')'.
+            if let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) {
+                if let Some(ppid) = rest.split_whitespace().nth(1).and_then(|p| p.parse().ok()) {
+                    parent_of.push((pid, ppid));
+                }
+            }
+        }
+    }
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let p = found[i];
+        found.extend(parent_of.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
+        i += 1;
+    }
+    found.remove(0);
+    found
+}

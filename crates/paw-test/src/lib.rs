@@ -1,0 +1,15 @@
+//! paw-test: the harness every paw benchmark's tests use.
+//!
+//! [`Launch`] runs a built binary under `mpirun -np N` (or directly) with
+//! `OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1` (without them Open MPI as root
+//! runs nothing and still exits 0), `--oversubscribe` above two tasks, tiny sizes, a
+//! temporary output directory and a hard timeout that kills the whole process tree.
+//! Launches are serialised across test processes with a file lock. [`Dat`] parses the files
+//! a run wrote; failures print the command, standard output and standard error.
+#![warn(missing_docs)]
+
+mod dat;
+mod launch;
+
+pub use dat::Dat;
+pub use launch::{Launch, Outcome, DEFAULT_TIMEOUT};

@@ -1,0 +1,86 @@
+//! paw-core's failure paths, exercised through the paw-fixture binary under mpirun.
+
+use paw_test::Launch;
+use std::time::Duration;
+
+const FIXTURE: &str = env!("CARGO_BIN_EXE_paw-fixture");
+
+#[test]
+fn panic_on_one_rank_ends_the_whole_job() {
+    for (np, victim) in [(2, 1), (3, 2), (2, 0)] {
+        let out = Launch::mpi(FIXTURE, np)
+            .env("PAW_FIXTURE", "panic")
+            .env("PAW_FIXTURE_RANK", victim)
+            .timeout(Duration::from_secs(30))
+            .run();
+        out.failure(&format!("deliberate panic on rank {victim}"));
+        out.failure("calling MPI_Abort");
+        assert!(out.elapsed < Duration::from_secs(10), "took {:?}\n{}", out.elapsed, out.report());
+    }
+}
+
+#[test]
+fn killed_sweep_keeps_every_finished_row() {
+    // 1 ms per operation, sizes 1..2^20: 21 sizes, far more than the test waits for.
+    let name = "fixture_time-np_0002.dat";
+    let rows_in = |dir: &std::path::Path| {
+        std::fs::read_to_string(dir.join(name))
+            .map(|t| t.lines().filter(|l| !l.starts_with('#')).count())
+            .unwrap_or(0)
+    };
+    let out = Launch::mpi(FIXTURE, 2)
+        .env("PAW_FIXTURE", "sweep")
+        .env("PAW_FIXTURE_SLEEP_US", 20_000)
+        .env("MAX_P2P_SIZE", 1 << 20)
+        .run_until(|dir| rows_in(dir) >= 3);
+    assert!(out.killed && !out.timed_out, "{}", out.report());
+    let dat = out.dat(name);
+    assert!(dat.rows.len() >= 3 && dat.rows.len() < 21, "{} rows\n{}", dat.rows.len(), out.report());
+    dat.check_stats(3).unwrap();
+    let sizes = dat.numbers("SIZE");
+    assert_eq!(sizes[..3], [1.0, 2.0, 4.0]);
+    // Each sample sleeps 20 ms: the file must say so.
+    assert!(dat.numbers("MIN").iter().all(|&t| t >= 20_000.0), "{:?}", dat.rows);
+}
+
+#[test]
+fn finished_sweep_writes_every_size() {
+    let out = Launch::mpi(FIXTURE, 2)
+        .env("PAW_FIXTURE", "sweep")
+        .env("PAW_FIXTURE_SLEEP_US", 100)
+        .env("MAX_P2P_SIZE", 100)
+        .run();
+    out.success();
+    let dat = out.dat("fixture_time-np_0002.dat");
+    assert_eq!(dat.numbers("SIZE"), [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 100.0]);
+    dat.check_stats(3).unwrap();
+    assert_eq!(dat.header_value("tasks"), Some("2"));
+    assert!(dat.header_value("library").unwrap().starts_with("MPI: "));
+    assert!(dat.header_value("timer").unwrap().contains("MPI_Wtime"));
+    assert!(dat.header_value("settings").unwrap().contains("MAX_P2P_SIZE=100"));
+    assert!(dat.header_value("y").unwrap().starts_with("sleep time [usec]"));
+    // The summary table on stdout carries the same rows.
+    assert_eq!(out.stdout.lines().filter(|l| l.trim_start().starts_with("64 ")).count(), 1);
+}
+
+#[test]
+fn unwritable_output_dir_fails_on_every_rank_without_hanging() {
+    let out = Launch::mpi(FIXTURE, 2)
+        .env("PAW_FIXTURE", "sweep")
+        .env("PAW_OUTPUT_DIR", "/dev/null/paw")
+        .timeout(Duration::from_secs(30))
+        .run();
+    out.failure("PAW_OUTPUT_DIR=/dev/null/paw");
+    assert_eq!(out.stderr_lines("error:").len(), 1, "one line, from rank 0\n{}", out.report());
+    assert!(out.elapsed < Duration::from_secs(10), "{}", out.report());
+}
+
+#[test]
+fn unknown_argument_and_help() {
+    let out = Launch::mpi(FIXTURE, 2).env("PAW_FIXTURE", "sweep").arg("--bogus").run();
+    out.failure("unknown argument \"--bogus\"");
+    assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
+    let out = Launch::direct(FIXTURE).arg("-h").run();
+    out.success();
+    assert!(out.stdout.contains("NLOOP_MAX") && out.stdout.contains("PAW_OUTPUT_DIR"));
+}
