@@ -20,16 +20,17 @@ impl Ranks {
     pub fn check(self, name: &str, n: usize) -> Result<()> {
         let refuse = |need: String, example: usize| {
             Err(Error::input(format!(
-                "{name} needs {need} MPI tasks but was started with {n}; run it as: mpirun -np {example} {name}"
+                "{name} needs {need} but was started with {n}; run it as: mpirun -np {example} {name}"
             )))
         };
         match self {
             Ranks::Any => Ok(()),
-            Ranks::Exactly(k) if n != k => refuse(format!("exactly {k}"), k),
-            Ranks::Even if n < 2 || n % 2 == 1 => {
-                refuse("an even number of (2, 4, 6 ...)".to_string(), (n + 1).max(2) & !1)
-            }
-            Ranks::AtLeast(k) if n < k => refuse(format!("at least {k}"), k),
+            Ranks::Exactly(k) if n != k => refuse(format!("exactly {k} MPI tasks"), k),
+            Ranks::Even if n < 2 || n % 2 == 1 => refuse(
+                "an even number of MPI tasks (2, 4, 6 ...)".to_string(),
+                (n + 1).max(2) & !1,
+            ),
+            Ranks::AtLeast(k) if n < k => refuse(format!("at least {k} MPI tasks"), k),
             _ => Ok(()),
         }
     }
@@ -112,7 +113,7 @@ mod tests {
         assert!(Ranks::Even.check("x", 4).is_ok());
         assert!(Ranks::Even.check("x", 0).is_err());
         let e = Ranks::Even.check("x", 3).unwrap_err();
-        assert!(e.message().contains("an even number of"), "{e}");
+        assert!(e.message().contains("needs an even number of MPI tasks (2, 4, 6 ...) but was started with 3"), "{e}");
         assert!(e.message().contains("mpirun -np 4 x"), "{e}");
         assert!(Ranks::Even.check("x", 1).unwrap_err().message().contains("-np 2"));
         assert!(Ranks::AtLeast(2).check("x", 1).is_err());
