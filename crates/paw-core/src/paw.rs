@@ -239,6 +239,8 @@ fn install_abort_on_panic(name: &'static str) {
 /// The MPI library's version string (first line).
 fn mpi_library() -> String {
     let v = mpi::environment::library_version().unwrap_or_else(|_| "unknown".into());
+    // The string may carry the C terminator.
+    let v = v.replace('\0', "");
     let first = v.lines().next().unwrap_or("unknown").trim().trim_end_matches(',');
     format!("MPI: {first}")
 }

@@ -19,6 +19,9 @@ impl Dat {
         let mut columns: Option<Vec<String>> = None;
         let mut rows = Vec::new();
         for (i, line) in text.lines().enumerate() {
+            if line.chars().any(|c| c.is_control() && c != '\t') {
+                return Err(format!("line {}: control character in {line:?}", i + 1));
+            }
             if let Some(h) = line.strip_prefix('#') {
                 let h = h.trim().to_string();
                 if let Some(c) = h.strip_prefix("columns:") {
@@ -130,6 +133,12 @@ mod tests {
         assert_eq!(d.header_value("y"), Some("time [usec]"));
         d.check_stats(3).unwrap();
         assert!(d.check_stats(4).is_err());
+    }
+
+    #[test]
+    fn control_characters_are_rejected() {
+        let nul = GOOD.replace("t\n", "t\0\n");
+        assert!(Dat::parse(&nul).unwrap_err().contains("control character"));
     }
 
     #[test]

@@ -84,3 +84,25 @@ fn unknown_argument_and_help() {
     out.success();
     assert!(out.stdout.contains("NLOOP_MAX") && out.stdout.contains("PAW_OUTPUT_DIR"));
 }
+
+#[test]
+fn plot_script_renders_a_png() {
+    if std::process::Command::new("gnuplot").arg("--version").output().is_err() {
+        eprintln!("gnuplot not installed: scripts/install-deps installs it; skipping");
+        return;
+    }
+    let out = Launch::mpi(FIXTURE, 2)
+        .env("PAW_FIXTURE", "sweep")
+        .env("PAW_FIXTURE_SLEEP_US", 10)
+        .env("MAX_P2P_SIZE", 256)
+        .run();
+    out.success();
+    let dat = out.dir.path().join("fixture_time-np_0002.dat");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/plot-dat");
+    let plot = std::process::Command::new(script).arg(&dat).output().unwrap();
+    let stderr = String::from_utf8_lossy(&plot.stderr);
+    assert!(plot.status.success(), "{stderr}");
+    assert!(stderr.trim().is_empty(), "gnuplot complained: {stderr}");
+    let png = std::fs::read(out.dir.path().join("fixture_time-np_0002.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 5000, "{} bytes", png.len());
+}

@@ -1,0 +1,53 @@
+# paw -- build, run and test the benchmarks.
+#
+#   make            release build of every benchmark (installs missing system packages first)
+#   make core       build, then run PAW's core set on this machine into results/core/
+#   make test       build and run every test (unit tests and mpirun launches)
+#   make install    copy the benchmarks to $(PREFIX) (default ./bin)
+#   make plots      render every .dat under results/ to PNG
+#   make clean      remove build output and results/
+#
+# Variables: MPIRUN (mpirun, mpiexec, srun ...), NP (tasks for the multi-task tests),
+# MPIFLAGS (extra launcher options), PREFIX, RESULTS.
+
+MPIRUN ?= mpirun
+NP ?= 2
+MPIFLAGS ?=
+PREFIX ?= $(CURDIR)/bin
+RESULTS ?= results
+CARGO ?= cargo
+CARGOFLAGS ?= --locked --release
+
+# Every benchmark binary, as users launch it.
+CORE_BINS := latency p2p_multitask blas_dgemm_single stream
+BINS := $(CORE_BINS)
+
+.PHONY: all build deps core install test plots clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(CARGO) build $(CARGOFLAGS) --workspace
+
+core: build
+	MPIRUN="$(MPIRUN)" NP="$(NP)" MPIFLAGS="$(MPIFLAGS)" RESULTS="$(RESULTS)/core" scripts/run-core
+
+install: build
+	mkdir -p "$(PREFIX)"
+	for b in $(BINS); do install -m 0755 "target/release/$$b" "$(PREFIX)/$$b"; done
+	@echo "installed $(BINS) into $(PREFIX)"
+
+test: deps
+	$(CARGO) test $(CARGOFLAGS) --workspace
+
+plots:
+	@files=$$(find "$(RESULTS)" -name '*.dat' 2>/dev/null | sort); \
+	if [ -z "$$files" ]; then echo "make plots: no .dat files under $(RESULTS)/ (run make core first)"; \
+	else scripts/plot-dat $$files; fi
+
+clean:
+	$(CARGO) clean
+	rm -rf "$(RESULTS)"
