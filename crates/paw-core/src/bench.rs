@@ -25,7 +25,7 @@ impl Timing {
     /// Header text stating the model.
     pub fn describe(self) -> String {
         match self {
-            Timing::Batch { ops_per_iter } if ops_per_iter == 1.0 => {
+            Timing::Batch { ops_per_iter: 1.0 } => {
                 "barrier, clock, NLOOP iterations, clock; sample = elapsed / NLOOP".to_string()
             }
             Timing::Batch { ops_per_iter } => format!(
@@ -60,7 +60,11 @@ impl Measurement {
     /// `|t| bytes / t / MB` for bandwidth.
     pub fn row(&self, f: impl Fn(f64) -> f64) -> Row {
         let values: Vec<f64> = self.per_op.iter().map(|&t| f(t)).collect();
-        Row { stats: Stats::of(&values), nloop: self.nloop, nreps: values.len() }
+        Row {
+            stats: Stats::of(&values),
+            nloop: self.nloop,
+            nreps: values.len(),
+        }
     }
 }
 
@@ -88,7 +92,14 @@ impl<'t, T: Team> Bench<'t, T> {
         nreps: usize,
     ) -> Self {
         assert!(nreps >= 1);
-        Bench { team, timing, combine, calibration, nreps, last_nloop: None }
+        Bench {
+            team,
+            timing,
+            combine,
+            calibration,
+            nreps,
+            last_nloop: None,
+        }
     }
 
     /// The calibration state (budget and floor), for reports.
@@ -120,7 +131,11 @@ impl<'t, T: Team> Bench<'t, T> {
             op();
         }
         let t_iter = (team.now() - start) / warmup as f64;
-        let proposal = if team.is_root() { self.calibration.nloop(t_iter) } else { 0 };
+        let proposal = if team.is_root() {
+            self.calibration.nloop(t_iter)
+        } else {
+            0
+        };
         let mut nloop = team.share_u64(proposal);
 
         let mut reruns = 0;
@@ -148,7 +163,10 @@ impl<'t, T: Team> Bench<'t, T> {
         };
         self.last_nloop = Some(nloop);
         let per_iter = nloop as f64 * self.timing.ops_per_iter();
-        Measurement { nloop, per_op: samples.iter().map(|s| s / per_iter).collect() }
+        Measurement {
+            nloop,
+            per_op: samples.iter().map(|s| s / per_iter).collect(),
+        }
     }
 }
 
@@ -190,7 +208,11 @@ mod tests {
     }
 
     fn bench(team: &FakeTeam, policy: Policy, floor: f64) -> Bench<'_, FakeTeam> {
-        let loops = Loops { nloop_max: 100, nloop_min: 1, nreps: 5 };
+        let loops = Loops {
+            nloop_max: 100,
+            nloop_min: 1,
+            nreps: 5,
+        };
         Bench::new(
             team,
             Timing::Batch { ops_per_iter: 2.0 },
@@ -202,7 +224,9 @@ mod tests {
 
     #[test]
     fn round_trip_is_halved_and_nloop_shrinks_with_size() {
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam {
+            clock: Cell::new(0.0),
+        };
         let mut b = bench(&team, Policy::Calibrated, 1e-6);
         let mut calls = 0u64;
         let m = b.measure(|| {
@@ -210,10 +234,17 @@ mod tests {
             team.clock.set(team.clock.get() + 2e-6)
         });
         assert_eq!(m.nloop, 100);
-        assert_eq!(calls, 100 + 5 * 100, "warm-up of NLOOP_MAX, then NREPS x NLOOP");
+        assert_eq!(
+            calls,
+            100 + 5 * 100,
+            "warm-up of NLOOP_MAX, then NREPS x NLOOP"
+        );
         assert_eq!(m.per_op.len(), 5);
         for t in &m.per_op {
-            assert!((t - 1e-6).abs() < 1e-15, "one-way time is half the round trip: {t}");
+            assert!(
+                (t - 1e-6).abs() < 1e-15,
+                "one-way time is half the round trip: {t}"
+            );
         }
         // Ten times the work per iteration: a tenth of the iterations.
         let m = b.measure(|| team.clock.set(team.clock.get() + 20e-6));
@@ -227,7 +258,9 @@ mod tests {
     fn samples_below_floor_are_rerun_with_more_iterations() {
         // The warm-up looks slow (cold), the real operation is fast: the first NLOOP is too
         // small for the floor and must be doubled until samples clear it.
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam {
+            clock: Cell::new(0.0),
+        };
         let mut b = bench(&team, Policy::Fewest, 1e-3);
         let mut first = true;
         let m = b.measure(|| {
@@ -235,7 +268,10 @@ mod tests {
             first = false;
             team.clock.set(team.clock.get() + dt)
         });
-        assert_eq!(m.nloop, 16, "1 -> 2 -> 4 -> 8 -> 16 iterations of 0.1 ms reach 1 ms");
+        assert_eq!(
+            m.nloop, 16,
+            "1 -> 2 -> 4 -> 8 -> 16 iterations of 0.1 ms reach 1 ms"
+        );
         assert!(m.per_op.iter().all(|t| (t - 0.5e-4).abs() < 1e-12));
     }
 }

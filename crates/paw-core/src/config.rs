@@ -93,7 +93,11 @@ impl Loops {
                 "NLOOP_MIN={nloop_min} is larger than NLOOP_MAX={nloop_max}; accepted: NLOOP_MIN <= NLOOP_MAX"
             )));
         }
-        Ok(Loops { nloop_max, nloop_min, nreps })
+        Ok(Loops {
+            nloop_max,
+            nloop_min,
+            nreps,
+        })
     }
 }
 
@@ -205,11 +209,19 @@ mod tests {
         let e = env(&[]);
         assert_eq!(
             Loops::parse(&e).unwrap(),
-            Loops { nloop_max: 1000, nloop_min: 1, nreps: 10 }
+            Loops {
+                nloop_max: 1000,
+                nloop_min: 1,
+                nreps: 10
+            }
         );
         assert_eq!(
             Family::P2p.parse(&e).unwrap(),
-            SizeRange { min: 1, med: 20_000, max: 1_000_000 }
+            SizeRange {
+                min: 1,
+                med: 20_000,
+                max: 1_000_000
+            }
         );
         assert_eq!(Family::Blas.parse(&e).unwrap().max, 10_000);
         assert_eq!(Family::Gpu.parse(&e).unwrap().max, 200_000_000);
@@ -217,8 +229,15 @@ mod tests {
 
     #[test]
     fn values_are_read() {
-        let e = env(&[("MIN_P2P_SIZE", "4"), ("MAX_P2P_SIZE", " 64 "), ("NREPS", "3")]);
-        assert_eq!(Family::P2p.parse(&e).unwrap().sweep(), vec![4, 8, 16, 32, 64]);
+        let e = env(&[
+            ("MIN_P2P_SIZE", "4"),
+            ("MAX_P2P_SIZE", " 64 "),
+            ("NREPS", "3"),
+        ]);
+        assert_eq!(
+            Family::P2p.parse(&e).unwrap().sweep(),
+            vec![4, 8, 16, 32, 64]
+        );
         assert_eq!(Loops::parse(&e).unwrap().nreps, 3);
     }
 
@@ -226,17 +245,27 @@ mod tests {
     fn not_a_number_names_the_variable_and_range() {
         let err = Loops::parse(&env(&[("NLOOP_MAX", "abc")])).unwrap_err();
         assert_eq!(err.code(), 2);
-        assert!(err.message().contains("NLOOP_MAX=\"abc\" is not a number"), "{err}");
+        assert!(
+            err.message().contains("NLOOP_MAX=\"abc\" is not a number"),
+            "{err}"
+        );
         assert!(err.message().contains("from 1 to 1000000000"), "{err}");
     }
 
     #[test]
     fn negative_and_zero_are_refused() {
-        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "-5")])).unwrap_err();
+        let err = Family::P2p
+            .parse(&env(&[("MAX_P2P_SIZE", "-5")]))
+            .unwrap_err();
         assert!(err.message().starts_with("MAX_P2P_SIZE=\"-5\""), "{err}");
         let err = Loops::parse(&env(&[("NLOOP_MAX", "0")])).unwrap_err();
-        assert!(err.message().contains("NLOOP_MAX=0 is out of range"), "{err}");
-        let err = Family::Col.parse(&env(&[("MIN_COL_SIZE", "0")])).unwrap_err();
+        assert!(
+            err.message().contains("NLOOP_MAX=0 is out of range"),
+            "{err}"
+        );
+        let err = Family::Col
+            .parse(&env(&[("MIN_COL_SIZE", "0")]))
+            .unwrap_err();
         assert!(err.message().contains("MIN_COL_SIZE=0"), "{err}");
     }
 
@@ -250,7 +279,9 @@ mod tests {
             "MIN_P2P_SIZE=5000 is larger than MAX_P2P_SIZE=100; accepted: MIN_P2P_SIZE <= MAX_P2P_SIZE"
         );
         let err = Loops::parse(&env(&[("NLOOP_MIN", "50"), ("NLOOP_MAX", "10")])).unwrap_err();
-        assert!(err.message().contains("NLOOP_MIN=50 is larger than NLOOP_MAX=10"));
+        assert!(err
+            .message()
+            .contains("NLOOP_MIN=50 is larger than NLOOP_MAX=10"));
     }
 
     #[test]

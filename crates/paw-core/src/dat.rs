@@ -19,7 +19,10 @@ pub struct Axis {
 impl Axis {
     /// An axis with a label and a unit.
     pub fn new(label: impl Into<String>, unit: impl Into<String>) -> Axis {
-        Axis { label: label.into(), unit: unit.into() }
+        Axis {
+            label: label.into(),
+            unit: unit.into(),
+        }
     }
 }
 
@@ -50,7 +53,11 @@ pub struct DatFile {
 
 impl DatFile {
     /// Creates `dir/spec.file` and writes its header (`common` first, then the spec's lines).
-    pub(crate) fn create(dir: &Path, common: &[String], spec: &DatSpec) -> std::io::Result<DatFile> {
+    pub(crate) fn create(
+        dir: &Path,
+        common: &[String],
+        spec: &DatSpec,
+    ) -> std::io::Result<DatFile> {
         let path = dir.join(&spec.file);
         let mut w = BufWriter::new(File::create(&path)?);
         for line in common.iter().chain(&spec.notes) {
@@ -71,12 +78,18 @@ impl DatFile {
                 "SIZE", "AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS"
             );
         }
-        Ok(DatFile { out: Some((path, w)), echo: spec.echo })
+        Ok(DatFile {
+            out: Some((path, w)),
+            echo: spec.echo,
+        })
     }
 
     /// A file handle for ranks other than 0: rows go nowhere.
     pub(crate) fn inactive() -> DatFile {
-        DatFile { out: None, echo: false }
+        DatFile {
+            out: None,
+            echo: false,
+        }
     }
 
     /// Path of the file (rank 0 only).
@@ -187,7 +200,11 @@ mod tests {
             echo: false,
         };
         let mut f = DatFile::create(dir.path(), &["paw x -- test".into()], &spec).unwrap();
-        let row = Row { stats: Stats::of(&[1.0, 2.0, 3.0]), nloop: 1000, nreps: 3 };
+        let row = Row {
+            stats: Stats::of(&[1.0, 2.0, 3.0]),
+            nloop: 1000,
+            nreps: 3,
+        };
         f.row(8, &row);
         // Read back without dropping the writer: the row must already be on disk.
         let text = std::fs::read_to_string(dir.path().join("x_time-np_0002.dat")).unwrap();
@@ -198,7 +215,10 @@ mod tests {
         assert!(lines[3].starts_with("# y: one-way time [usec]"));
         assert_eq!(lines[4], format!("# columns: {COLUMNS}"));
         let cells: Vec<&str> = lines[5].split_whitespace().collect();
-        assert_eq!(cells, ["8", "2.00000", "1.00000", "3.00000", "1.00000", "2.00000", "1000", "3"]);
+        assert_eq!(
+            cells,
+            ["8", "2.00000", "1.00000", "3.00000", "1.00000", "2.00000", "1000", "3"]
+        );
         assert_eq!(lines.len(), 6);
     }
 

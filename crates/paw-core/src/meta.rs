@@ -93,7 +93,11 @@ pub fn utc_from_unix(secs: u64) -> String {
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_index = (5 * day_of_year + 2) / 153; // 0 = March
     let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
@@ -135,8 +139,24 @@ pub fn placement() -> String {
 
 /// Environment prefixes whose variables change MPI, threading or BLAS behaviour.
 const SETTING_PREFIXES: &[&str] = &[
-    "OMPI_MCA_", "PMIX_MCA_", "MPICH_", "MPIR_CVAR_", "I_MPI_", "MV2_", "UCX_", "FI_", "PSM2_",
-    "HFI_", "OMP_", "GOMP_", "KMP_", "OPENBLAS_", "GOTO_", "RAYON_", "CUDA_", "PAW_",
+    "OMPI_MCA_",
+    "PMIX_MCA_",
+    "MPICH_",
+    "MPIR_CVAR_",
+    "I_MPI_",
+    "MV2_",
+    "UCX_",
+    "FI_",
+    "PSM2_",
+    "HFI_",
+    "OMP_",
+    "GOMP_",
+    "KMP_",
+    "OPENBLAS_",
+    "GOTO_",
+    "RAYON_",
+    "CUDA_",
+    "PAW_",
 ];
 
 /// Open MPI sets these for its own bookkeeping in every rank's environment; they say

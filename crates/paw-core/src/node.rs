@@ -41,7 +41,9 @@ impl Node {
             mca_files: Vec::new(),
             timer: String::new(),
         };
-        Ok(Node { core: Core::new(Solo::new(), info)? })
+        Ok(Node {
+            core: Core::new(Solo::new(), info)?,
+        })
     }
 
     /// Adds a library line (e.g. the BLAS build) to the header of files created afterwards.

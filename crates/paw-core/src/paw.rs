@@ -55,8 +55,12 @@ impl Team for World {
     fn combine(&self, local: &[f64], how: Combine) -> Vec<f64> {
         let mut out = vec![0.0; local.len()];
         match how {
-            Combine::Min => self.comm.all_reduce_into(local, &mut out[..], SystemOperation::min()),
-            Combine::Max => self.comm.all_reduce_into(local, &mut out[..], SystemOperation::max()),
+            Combine::Min => self
+                .comm
+                .all_reduce_into(local, &mut out[..], SystemOperation::min()),
+            Combine::Max => self
+                .comm
+                .all_reduce_into(local, &mut out[..], SystemOperation::max()),
         }
         out
     }
@@ -75,7 +79,10 @@ impl Pair {
     /// The pairing of `rank` among `size` tasks (`size` even).
     pub fn of(rank: i32, size: i32) -> Pair {
         let half = size / 2;
-        Pair { partner: (rank + half) % size, leader: rank < half }
+        Pair {
+            partner: (rank + half) % size,
+            leader: rank < half,
+        }
     }
 }
 
@@ -124,7 +131,8 @@ impl Paw {
                 None => (None, None),
             },
         };
-        let universe = universe.ok_or_else(|| error::Error::runtime("MPI was already initialised"))?;
+        let universe =
+            universe.ok_or_else(|| error::Error::runtime("MPI was already initialised"))?;
         install_abort_on_panic(spec.name);
         let world = universe.world();
         let (rank, size) = (world.rank(), world.size());
@@ -137,7 +145,9 @@ impl Paw {
         let placement = gather_strings(&world, &meta::placement());
         let mut libraries = vec![mpi_library()];
         if let (Some(req), Some(got)) = (level, granted) {
-            libraries.push(format!("MPI thread level: requested {req:?}, granted {got:?}"));
+            libraries.push(format!(
+                "MPI thread level: requested {req:?}, granted {got:?}"
+            ));
         }
         let info = RunInfo {
             benchmark: spec.name.to_string(),
@@ -151,7 +161,11 @@ impl Paw {
             timer: String::new(),
         };
         let core = Core::new(World { comm: world }, info)?;
-        Ok(Paw { core, granted, _universe: universe })
+        Ok(Paw {
+            core,
+            granted,
+            _universe: universe,
+        })
     }
 
     /// MPI_COMM_WORLD.
@@ -241,7 +255,12 @@ fn mpi_library() -> String {
     let v = mpi::environment::library_version().unwrap_or_else(|_| "unknown".into());
     // The string may carry the C terminator.
     let v = v.replace('\0', "");
-    let first = v.lines().next().unwrap_or("unknown").trim().trim_end_matches(',');
+    let first = v
+        .lines()
+        .next()
+        .unwrap_or("unknown")
+        .trim()
+        .trim_end_matches(',');
     format!("MPI: {first}")
 }
 
@@ -282,11 +301,41 @@ mod tests {
     #[test]
     fn pairing_follows_fig_7_1() {
         // 16 tasks: 0<->8, 7<->15, 8<->0.
-        assert_eq!(Pair::of(0, 16), Pair { partner: 8, leader: true });
-        assert_eq!(Pair::of(7, 16), Pair { partner: 15, leader: true });
-        assert_eq!(Pair::of(8, 16), Pair { partner: 0, leader: false });
-        assert_eq!(Pair::of(15, 16), Pair { partner: 7, leader: false });
-        assert_eq!(Pair::of(1, 2), Pair { partner: 0, leader: false });
+        assert_eq!(
+            Pair::of(0, 16),
+            Pair {
+                partner: 8,
+                leader: true
+            }
+        );
+        assert_eq!(
+            Pair::of(7, 16),
+            Pair {
+                partner: 15,
+                leader: true
+            }
+        );
+        assert_eq!(
+            Pair::of(8, 16),
+            Pair {
+                partner: 0,
+                leader: false
+            }
+        );
+        assert_eq!(
+            Pair::of(15, 16),
+            Pair {
+                partner: 7,
+                leader: false
+            }
+        );
+        assert_eq!(
+            Pair::of(1, 2),
+            Pair {
+                partner: 0,
+                leader: false
+            }
+        );
         for n in (2..64).step_by(2) {
             for r in 0..n {
                 let p = Pair::of(r, n);

@@ -58,7 +58,16 @@ impl<T: Team> Core<T> {
         })?;
         let mut info = info;
         info.timer = timer.describe(team.clock_name());
-        Ok(Core { team, loops: Loops { nloop_max, nloop_min, nreps }, timer, info })
+        Ok(Core {
+            team,
+            loops: Loops {
+                nloop_max,
+                nloop_min,
+                nreps,
+            },
+            timer,
+            info,
+        })
     }
 
     pub fn sizes(&self, family: Family) -> Result<SizeRange> {
@@ -78,7 +87,13 @@ impl<T: Team> Core<T> {
 
     pub fn bench(&self, timing: Timing, combine: Combine, policy: Policy) -> Bench<'_, T> {
         let calibration = Calibration::new(self.loops, self.timer.floor(), policy);
-        Bench::new(&self.team, timing, combine, calibration, self.loops.nreps as usize)
+        Bench::new(
+            &self.team,
+            timing,
+            combine,
+            calibration,
+            self.loops.nreps as usize,
+        )
     }
 
     /// Creates a data file on rank 0; every rank learns whether that worked.
@@ -89,8 +104,7 @@ impl<T: Team> Core<T> {
         let mut failure = None;
         if self.team.is_root() {
             let dir = output_dir();
-            match std::fs::create_dir_all(&dir)
-                .and_then(|_| DatFile::create(&dir, &header, &spec))
+            match std::fs::create_dir_all(&dir).and_then(|_| DatFile::create(&dir, &header, &spec))
             {
                 Ok(f) => created = Some(f),
                 Err(e) => failure = Some(output_error(&dir, &spec.file, &e)),
@@ -117,7 +131,7 @@ fn output_error(dir: &std::path::Path, file: &str, e: &std::io::Error) -> Error 
         Ok(v) if !v.is_empty() => format!("PAW_OUTPUT_DIR={v}"),
         _ => "the current directory".to_string(),
     };
-    Error::runtime(format!(
+    Error::input(format!(
         "cannot write {file} in {source} ({}: {e}); accepted: a writable directory",
         dir.display()
     ))

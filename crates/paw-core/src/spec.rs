@@ -73,7 +73,12 @@ pub(crate) enum Args {
 impl Spec {
     /// The full `-h` text.
     pub fn help_text(&self) -> String {
-        format!("{} -- {}\n\n{}\n\n{COMMON_HELP}", self.name, self.title, self.help.trim_end())
+        format!(
+            "{} -- {}\n\n{}\n\n{COMMON_HELP}",
+            self.name,
+            self.title,
+            self.help.trim_end()
+        )
     }
 
     /// Classifies the arguments (without the program name).
@@ -113,9 +118,17 @@ mod tests {
         assert!(Ranks::Even.check("x", 4).is_ok());
         assert!(Ranks::Even.check("x", 0).is_err());
         let e = Ranks::Even.check("x", 3).unwrap_err();
-        assert!(e.message().contains("needs an even number of MPI tasks (2, 4, 6 ...) but was started with 3"), "{e}");
+        assert!(
+            e.message()
+                .contains("needs an even number of MPI tasks (2, 4, 6 ...) but was started with 3"),
+            "{e}"
+        );
         assert!(e.message().contains("mpirun -np 4 x"), "{e}");
-        assert!(Ranks::Even.check("x", 1).unwrap_err().message().contains("-np 2"));
+        assert!(Ranks::Even
+            .check("x", 1)
+            .unwrap_err()
+            .message()
+            .contains("-np 2"));
         assert!(Ranks::AtLeast(2).check("x", 1).is_err());
         assert!(Ranks::AtLeast(2).check("x", 5).is_ok());
         assert!(Ranks::Any.check("x", 1).is_ok());
@@ -123,12 +136,20 @@ mod tests {
 
     #[test]
     fn args() {
-        let spec = Spec { name: "t", title: "t", help: "h", ranks: Ranks::Any };
+        let spec = Spec {
+            name: "t",
+            title: "t",
+            help: "h",
+            ranks: Ranks::Any,
+        };
         let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(spec.read_args(v(&[])), Args::Run);
         assert_eq!(spec.read_args(v(&["-h"])), Args::Help);
         assert_eq!(spec.read_args(v(&["--bogus", "--help"])), Args::Help);
-        assert_eq!(spec.read_args(v(&["--bogus"])), Args::Unknown("--bogus".into()));
+        assert_eq!(
+            spec.read_args(v(&["--bogus"])),
+            Args::Unknown("--bogus".into())
+        );
         assert!(spec.help_text().contains("NLOOP_MAX"));
     }
 }

@@ -73,7 +73,10 @@ mod tests {
     #[test]
     fn single_sample_has_no_spread() {
         let s = Stats::of(&[3.5]);
-        assert_eq!((s.mean, s.min, s.max, s.median, s.stddev), (3.5, 3.5, 3.5, 3.5, 0.0));
+        assert_eq!(
+            (s.mean, s.min, s.max, s.median, s.stddev),
+            (3.5, 3.5, 3.5, 3.5, 0.0)
+        );
     }
 
     #[test]

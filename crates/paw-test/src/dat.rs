@@ -45,7 +45,11 @@ impl Dat {
             }
         }
         let columns = columns.ok_or("no '# columns:' line")?;
-        Ok(Dat { header, columns, rows })
+        Ok(Dat {
+            header,
+            columns,
+            rows,
+        })
     }
 
     /// The text after `key:` on the first header line that starts with it.
@@ -94,24 +98,43 @@ impl Dat {
             ["AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS"].map(|c| self.numbers(c));
         for i in 0..self.rows.len() {
             let row = &self.rows[i];
-            for (name, v) in [("AVG", avg[i]), ("MIN", min[i]), ("MAX", max[i]), ("MEDIAN", med[i])] {
+            for (name, v) in [
+                ("AVG", avg[i]),
+                ("MIN", min[i]),
+                ("MAX", max[i]),
+                ("MEDIAN", med[i]),
+            ] {
                 if !(v.is_finite() && v > 0.0) {
-                    return Err(format!("row {row:?}: {name} = {v} is not positive and finite"));
+                    return Err(format!(
+                        "row {row:?}: {name} = {v} is not positive and finite"
+                    ));
                 }
             }
             if !(sd[i].is_finite() && sd[i] >= 0.0) {
-                return Err(format!("row {row:?}: STDDEV = {} is negative or not finite", sd[i]));
+                return Err(format!(
+                    "row {row:?}: STDDEV = {} is negative or not finite",
+                    sd[i]
+                ));
             }
             // Values are printed with six significant digits: allow that much rounding.
             let le = |a: f64, b: f64| a <= b * (1.0 + 1e-5);
-            if !(le(min[i], med[i]) && le(med[i], max[i]) && le(min[i], avg[i]) && le(avg[i], max[i])) {
-                return Err(format!("row {row:?}: MIN <= AVG, MEDIAN <= MAX does not hold"));
+            if !(le(min[i], med[i])
+                && le(med[i], max[i])
+                && le(min[i], avg[i])
+                && le(avg[i], max[i]))
+            {
+                return Err(format!(
+                    "row {row:?}: MIN <= AVG, MEDIAN <= MAX does not hold"
+                ));
             }
             if nloop[i] < 1.0 {
                 return Err(format!("row {row:?}: NLOOP < 1"));
             }
             if reps[i] != nreps as f64 {
-                return Err(format!("row {row:?}: NREPS = {}, expected {nreps}", reps[i]));
+                return Err(format!(
+                    "row {row:?}: NREPS = {}, expected {nreps}",
+                    reps[i]
+                ));
             }
         }
         Ok(())
@@ -122,7 +145,8 @@ impl Dat {
 mod tests {
     use super::*;
 
-    const GOOD: &str = "# paw x -- t\n# y: time [usec]\n# columns: SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS\n\
+    const GOOD: &str =
+        "# paw x -- t\n# y: time [usec]\n# columns: SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS\n\
                         1 2.0 1.0 3.0 1.0 2.0 1000 3\n2 4.0 4.0 4.0 0 4.0 500 3\n";
 
     #[test]

@@ -127,7 +127,9 @@ impl Launch {
         let dir = tempfile::tempdir().expect("temporary output directory");
         let mut cmd = self.command(dir.path());
         let command = describe(&cmd);
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+        cmd.stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .stdin(Stdio::null());
         cmd.process_group(0);
         let start = Instant::now();
         let mut child = cmd
@@ -215,7 +217,11 @@ impl Outcome {
     /// Panics with the report unless the run exited non-zero within the timeout and
     /// its standard error contains `needle`.
     pub fn failure(&self, needle: &str) -> &Self {
-        assert!(!self.timed_out, "timed out instead of failing\n{}", self.report());
+        assert!(
+            !self.timed_out,
+            "timed out instead of failing\n{}",
+            self.report()
+        );
         assert!(
             self.code.is_some_and(|c| c != 0),
             "expected a non-zero exit\n{}",

@@ -36,16 +36,21 @@ fn main() -> std::process::ExitCode {
         let rule = (4 * llc.unwrap_or(0) / 8).max(10_000_000);
         let n = node.knob("STREAM_ARRAY_SIZE", rule, 1..=1 << 36)? as usize;
         let mut notes = vec![
-            "timed: whole kernel passes, Copy c=a, Scale b=s*c, Add c=a+b, Triad a=b+s*c, s=3".into(),
+            "timed: whole kernel passes, Copy c=a, Scale b=s*c, Add c=a+b, Triad a=b+s*c, s=3"
+                .into(),
             format!(
                 "arrays: 3 x {n} f64 = {:.1} MiB in all; last-level cache {}",
                 3.0 * 8.0 * n as f64 / 1048576.0,
-                llc.map_or("unknown".into(), |b| format!("{:.1} MiB", b as f64 / 1048576.0))
+                llc.map_or("unknown".into(), |b| format!(
+                    "{:.1} MiB",
+                    b as f64 / 1048576.0
+                ))
             ),
             "bytes per pass: Copy, Scale 16 N; Add, Triad 24 N; best rate = MAX".into(),
         ];
         if (n as u64) * 8 < 4 * llc.unwrap_or(0) {
-            let warning = "warning: arrays smaller than 4x the last-level cache; rates may be cache rates";
+            let warning =
+                "warning: arrays smaller than 4x the last-level cache; rates may be cache rates";
             eprintln!("stream: {warning}");
             notes.push(warning.into());
         }
@@ -77,15 +82,27 @@ fn main() -> std::process::ExitCode {
                 .zip(a.par_chunks(block))
                 .for_each(|(c, a)| c.copy_from_slice(a))
         });
-        summary.push(("Copy", bytes(2), m.row(|t| bytes(2) / t / 1e6), m.row(|t| t)));
+        summary.push((
+            "Copy",
+            bytes(2),
+            m.row(|t| bytes(2) / t / 1e6),
+            m.row(|t| t),
+        ));
         let m = bench.measure(|| {
-            b.par_chunks_mut(block).zip(c.par_chunks(block)).for_each(|(b, c)| {
-                for (b, c) in b.iter_mut().zip(c) {
-                    *b = SCALAR * c;
-                }
-            })
+            b.par_chunks_mut(block)
+                .zip(c.par_chunks(block))
+                .for_each(|(b, c)| {
+                    for (b, c) in b.iter_mut().zip(c) {
+                        *b = SCALAR * c;
+                    }
+                })
         });
-        summary.push(("Scale", bytes(2), m.row(|t| bytes(2) / t / 1e6), m.row(|t| t)));
+        summary.push((
+            "Scale",
+            bytes(2),
+            m.row(|t| bytes(2) / t / 1e6),
+            m.row(|t| t),
+        ));
         let m = bench.measure(|| {
             c.par_chunks_mut(block)
                 .zip(a.par_chunks(block))
@@ -107,7 +124,12 @@ fn main() -> std::process::ExitCode {
                     }
                 })
         });
-        summary.push(("Triad", bytes(3), m.row(|t| bytes(3) / t / 1e6), m.row(|t| t)));
+        summary.push((
+            "Triad",
+            bytes(3),
+            m.row(|t| bytes(3) / t / 1e6),
+            m.row(|t| t),
+        ));
 
         for (name, _, rate, _) in &summary {
             out.row(name, rate);
@@ -198,7 +220,12 @@ fn last_level_cache_bytes() -> Option<u64> {
         }
     }
     let top = seen.iter().map(|(l, _, _)| *l).max()?;
-    Some(seen.iter().filter(|(l, _, _)| *l == top).map(|(_, _, b)| b).sum())
+    Some(
+        seen.iter()
+            .filter(|(l, _, _)| *l == top)
+            .map(|(_, _, b)| b)
+            .sum(),
+    )
 }
 
 /// Parses sysfs cache sizes such as `491520K` or `32M`.

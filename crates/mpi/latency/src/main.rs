@@ -28,8 +28,11 @@ fn main() -> std::process::ExitCode {
         let send = [0x5au8; 1];
         let mut recv = [0u8; 1];
 
-        let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Min, Policy::Calibrated);
+        let mut bench = paw.bench(
+            Timing::Batch { ops_per_iter: 2.0 },
+            Combine::Min,
+            Policy::Calibrated,
+        );
         let mut out = paw.dat(
             &bench,
             DatSpec {

@@ -37,8 +37,11 @@ fn main() -> std::process::ExitCode {
         let send = vec![0xa5u8; size];
         let mut recv = vec![0u8; size];
 
-        let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Max, Policy::Calibrated);
+        let mut bench = paw.bench(
+            Timing::Batch { ops_per_iter: 2.0 },
+            Combine::Max,
+            Policy::Calibrated,
+        );
         let timed = "timed calls: tasks 0..n/2-1 MPI_Isend, MPI_Wait, MPI_Irecv, MPI_Wait; \
                      tasks n/2..n-1 MPI_Irecv, MPI_Wait, MPI_Isend, MPI_Wait (PAW Table 7.4)";
         let mut time_out = paw.dat(
