@@ -107,6 +107,11 @@ impl<'t, T: Team> Bench<'t, T> {
         &self.calibration
     }
 
+    /// The ranks measured.
+    pub fn team(&self) -> &T {
+        self.team
+    }
+
     /// The timing model.
     pub fn timing(&self) -> Timing {
         self.timing

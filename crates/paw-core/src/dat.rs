@@ -105,33 +105,17 @@ impl DatFile {
             return;
         };
         let s = &row.stats;
-        let cells = [s.mean, s.min, s.max, s.stddev, s.median].map(format_value);
+        let [avg, min, max, sd, med] = [s.mean, s.min, s.max, s.stddev, s.median].map(format_value);
+        let x = x.to_string();
         let line = format!(
-            "{:<12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>6}",
-            x.to_string(),
-            cells[0],
-            cells[1],
-            cells[2],
-            cells[3],
-            cells[4],
-            row.nloop,
-            row.nreps
+            "{x:>12} {avg:>12} {min:>12} {max:>12} {sd:>12} {med:>12} {:>9} {:>6}",
+            row.nloop, row.nreps
         );
         if let Err(e) = writeln!(w, "{line}").and_then(|_| w.flush()) {
             fatal(&format!("cannot write {}: {e}", path.display()));
         }
         if self.echo {
-            println!(
-                "{:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>6}",
-                x.to_string(),
-                cells[0],
-                cells[1],
-                cells[2],
-                cells[3],
-                cells[4],
-                row.nloop,
-                row.nreps
-            );
+            println!("{line}");
         }
     }
 

@@ -2,11 +2,10 @@
 
 use crate::bench::{Bench, Timing};
 use crate::calib::Policy;
-use crate::config::{Family, Loops, SizeRange};
-use crate::dat::{np_file, DatFile, DatSpec};
+use crate::dat::np_file;
 use crate::error::{self, Result};
 use crate::meta::{self, RunInfo};
-use crate::session::Core;
+use crate::session::Session;
 use crate::spec::{Args, Spec};
 use crate::team::{Combine, Team};
 use mpi::collective::SystemOperation;
@@ -15,7 +14,7 @@ use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Threading;
-use std::ops::RangeInclusive;
+use std::ops::Deref;
 
 /// MPI_COMM_WORLD as a [`Team`], timed with MPI_Wtime.
 pub struct World {
@@ -87,8 +86,11 @@ impl Pair {
 }
 
 /// An MPI benchmark's session: MPI is initialised for its lifetime and finalized on drop.
+///
+/// Dereferences to [`Session<World>`] for what MPI and node benchmarks share (settings,
+/// output files, metadata).
 pub struct Paw {
-    core: Core<World>,
+    session: Session<World>,
     granted: Option<Threading>,
     // Dropped last: finalizes MPI.
     _universe: Universe,
@@ -97,7 +99,7 @@ pub struct Paw {
 impl std::fmt::Debug for Paw {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Paw")
-            .field("core", &self.core)
+            .field("session", &self.session)
             .field("granted", &self.granted)
             .finish_non_exhaustive()
     }
@@ -160,9 +162,9 @@ impl Paw {
             mca_files: meta::mca_files(),
             timer: String::new(),
         };
-        let core = Core::new(World { comm: world }, info)?;
+        let session = Session::new(World { comm: world }, info)?;
         Ok(Paw {
-            core,
+            session,
             granted,
             _universe: universe,
         })
@@ -170,22 +172,17 @@ impl Paw {
 
     /// MPI_COMM_WORLD.
     pub fn world(&self) -> &SimpleCommunicator {
-        &self.core.team.comm
-    }
-
-    /// The world as a [`Team`].
-    pub fn team(&self) -> &World {
-        &self.core.team
+        &self.session.team.comm
     }
 
     /// This task's rank.
     pub fn rank(&self) -> i32 {
-        self.core.team.rank()
+        self.session.team.rank()
     }
 
     /// Number of tasks.
     pub fn size(&self) -> usize {
-        self.core.team.size()
+        self.session.team.size()
     }
 
     /// The thread level MPI granted, when started with [`Paw::init_thread`].
@@ -198,40 +195,22 @@ impl Paw {
         Pair::of(self.rank(), self.size() as i32)
     }
 
-    /// NLOOP_MAX, NLOOP_MIN and NREPS.
-    pub fn loops(&self) -> Loops {
-        self.core.loops
-    }
-
-    /// Run metadata (header of every file).
-    pub fn info(&self) -> &RunInfo {
-        &self.core.info
-    }
-
-    /// A family's MIN/MED/MAX sizes, read on rank 0 and shared (collective).
-    pub fn sizes(&self, family: Family) -> Result<SizeRange> {
-        self.core.sizes(family)
-    }
-
-    /// A benchmark-specific whole-number variable, read on rank 0 and shared (collective).
-    pub fn knob(&self, name: &str, default: u64, range: RangeInclusive<u64>) -> Result<u64> {
-        self.core.knob(name, default, range)
-    }
-
     /// A bench for a sweep with the given timing model, rank combination and loop policy.
     pub fn bench(&self, timing: Timing, combine: Combine, policy: Policy) -> Bench<'_, World> {
-        self.core.bench(timing, combine, policy)
-    }
-
-    /// Creates a data file on rank 0 with the run header and the bench's description
-    /// (collective; an unwritable output directory is an error on every rank).
-    pub fn dat(&self, bench: &Bench<'_, World>, spec: DatSpec) -> Result<DatFile> {
-        self.core.dat(bench, spec)
+        self.session.make_bench(timing, combine, policy)
     }
 
     /// PAW's file name for this task count: `<stem>-np_NNNN.dat`.
     pub fn np_file(&self, stem: &str) -> String {
         np_file(stem, self.size())
+    }
+}
+
+impl Deref for Paw {
+    type Target = Session<World>;
+
+    fn deref(&self) -> &Session<World> {
+        &self.session
     }
 }
 
@@ -300,35 +279,11 @@ mod tests {
 
     #[test]
     fn pairing_follows_fig_7_1() {
-        // 16 tasks: 0<->8, 7<->15, 8<->0.
-        assert_eq!(
-            Pair::of(0, 16),
-            Pair {
-                partner: 8,
-                leader: true
-            }
-        );
-        assert_eq!(
-            Pair::of(7, 16),
-            Pair {
-                partner: 15,
-                leader: true
-            }
-        );
-        assert_eq!(
-            Pair::of(8, 16),
-            Pair {
-                partner: 0,
-                leader: false
-            }
-        );
-        assert_eq!(
-            Pair::of(15, 16),
-            Pair {
-                partner: 7,
-                leader: false
-            }
-        );
+        // 16 tasks: rank -> (partner, leader).
+        for (rank, partner, leader) in [(0, 8, true), (7, 15, true), (8, 0, false), (15, 7, false)]
+        {
+            assert_eq!(Pair::of(rank, 16), Pair { partner, leader });
+        }
         assert_eq!(
             Pair::of(1, 2),
             Pair {

@@ -1,5 +1,6 @@
 //! What the MPI session ([`crate::Paw`]) and the node session ([`crate::Node`]) share:
-//! configuration read on rank 0 and shared, the measurement bench, output files.
+//! loop controls and timer figures, settings read on rank 0 and shared, run metadata,
+//! output files.
 
 use crate::bench::{Bench, Timing};
 use crate::calib::{Calibration, Policy};
@@ -12,13 +13,14 @@ use crate::timer::TimerInfo;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
-/// State common to both kinds of session.
+/// A benchmark's session over a [`Team`]: [`crate::Paw`] dereferences to
+/// `Session<World>`, and [`crate::Node`] is `Session<Solo>`.
 #[derive(Debug)]
-pub(crate) struct Core<T: Team> {
-    pub team: T,
-    pub loops: Loops,
-    pub timer: TimerInfo,
-    pub info: RunInfo,
+pub struct Session<T: Team> {
+    pub(crate) team: T,
+    loops: Loops,
+    timer: TimerInfo,
+    info: RunInfo,
 }
 
 /// Runs `parse` on rank 0 and gives its result to every rank.
@@ -43,9 +45,9 @@ pub(crate) fn shared<T: Team, const N: usize>(
     Ok(mine.map(|v| team.share_u64(v)))
 }
 
-impl<T: Team> Core<T> {
+impl<T: Team> Session<T> {
     /// Measures the clock on every rank, keeping rank 0's figures, and reads the loop controls.
-    pub fn new(team: T, info: RunInfo) -> Result<Core<T>> {
+    pub(crate) fn new(team: T, info: RunInfo) -> Result<Session<T>> {
         let local = TimerInfo::measure(|| team.now(), team.tick());
         let timer = TimerInfo {
             overhead: team.share_f64(local.overhead),
@@ -58,18 +60,45 @@ impl<T: Team> Core<T> {
         })?;
         let mut info = info;
         info.timer = timer.describe(team.clock_name());
-        Ok(Core {
+        let loops = Loops {
+            nloop_max,
+            nloop_min,
+            nreps,
+        };
+        Ok(Session {
             team,
-            loops: Loops {
-                nloop_max,
-                nloop_min,
-                nreps,
-            },
+            loops,
             timer,
             info,
         })
     }
 
+    /// The ranks of this session.
+    pub fn team(&self) -> &T {
+        &self.team
+    }
+
+    /// NLOOP_MAX, NLOOP_MIN and NREPS.
+    pub fn loops(&self) -> Loops {
+        self.loops
+    }
+
+    /// Rank 0's timer figures.
+    pub fn timer(&self) -> TimerInfo {
+        self.timer
+    }
+
+    /// Run metadata (the header of every file).
+    pub fn info(&self) -> &RunInfo {
+        &self.info
+    }
+
+    /// Adds a library line (e.g. the BLAS build) to the header of files created afterwards.
+    pub fn add_library(&mut self, line: impl Into<String>) {
+        self.info.libraries.push(line.into());
+    }
+
+    /// A family's MIN/MED/MAX sizes, read on rank 0 and shared (collective).
     pub fn sizes(&self, family: Family) -> Result<SizeRange> {
         let [min, med, max] = shared(&self.team, || {
             let r = family.parse(&ProcessEnv)?;
@@ -78,6 +107,7 @@ impl<T: Team> Core<T> {
         Ok(SizeRange { min, med, max })
     }
 
+    /// A benchmark-specific whole-number variable, read on rank 0 and shared (collective).
     pub fn knob(&self, name: &str, default: u64, range: RangeInclusive<u64>) -> Result<u64> {
         let [v] = shared(&self.team, || {
             Ok([config::parse_u64(&ProcessEnv, name, default, range)?])
@@ -85,7 +115,12 @@ impl<T: Team> Core<T> {
         Ok(v)
     }
 
-    pub fn bench(&self, timing: Timing, combine: Combine, policy: Policy) -> Bench<'_, T> {
+    pub(crate) fn make_bench(
+        &self,
+        timing: Timing,
+        combine: Combine,
+        policy: Policy,
+    ) -> Bench<'_, T> {
         let calibration = Calibration::new(self.loops, self.timer.floor(), policy);
         Bench::new(
             &self.team,
@@ -96,8 +131,9 @@ impl<T: Team> Core<T> {
         )
     }
 
-    /// Creates a data file on rank 0; every rank learns whether that worked.
-    pub fn dat<B: Team>(&self, bench: &Bench<'_, B>, spec: DatSpec) -> Result<DatFile> {
+    /// Creates a data file on rank 0 with the run header and the bench's description
+    /// (collective: an unwritable output directory is an error on every rank).
+    pub fn dat(&self, bench: &Bench<'_, T>, spec: DatSpec) -> Result<DatFile> {
         let mut header = self.info.header_lines();
         header.extend(bench.describe());
         let mut created = None;
@@ -140,9 +176,14 @@ fn output_error(dir: &std::path::Path, file: &str, e: &std::io::Error) -> Error 
 impl<T: Team> Bench<'_, T> {
     /// Header lines stating the timing model, the rank combination and the loop policy.
     pub fn describe(&self) -> Vec<String> {
+        let ranks = if self.team().size() == 1 {
+            "one process, nothing to combine"
+        } else {
+            self.combine().describe()
+        };
         vec![
             format!("timing: {}", self.timing().describe()),
-            format!("ranks combined: {}", self.combine().describe()),
+            format!("ranks combined: {ranks}"),
             format!("nloop: {}", self.calibration().describe()),
         ]
     }
