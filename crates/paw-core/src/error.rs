@@ -74,17 +74,19 @@ impl From<std::io::Error> for Error {
 
 /// Runs a benchmark body and turns its outcome into the process exit status.
 ///
-/// `name` prefixes the error line. The body owns the MPI session, so MPI is finalized
-/// before the error is printed (by rank 0 only) and every rank exits with the error's status.
+/// On an error, rank 0 prints `<name>: error: <message>` while MPI is still up, every rank
+/// waits for that, then MPI is finalized and every rank exits with the error's status.
 pub fn main(name: &str, body: impl FnOnce() -> Result<()>) -> ExitCode {
-    match body() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            if rank() <= 0 {
-                eprintln!("{name}: error: {e}");
-            }
-            ExitCode::from(e.code())
+    let outcome = body();
+    if let Err(e) = &outcome {
+        if rank() <= 0 {
+            eprintln!("{name}: error: {e}");
         }
+    }
+    crate::paw::finalize(outcome.is_err());
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => ExitCode::from(e.code()),
     }
 }
 

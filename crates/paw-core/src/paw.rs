@@ -14,6 +14,7 @@ use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Threading;
+use std::cell::RefCell;
 use std::ops::Deref;
 
 /// MPI_COMM_WORLD as a [`Team`], timed with MPI_Wtime.
@@ -85,15 +86,34 @@ impl Pair {
     }
 }
 
-/// An MPI benchmark's session: MPI is initialised for its lifetime and finalized on drop.
+thread_local! {
+    /// The MPI environment, kept until [`finalize`]: MPI must outlive the session so that
+    /// rank 0 can print an error before any rank finalizes and exits (a launcher that sees
+    /// one rank exit non-zero kills the others, rank 0 included).
+    static UNIVERSE: RefCell<Option<Universe>> = const { RefCell::new(None) };
+}
+
+/// Finalizes MPI if this process started it (called by [`crate::main`] after reporting).
+pub(crate) fn finalize(failed: bool) {
+    UNIVERSE.with(|u| {
+        if let Some(universe) = u.borrow_mut().take() {
+            if failed {
+                // Every rank returned the same error: hold them until rank 0 has printed it.
+                universe.world().barrier();
+            }
+            drop(universe);
+        }
+    });
+}
+
+/// An MPI benchmark's session. MPI stays initialised until [`crate::main`] returns, so
+/// create it inside `paw_core::main`.
 ///
 /// Dereferences to [`Session<World>`] for what MPI and node benchmarks share (settings,
 /// output files, metadata).
 pub struct Paw {
     session: Session<World>,
     granted: Option<Threading>,
-    // Dropped last: finalizes MPI.
-    _universe: Universe,
 }
 
 impl std::fmt::Debug for Paw {
@@ -137,6 +157,7 @@ impl Paw {
             universe.ok_or_else(|| error::Error::runtime("MPI was already initialised"))?;
         install_abort_on_panic(spec.name);
         let world = universe.world();
+        UNIVERSE.with(|u| *u.borrow_mut() = Some(universe));
         let (rank, size) = (world.rank(), world.size());
         error::set_rank(rank);
         if let Args::Unknown(arg) = args {
@@ -163,11 +184,7 @@ impl Paw {
             timer: String::new(),
         };
         let session = Session::new(World { comm: world }, info)?;
-        Ok(Paw {
-            session,
-            granted,
-            _universe: universe,
-        })
+        Ok(Paw { session, granted })
     }
 
     /// MPI_COMM_WORLD.
