@@ -109,6 +109,12 @@ impl Launch {
         self
     }
 
+    /// Appends program arguments.
+    pub fn args<S: ToString>(mut self, args: impl IntoIterator<Item = S>) -> Launch {
+        self.args.extend(args.into_iter().map(|a| a.to_string()));
+        self
+    }
+
     /// Sets the hard timeout.
     pub fn timeout(mut self, t: Duration) -> Launch {
         self.timeout = t;

@@ -1,0 +1,116 @@
+//! Many non-blocking sends and receives completed by one MPI_Waitall.
+//!
+//! rsmpi's request collections allocate per use; benchmarks that time a window of messages
+//! need the request array allocated once, outside the timed region. [`Batch::run`] posts
+//! what its closure adds, then waits for all of it; buffers must live for the batch's
+//! lifetime parameter, which outlives the call, so MPI never writes freed memory.
+
+use crate::{count, datatype};
+use mpi::datatype::Equivalence;
+use mpi::ffi;
+use mpi::topology::Process;
+use mpi::traits::*;
+use std::cell::Cell;
+use std::marker::PhantomData;
+
+/// Reusable storage for the requests of one batch.
+#[derive(Debug)]
+pub struct Batch {
+    requests: Vec<ffi::MPI_Request>,
+}
+
+impl Batch {
+    /// Storage for up to `capacity` requests per batch without reallocating.
+    pub fn with_capacity(capacity: usize) -> Batch {
+        Batch {
+            requests: Vec::with_capacity(capacity),
+        }
+    }
+
+    /// Runs `post`, which adds MPI_Isend/MPI_Irecv operations, then MPI_Waitall on all of
+    /// them. Every request is complete when this returns (also if `post` panics).
+    pub fn run<'b, R>(&mut self, post: impl FnOnce(&mut Posting<'_, 'b>) -> R) -> R {
+        self.requests.clear();
+        let mut posting = Posting {
+            requests: &mut self.requests,
+            _buffers: PhantomData,
+        };
+        post(&mut posting)
+    }
+}
+
+/// The operations of one batch; dropping it (at the end of [`Batch::run`]) waits for all.
+pub struct Posting<'r, 'b> {
+    requests: &'r mut Vec<ffi::MPI_Request>,
+    // Invariant in 'b: buffers with a shorter life cannot be posted.
+    _buffers: PhantomData<Cell<&'b ()>>,
+}
+
+impl std::fmt::Debug for Posting<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Posting({} requests)", self.requests.len())
+    }
+}
+
+impl<'b> Posting<'_, 'b> {
+    /// MPI_Isend of `buf` to `to` with `tag`.
+    pub fn isend<T: Equivalence>(&mut self, to: &Process<'_>, buf: &'b [T], tag: i32) {
+        let mut req = null_request();
+        // SAFETY: `buf` is borrowed for 'b, which outlives the Waitall in drop; `req` is a
+        // valid out-parameter, stored and completed by that Waitall.
+        unsafe {
+            ffi::MPI_Isend(
+                buf.as_ptr().cast(),
+                count(buf.len()),
+                datatype::<T>(),
+                to.rank(),
+                tag,
+                to.as_raw(),
+                &mut req,
+            )
+        };
+        self.requests.push(req);
+    }
+
+    /// MPI_Irecv into `buf` from `from` with `tag`.
+    pub fn irecv<T: Equivalence>(&mut self, from: &Process<'_>, buf: &'b mut [T], tag: i32) {
+        let mut req = null_request();
+        // SAFETY: `buf` is borrowed exclusively for 'b, which outlives the Waitall in drop,
+        // so nothing else reads or frees it while MPI writes it.
+        unsafe {
+            ffi::MPI_Irecv(
+                buf.as_mut_ptr().cast(),
+                count(buf.len()),
+                datatype::<T>(),
+                from.rank(),
+                tag,
+                from.as_raw(),
+                &mut req,
+            )
+        };
+        self.requests.push(req);
+    }
+}
+
+impl Drop for Posting<'_, '_> {
+    fn drop(&mut self) {
+        if self.requests.is_empty() {
+            return;
+        }
+        // SAFETY: the array holds active requests posted above, each waited exactly once
+        // here; MPI sets them to MPI_REQUEST_NULL.
+        unsafe {
+            ffi::MPI_Waitall(
+                count(self.requests.len()),
+                self.requests.as_mut_ptr(),
+                ffi::RSMPI_STATUSES_IGNORE,
+            )
+        };
+        self.requests.clear();
+    }
+}
+
+fn null_request() -> ffi::MPI_Request {
+    // SAFETY: reading an extern static handle constant that MPI initialises at load.
+    unsafe { ffi::RSMPI_REQUEST_NULL }
+}

@@ -1,0 +1,275 @@
+//! mpi-ext-selftest -- a test program, not a benchmark: proves under mpirun that data moved
+//! through mpi-ext arrives. Every check prints `ok <check> rank <r>`; a mismatch prints
+//! `FAIL ...` and exits 1. Files go to PAW_OUTPUT_DIR. The check `bounds` deliberately
+//! puts past a window's end and must be stopped by the bounds check.
+use mpi::collective::SystemOperation;
+use mpi::topology::Communicator;
+use mpi::traits::*;
+use mpi_ext::batch::Batch;
+use mpi_ext::io::{File, Mode, Whence};
+use mpi_ext::rma::Window;
+use std::path::PathBuf;
+
+const N: usize = 4096;
+
+/// The byte rank `r` writes at index `i`.
+fn pattern(r: i32, i: usize) -> u8 {
+    ((i * 7 + r as usize * 31 + 3) % 251) as u8
+}
+
+fn block(r: i32) -> Vec<u8> {
+    (0..N).map(|i| pattern(r, i)).collect()
+}
+
+fn expect(check: &str, rank: i32, got: &[u8], from: i32) {
+    match got
+        .iter()
+        .enumerate()
+        .find(|(i, &b)| b != pattern(from, *i))
+    {
+        None => println!("ok {check} rank {rank}"),
+        Some((i, b)) => {
+            println!(
+                "FAIL {check} rank {rank}: byte {i} is {b}, expected {}",
+                pattern(from, i)
+            );
+            std::process::exit(1);
+        }
+    }
+}
+
+fn main() {
+    let universe = mpi::initialize().expect("MPI init");
+    // A panic on one rank must end the job, not leave the others in a fence.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        default_hook(info);
+        mpi::topology::SimpleCommunicator::world().abort(101);
+    }));
+    let world = universe.world();
+    let (rank, size) = (world.rank(), world.size());
+    let (next, prev) = ((rank + 1) % size, (rank + size - 1) % size);
+    let dir = PathBuf::from(std::env::var("PAW_OUTPUT_DIR").unwrap_or_else(|_| ".".into()));
+    let checks: Vec<String> = std::env::args().skip(1).collect();
+    let wants = |c: &str| checks.is_empty() || checks.iter().any(|a| a == c);
+    let mine = block(rank);
+
+    if wants("fence-put") {
+        let mut mem = vec![0u8; N];
+        let mut win = Window::create(&world, &mut mem);
+        win.fenced(|e| e.put(&mine, next, 0));
+        expect("fence-put", rank, win.local(), prev);
+    }
+    if wants("pscw-get") {
+        let mut mem = block(rank);
+        let win = Window::create(&world, &mut mem);
+        let mut got = vec![0u8; N];
+        let (from_prev, to_next) = (
+            world.group().include(&[prev]),
+            world.group().include(&[next]),
+        );
+        win.exposed(&from_prev, || {
+            win.access(&to_next, |e| e.get(&mut got, next, 0))
+        });
+        drop(win);
+        expect("pscw-get", rank, &got, next);
+    }
+    if wants("pscw-put") {
+        let mut mem = vec![0u8; N];
+        let mut win = Window::create(&world, &mut mem);
+        let (from_prev, to_next) = (
+            world.group().include(&[prev]),
+            world.group().include(&[next]),
+        );
+        win.exposed(&from_prev, || {
+            win.access(&to_next, |e| e.put(&mine, next, 0))
+        });
+        expect("pscw-put", rank, win.local(), prev);
+    }
+    if wants("passive") {
+        let mut mem = vec![0u8; N];
+        let mut win = Window::create(&world, &mut mem);
+        let mut got = vec![0u8; N];
+        win.locked_all(|p| {
+            p.rput(&mine, next, 0).wait();
+            p.flush_all();
+        });
+        world.barrier();
+        expect("passive-rput", rank, win.local(), prev);
+        world.barrier();
+        win.locked_all(|p| {
+            p.rget(&mut got, next, 0).wait();
+            p.flush_all();
+        });
+        world.barrier();
+        expect("passive-rget", rank, &got, rank);
+    }
+    if wants("accumulate") {
+        let mut sum = vec![0.0f64; 8];
+        let win = Window::create(&world, &mut sum);
+        let contribution = vec![f64::from(rank + 1); 8];
+        win.fenced(|e| e.accumulate(&contribution, 0, 0, SystemOperation::sum()));
+        win.locked_all(|p| {
+            p.raccumulate(&contribution, 0, 0, SystemOperation::sum())
+                .wait()
+        });
+        world.barrier();
+        drop(win);
+        let total = f64::from(size * (size + 1)); // twice 1 + 2 + ... + size
+        if rank == 0 && sum.iter().any(|&x| x != total) {
+            println!("FAIL accumulate rank 0: {sum:?}, expected {total}");
+            std::process::exit(1);
+        }
+        println!("ok accumulate rank {rank}");
+    }
+    if wants("batch") {
+        let mut got = vec![0u8; N];
+        let mut batch = Batch::with_capacity(2);
+        let (to, from) = (world.process_at_rank(next), world.process_at_rank(prev));
+        batch.run(|b| {
+            b.irecv(&from, &mut got, 7);
+            b.isend(&to, &mine, 7);
+        });
+        expect("batch", rank, &got, prev);
+    }
+    if wants("bounds") {
+        let mut mem = vec![0u8; N];
+        let win = Window::create(&world, &mut mem);
+        let too_long = vec![0u8; N + 1];
+        win.fenced(|e| {
+            if rank == 0 {
+                e.put(&too_long, next, 0);
+            }
+        });
+    }
+    if wants("io") {
+        io_checks(&world, rank, size, &dir.join("mpi-ext-selftest.bin"), &mine);
+    }
+}
+
+fn io_checks(world: &impl Communicator, rank: i32, size: i32, path: &std::path::Path, mine: &[u8]) {
+    let fail = |what: &str, e: mpi_ext::io::IoError| -> ! {
+        println!("FAIL {what} rank {rank}: {e}");
+        std::process::exit(1)
+    };
+    let other = (rank + 1) % size;
+    let at = |r: i32| (r as usize * N) as u64;
+    let mut got = vec![0u8; N];
+
+    // Explicit offsets: each rank writes its block, then reads its neighbour's.
+    let f = File::open(world, path, Mode::CREATE | Mode::RDWR).unwrap_or_else(|e| fail("open", e));
+    if f.write_at(at(rank), mine)
+        .unwrap_or_else(|e| fail("write_at", e))
+        != N
+    {
+        fail("write_at count", io_err("short write"));
+    }
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    world.barrier();
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    f.read_at(at(other), &mut got)
+        .unwrap_or_else(|e| fail("read_at", e));
+    expect("io-at", rank, &got, other);
+
+    // Collective explicit offsets.
+    f.write_at_all(at(rank), mine)
+        .unwrap_or_else(|e| fail("write_at_all", e));
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    world.barrier();
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    got.fill(0);
+    f.read_at_all(at(other), &mut got)
+        .unwrap_or_else(|e| fail("read_at_all", e));
+    expect("io-at-all", rank, &got, other);
+
+    // Individual file pointer.
+    f.seek(at(rank) as i64, Whence::Set)
+        .unwrap_or_else(|e| fail("seek", e));
+    f.write(mine).unwrap_or_else(|e| fail("write", e));
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    world.barrier();
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    f.seek(at(other) as i64, Whence::Set)
+        .unwrap_or_else(|e| fail("seek", e));
+    got.fill(0);
+    f.read_all(&mut got).unwrap_or_else(|e| fail("read_all", e));
+    expect("io-pointer", rank, &got, other);
+
+    // Non-blocking.
+    let mut nb = vec![0u8; N];
+    f.nonblocking(|b| b.iwrite_at(at(rank), mine))
+        .unwrap_or_else(|e| fail("iwrite_at", e));
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    world.barrier();
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    f.nonblocking(|b| b.iread_at(at(other), &mut nb))
+        .unwrap_or_else(|e| fail("iread_at", e));
+    expect("io-nonblocking", rank, &nb, other);
+    f.close().unwrap_or_else(|e| fail("close", e));
+    world.barrier();
+    if rank == 0 {
+        File::delete(path).unwrap_or_else(|e| fail("delete", e));
+    }
+    world.barrier();
+
+    // Shared pointer in rank order: blocks land in rank order.
+    let f = File::open(world, path, Mode::CREATE | Mode::RDWR).unwrap_or_else(|e| fail("open", e));
+    f.write_ordered(mine)
+        .unwrap_or_else(|e| fail("write_ordered", e));
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    world.barrier();
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    got.fill(0);
+    f.read_at(at(other), &mut got)
+        .unwrap_or_else(|e| fail("read_at", e));
+    expect("io-ordered", rank, &got, other);
+    f.seek_shared(0, Whence::Set)
+        .unwrap_or_else(|e| fail("seek_shared", e));
+    got.fill(0);
+    f.read_ordered(&mut got)
+        .unwrap_or_else(|e| fail("read_ordered", e));
+    expect("io-read-ordered", rank, &got, rank);
+
+    // Shared pointer, any order: every block present once after all ranks wrote.
+    f.seek_shared(0, Whence::Set)
+        .unwrap_or_else(|e| fail("seek_shared", e));
+    world.barrier();
+    f.write_shared(mine)
+        .unwrap_or_else(|e| fail("write_shared", e));
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    world.barrier();
+    f.sync().unwrap_or_else(|e| fail("sync", e));
+    let mut all = vec![0u8; N * size as usize];
+    f.read_at(0, &mut all)
+        .unwrap_or_else(|e| fail("read_at", e));
+    let found = all.chunks(N).filter(|c| c[..] == block(rank)[..]).count();
+    if found != 1 {
+        fail(
+            "write_shared",
+            io_err(&format!("own block found {found} times")),
+        );
+    }
+    println!("ok io-shared rank {rank}");
+    f.close().unwrap_or_else(|e| fail("close", e));
+    world.barrier();
+
+    // Errors come back as values.
+    match File::open(world, &path.with_extension("missing"), Mode::RDONLY) {
+        Err(e) if e.call == "MPI_File_open" && !e.message.is_empty() => {
+            println!("ok io-error rank {rank}")
+        }
+        Err(e) => fail("io-error", e),
+        Ok(_) => fail("io-error", io_err("opening a missing file succeeded")),
+    }
+    if rank == 0 {
+        File::delete(path).unwrap_or_else(|e| fail("delete", e));
+    }
+}
+
+fn io_err(message: &str) -> mpi_ext::io::IoError {
+    mpi_ext::io::IoError {
+        call: "check",
+        path: String::new(),
+        message: message.into(),
+    }
+}

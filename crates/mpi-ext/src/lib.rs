@@ -1,0 +1,46 @@
+//! mpi-ext: safe Rust over the parts of MPI that rsmpi does not cover.
+//!
+//! - [`rma`]: one-sided communication. A [`rma::Window`] borrows its buffer for its whole
+//!   life and frees itself on drop; access epochs (fence, post/start/complete/wait,
+//!   lock_all) are closures, so every origin buffer handed to MPI outlives the epoch that
+//!   completes it, even if the epoch object were leaked.
+//! - [`io`]: MPI-IO files: open/close/delete, views, explicit-offset, individual and shared
+//!   file pointer, collective, ordered and non-blocking reads and writes, sync. Errors come
+//!   back as [`io::IoError`] with MPI's own message.
+//! - [`batch`]: many MPI_Isend/MPI_Irecv completed by one MPI_Waitall, with request storage
+//!   reused between batches (no allocation per batch).
+//!
+//! All `unsafe` code of paw's MPI use lives in this crate; each block states why it is sound.
+#![warn(missing_docs)]
+
+pub mod batch;
+pub mod io;
+pub mod rma;
+
+use mpi::datatype::Equivalence;
+use mpi::ffi::MPI_Datatype;
+use mpi::raw::AsRaw;
+use std::os::raw::c_int;
+
+/// The MPI datatype handle of `T`.
+fn datatype<T: Equivalence>() -> MPI_Datatype {
+    T::equivalent_datatype().as_raw()
+}
+
+/// A slice length as an MPI count; panics beyond `c_int` (2^31-1 elements).
+fn count(len: usize) -> c_int {
+    c_int::try_from(len).expect("buffer longer than an MPI count (2^31-1 elements)")
+}
+
+/// MPI's text for an error code.
+pub fn error_string(code: c_int) -> String {
+    let mut buf = vec![0u8; mpi::ffi::MPI_MAX_ERROR_STRING as usize + 1];
+    let mut len: c_int = 0;
+    // SAFETY: `buf` holds MPI_MAX_ERROR_STRING + 1 bytes, the most MPI_Error_string writes,
+    // and `len` is a valid out-parameter; both outlive the call.
+    unsafe {
+        mpi::ffi::MPI_Error_string(code, buf.as_mut_ptr().cast(), &mut len);
+    }
+    buf.truncate(len.clamp(0, buf.len() as c_int) as usize);
+    String::from_utf8_lossy(&buf).into_owned()
+}

@@ -1,0 +1,395 @@
+//! One-sided communication (MPI-2/3 RMA) over a window that borrows its buffer.
+//!
+//! Epochs are closures: [`Window::fenced`] (MPI_Win_fence ... MPI_Win_fence),
+//! [`Window::access`] (MPI_Win_start ... MPI_Win_complete), [`Window::exposed`]
+//! (MPI_Win_post ... MPI_Win_wait) and [`Window::locked_all`] (MPI_Win_lock_all ...
+//! MPI_Win_unlock_all). Origin buffers passed to an epoch must live for the epoch's
+//! lifetime parameter `'s`, which outlives the call that closes the epoch, so MPI never
+//! touches a buffer that was freed or handed back to safe code too early.
+
+use crate::{count, datatype};
+use mpi::collective::Operation;
+use mpi::datatype::Equivalence;
+use mpi::ffi;
+use mpi::topology::{Communicator, Group, Rank};
+use mpi::traits::*;
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::mem::size_of;
+
+/// An RMA window over a local buffer (MPI_Win_create); MPI_Win_free on drop.
+///
+/// Creating and dropping are collective over the communicator. Target displacements are
+/// in elements of `T`. Every operation checks that it stays inside the target's window.
+pub struct Window<'buf, T: Equivalence> {
+    raw: ffi::MPI_Win,
+    base: *mut T,
+    len: usize,
+    /// Window length (elements) of every rank, for bounds checks.
+    lens: Vec<u64>,
+    _buf: PhantomData<&'buf mut [T]>,
+}
+
+impl<T: Equivalence> std::fmt::Debug for Window<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Window({} elements)", self.len)
+    }
+}
+
+impl<'buf, T: Equivalence> Window<'buf, T> {
+    /// Exposes `buf` to every rank of `comm` (collective).
+    pub fn create<C: Communicator>(comm: &C, buf: &'buf mut [T]) -> Self {
+        let len = buf.len();
+        let mut lens = vec![0u64; comm.size() as usize];
+        comm.all_gather_into(&(len as u64), &mut lens[..]);
+        // SAFETY: reading an extern static handle constant that MPI initialises at load.
+        let mut raw = unsafe { ffi::RSMPI_WIN_NULL };
+        // SAFETY: `buf` is valid for `len * size_of::<T>()` bytes and stays mutably borrowed
+        // (by `_buf`) until drop frees the window, so MPI may read and write it for the
+        // window's whole life; `raw` is a valid out-parameter.
+        let rc = unsafe {
+            ffi::MPI_Win_create(
+                buf.as_mut_ptr().cast(),
+                std::mem::size_of_val(buf) as ffi::MPI_Aint,
+                size_of::<T>() as i32,
+                ffi::RSMPI_INFO_NULL,
+                comm.as_raw(),
+                &mut raw,
+            )
+        };
+        assert_eq!(rc, 0, "MPI_Win_create failed: {}", crate::error_string(rc));
+        Window {
+            raw,
+            base: buf.as_mut_ptr(),
+            len,
+            lens,
+            _buf: PhantomData,
+        }
+    }
+
+    /// Elements in this rank's window.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether this rank's window is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// This rank's window memory, for filling before or checking after an epoch.
+    ///
+    /// `&mut self` guarantees this process has no epoch open on the window. The caller must
+    /// still synchronise with other processes first (a fence, or the wait/complete of an
+    /// epoch) before reading data they put, as MPI requires.
+    pub fn local(&mut self) -> &mut [T] {
+        // SAFETY: `base`/`len` come from the `&'buf mut [T]` this window holds exclusively;
+        // `&mut self` prevents any other local use for the lifetime of the returned slice.
+        unsafe { std::slice::from_raw_parts_mut(self.base, self.len) }
+    }
+
+    /// A fence epoch: MPI_Win_fence, `f`, MPI_Win_fence (collective over the window).
+    pub fn fenced<'s, R>(&self, f: impl FnOnce(&Epoch<'s, '_, 'buf, T>) -> R) -> R {
+        self.fence();
+        let result = f(&Epoch::new(self));
+        self.fence();
+        result
+    }
+
+    /// An access epoch towards `group` (MPI_Win_start, `f`, MPI_Win_complete): the origin
+    /// side of post/start/complete/wait synchronisation.
+    pub fn access<'s, R>(
+        &self,
+        group: &impl Group,
+        f: impl FnOnce(&Epoch<'s, '_, 'buf, T>) -> R,
+    ) -> R {
+        // SAFETY: the window and group handles are live for this call.
+        unsafe { ffi::MPI_Win_start(group.as_raw(), 0, self.raw) };
+        let result = f(&Epoch::new(self));
+        // SAFETY: closes the access epoch opened above; origin buffers (lifetime 's) are
+        // still alive, and are complete at the origin when this returns.
+        unsafe { ffi::MPI_Win_complete(self.raw) };
+        result
+    }
+
+    /// An exposure epoch for `group` (MPI_Win_post, `f`, MPI_Win_wait): the target side.
+    /// When it returns, every access of the group's epochs is complete in this window.
+    pub fn exposed<R>(&self, group: &impl Group, f: impl FnOnce() -> R) -> R {
+        // SAFETY: the window and group handles are live; the window memory stays borrowed
+        // by this window while it is exposed.
+        unsafe { ffi::MPI_Win_post(group.as_raw(), 0, self.raw) };
+        let result = f();
+        // SAFETY: closes the exposure epoch opened above.
+        unsafe { ffi::MPI_Win_wait(self.raw) };
+        result
+    }
+
+    /// A passive-target epoch on every rank (MPI_Win_lock_all, `f`, MPI_Win_unlock_all).
+    /// Not collective: only origins open it.
+    pub fn locked_all<'s, R>(&self, f: impl FnOnce(&Passive<'s, '_, 'buf, T>) -> R) -> R {
+        // SAFETY: the window handle is live; 0 is the empty assertion set.
+        unsafe { ffi::MPI_Win_lock_all(0, self.raw) };
+        let result = f(&Passive {
+            epoch: Epoch::new(self),
+        });
+        // SAFETY: closes the epoch opened above; it completes every operation issued in it,
+        // request-based ones included, while their origin buffers (lifetime 's) still live.
+        unsafe { ffi::MPI_Win_unlock_all(self.raw) };
+        result
+    }
+
+    fn fence(&self) {
+        // SAFETY: the window handle is live; 0 is the empty assertion set.
+        unsafe { ffi::MPI_Win_fence(0, self.raw) };
+    }
+
+    /// Panics unless `n` elements at `disp` fit in `target`'s window.
+    fn check_target(&self, target: Rank, disp: usize, n: usize) {
+        let limit = *self
+            .lens
+            .get(target as usize)
+            .unwrap_or_else(|| panic!("RMA target rank {target} is not in the window's group"));
+        assert!(
+            (disp as u64).saturating_add(n as u64) <= limit,
+            "RMA access of {n} elements at {disp} exceeds rank {target}'s window of {limit}"
+        );
+    }
+}
+
+impl<T: Equivalence> Drop for Window<'_, T> {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from MPI_Win_create and is freed once; epochs are closures
+        // that end before the window can be dropped.
+        unsafe { ffi::MPI_Win_free(&mut self.raw) };
+    }
+}
+
+/// An open access epoch on a window (fence or start/complete). Origin buffers must live
+/// for `'s`, which outlives the call that closes the epoch.
+pub struct Epoch<'s, 'w, 'buf, T: Equivalence> {
+    win: &'w Window<'buf, T>,
+    // Invariant in 's: a buffer with a shorter life cannot be passed in.
+    _scope: PhantomData<Cell<&'s ()>>,
+}
+
+impl<T: Equivalence> std::fmt::Debug for Epoch<'_, '_, '_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Epoch on {:?}", self.win)
+    }
+}
+
+impl<'s, 'w, 'buf, T: Equivalence> Epoch<'s, 'w, 'buf, T> {
+    fn new(win: &'w Window<'buf, T>) -> Self {
+        Epoch {
+            win,
+            _scope: PhantomData,
+        }
+    }
+
+    /// MPI_Put of `origin` into `target`'s window at element `disp`.
+    pub fn put(&self, origin: &'s [T], target: Rank, disp: usize) {
+        self.win.check_target(target, disp, origin.len());
+        let n = count(origin.len());
+        // SAFETY: `origin` lives for 's, beyond the end of this epoch, when MPI is done with
+        // it; the target range was checked against the target's window length.
+        unsafe {
+            ffi::MPI_Put(
+                origin.as_ptr().cast(),
+                n,
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                n,
+                datatype::<T>(),
+                self.win.raw,
+            )
+        };
+    }
+
+    /// MPI_Get from `target`'s window at element `disp` into `origin`.
+    pub fn get(&self, origin: &'s mut [T], target: Rank, disp: usize) {
+        self.win.check_target(target, disp, origin.len());
+        let n = count(origin.len());
+        // SAFETY: `origin` is borrowed exclusively for 's, beyond the end of this epoch, so
+        // nothing reads or frees it while MPI writes it; the target range was checked.
+        unsafe {
+            ffi::MPI_Get(
+                origin.as_mut_ptr().cast(),
+                n,
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                n,
+                datatype::<T>(),
+                self.win.raw,
+            )
+        };
+    }
+
+    /// MPI_Accumulate of `origin` into `target`'s window at element `disp` with `op`.
+    pub fn accumulate<O: Operation>(&self, origin: &'s [T], target: Rank, disp: usize, op: O) {
+        self.win.check_target(target, disp, origin.len());
+        let n = count(origin.len());
+        // SAFETY: as for `put`; `op` is a live operation handle for the call.
+        unsafe {
+            ffi::MPI_Accumulate(
+                origin.as_ptr().cast(),
+                n,
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                n,
+                datatype::<T>(),
+                op.as_raw(),
+                self.win.raw,
+            )
+        };
+    }
+}
+
+/// An open passive-target epoch (lock_all): the operations of [`Epoch`] plus
+/// request-based ones and MPI_Win_flush_all.
+pub struct Passive<'s, 'w, 'buf, T: Equivalence> {
+    epoch: Epoch<'s, 'w, 'buf, T>,
+}
+
+impl<T: Equivalence> std::fmt::Debug for Passive<'_, '_, '_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Passive {:?}", self.epoch)
+    }
+}
+
+impl<'s, 'w, 'buf, T: Equivalence> std::ops::Deref for Passive<'s, 'w, 'buf, T> {
+    type Target = Epoch<'s, 'w, 'buf, T>;
+    fn deref(&self) -> &Self::Target {
+        &self.epoch
+    }
+}
+
+impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
+    /// MPI_Rput: like [`Epoch::put`], returning the request that completes it locally.
+    pub fn rput(&self, origin: &'s [T], target: Rank, disp: usize) -> RmaRequest<'s> {
+        let win = self.epoch.win;
+        win.check_target(target, disp, origin.len());
+        let n = count(origin.len());
+        let mut req = null_request();
+        // SAFETY: as for `put`; `req` is a valid out-parameter and is completed by the
+        // returned RmaRequest (or by unlock_all at the latest).
+        unsafe {
+            ffi::MPI_Rput(
+                origin.as_ptr().cast(),
+                n,
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                n,
+                datatype::<T>(),
+                win.raw,
+                &mut req,
+            )
+        };
+        RmaRequest {
+            raw: req,
+            _scope: PhantomData,
+        }
+    }
+
+    /// MPI_Rget: like [`Epoch::get`], returning the request that completes it locally.
+    pub fn rget(&self, origin: &'s mut [T], target: Rank, disp: usize) -> RmaRequest<'s> {
+        let win = self.epoch.win;
+        win.check_target(target, disp, origin.len());
+        let n = count(origin.len());
+        let mut req = null_request();
+        // SAFETY: as for `get`; the request is completed by the returned RmaRequest.
+        unsafe {
+            ffi::MPI_Rget(
+                origin.as_mut_ptr().cast(),
+                n,
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                n,
+                datatype::<T>(),
+                win.raw,
+                &mut req,
+            )
+        };
+        RmaRequest {
+            raw: req,
+            _scope: PhantomData,
+        }
+    }
+
+    /// MPI_Raccumulate: like [`Epoch::accumulate`], returning its request.
+    pub fn raccumulate<O: Operation>(
+        &self,
+        origin: &'s [T],
+        target: Rank,
+        disp: usize,
+        op: O,
+    ) -> RmaRequest<'s> {
+        let win = self.epoch.win;
+        win.check_target(target, disp, origin.len());
+        let n = count(origin.len());
+        let mut req = null_request();
+        // SAFETY: as for `accumulate`; the request is completed by the returned RmaRequest.
+        unsafe {
+            ffi::MPI_Raccumulate(
+                origin.as_ptr().cast(),
+                n,
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                n,
+                datatype::<T>(),
+                op.as_raw(),
+                win.raw,
+                &mut req,
+            )
+        };
+        RmaRequest {
+            raw: req,
+            _scope: PhantomData,
+        }
+    }
+
+    /// MPI_Win_flush_all: every operation issued so far is complete at its target.
+    pub fn flush_all(&self) {
+        // SAFETY: the window handle is live and in a passive epoch opened by `locked_all`.
+        unsafe { ffi::MPI_Win_flush_all(self.epoch.win.raw) };
+    }
+}
+
+/// The request of a request-based RMA operation. [`RmaRequest::wait`] completes it
+/// locally; dropping it waits too.
+#[must_use = "an RMA request must be waited"]
+pub struct RmaRequest<'s> {
+    raw: ffi::MPI_Request,
+    _scope: PhantomData<Cell<&'s ()>>,
+}
+
+impl std::fmt::Debug for RmaRequest<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RmaRequest")
+    }
+}
+
+impl RmaRequest<'_> {
+    /// MPI_Wait: the origin buffer may be reused (put) or read (get) once this returns.
+    pub fn wait(self) {
+        // Drop does the waiting.
+    }
+}
+
+impl Drop for RmaRequest<'_> {
+    fn drop(&mut self) {
+        // SAFETY: `raw` is an active request from MPI_Rput/Rget/Raccumulate, waited once
+        // here; MPI sets it to MPI_REQUEST_NULL.
+        unsafe { ffi::MPI_Wait(&mut self.raw, ffi::RSMPI_STATUS_IGNORE) };
+    }
+}
+
+fn null_request() -> ffi::MPI_Request {
+    // SAFETY: reading an extern static handle constant that MPI initialises at load.
+    unsafe { ffi::RSMPI_REQUEST_NULL }
+}
