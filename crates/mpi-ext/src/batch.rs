@@ -22,19 +22,14 @@ pub struct Batch {
 impl Batch {
     /// Storage for up to `capacity` requests per batch without reallocating.
     pub fn with_capacity(capacity: usize) -> Batch {
-        Batch {
-            requests: Vec::with_capacity(capacity),
-        }
+        Batch { requests: Vec::with_capacity(capacity) }
     }
 
     /// Runs `post`, which adds MPI_Isend/MPI_Irecv operations, then MPI_Waitall on all of
     /// them. Every request is complete when this returns (also if `post` panics).
     pub fn run<'b, R>(&mut self, post: impl FnOnce(&mut Posting<'_, 'b>) -> R) -> R {
         self.requests.clear();
-        let mut posting = Posting {
-            requests: &mut self.requests,
-            _buffers: PhantomData,
-        };
+        let mut posting = Posting { requests: &mut self.requests, _buffers: PhantomData };
         post(&mut posting)
     }
 }

@@ -153,11 +153,7 @@ fn check(call: &'static str, path: &str, rc: c_int) -> Result<()> {
     if rc == 0 {
         Ok(())
     } else {
-        Err(IoError {
-            call,
-            path: path.to_string(),
-            message: error_string(rc),
-        })
+        Err(IoError { call, path: path.to_string(), message: error_string(rc) })
     }
 }
 
@@ -286,12 +282,8 @@ impl File {
     /// Runs non-blocking reads and writes posted by `post`, then waits for all of them.
     /// Buffers live for the batch's lifetime parameter, beyond the wait.
     pub fn nonblocking<'b, R>(&self, post: impl FnOnce(&mut IoBatch<'_, 'b>) -> R) -> Result<R> {
-        let mut batch = IoBatch {
-            file: self,
-            requests: Vec::new(),
-            error: None,
-            _buffers: PhantomData,
-        };
+        let mut batch =
+            IoBatch { file: self, requests: Vec::new(), error: None, _buffers: PhantomData };
         let result = post(&mut batch);
         let rc = batch.wait_all();
         if let Some(e) = batch.error.take() {
@@ -420,12 +412,7 @@ pub struct IoBatch<'f, 'b> {
 
 impl std::fmt::Debug for IoBatch<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "IoBatch({}, {} requests)",
-            self.file.path,
-            self.requests.len()
-        )
+        write!(f, "IoBatch({}, {} requests)", self.file.path, self.requests.len())
     }
 }
 

@@ -58,13 +58,7 @@ impl<'buf, T: Equivalence> Window<'buf, T> {
             )
         };
         assert_eq!(rc, 0, "MPI_Win_create failed: {}", crate::error_string(rc));
-        Window {
-            raw,
-            base: buf.as_mut_ptr(),
-            len,
-            lens,
-            _buf: PhantomData,
-        }
+        Window { raw, base: buf.as_mut_ptr(), len, lens, _buf: PhantomData }
     }
 
     /// Elements in this rank's window.
@@ -129,9 +123,7 @@ impl<'buf, T: Equivalence> Window<'buf, T> {
     pub fn locked_all<'s, R>(&self, f: impl FnOnce(&Passive<'s, '_, 'buf, T>) -> R) -> R {
         // SAFETY: the window handle is live; 0 is the empty assertion set.
         unsafe { ffi::MPI_Win_lock_all(0, self.raw) };
-        let result = f(&Passive {
-            epoch: Epoch::new(self),
-        });
+        let result = f(&Passive { epoch: Epoch::new(self) });
         // SAFETY: closes the epoch opened above; it completes every operation issued in it,
         // request-based ones included, while their origin buffers (lifetime 's) still live.
         unsafe { ffi::MPI_Win_unlock_all(self.raw) };
@@ -180,10 +172,7 @@ impl<T: Equivalence> std::fmt::Debug for Epoch<'_, '_, '_, T> {
 
 impl<'s, 'w, 'buf, T: Equivalence> Epoch<'s, 'w, 'buf, T> {
     fn new(win: &'w Window<'buf, T>) -> Self {
-        Epoch {
-            win,
-            _scope: PhantomData,
-        }
+        Epoch { win, _scope: PhantomData }
     }
 
     /// MPI_Put of `origin` into `target`'s window at element `disp`.
@@ -288,10 +277,7 @@ impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
                 &mut req,
             )
         };
-        RmaRequest {
-            raw: req,
-            _scope: PhantomData,
-        }
+        RmaRequest { raw: req, _scope: PhantomData }
     }
 
     /// MPI_Rget: like [`Epoch::get`], returning the request that completes it locally.
@@ -314,10 +300,7 @@ impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
                 &mut req,
             )
         };
-        RmaRequest {
-            raw: req,
-            _scope: PhantomData,
-        }
+        RmaRequest { raw: req, _scope: PhantomData }
     }
 
     /// MPI_Raccumulate: like [`Epoch::accumulate`], returning its request.
@@ -347,10 +330,7 @@ impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
                 &mut req,
             )
         };
-        RmaRequest {
-            raw: req,
-            _scope: PhantomData,
-        }
+        RmaRequest { raw: req, _scope: PhantomData }
     }
 
     /// MPI_Win_flush_all: every operation issued so far is complete at its target.

@@ -5,24 +5,14 @@ use paw_test::Launch;
 const BIN: &str = env!("CARGO_BIN_EXE_mpi-ext-selftest");
 
 fn oks(out: &paw_test::Outcome, check: &str) -> usize {
-    out.stdout
-        .lines()
-        .filter(|l| l.starts_with(&format!("ok {check} rank ")))
-        .count()
+    out.stdout.lines().filter(|l| l.starts_with(&format!("ok {check} rank "))).count()
 }
 
 #[test]
 fn rma_and_batches_move_the_data() {
     for np in [2, 3, 4] {
         let out = Launch::mpi(BIN, np)
-            .args([
-                "fence-put",
-                "pscw-get",
-                "pscw-put",
-                "passive",
-                "accumulate",
-                "batch",
-            ])
+            .args(["fence-put", "pscw-get", "pscw-put", "passive", "accumulate", "batch"])
             .run();
         out.success();
         for check in [
@@ -57,11 +47,7 @@ fn mpi_io_moves_the_data() {
         ] {
             assert_eq!(oks(&out, check), np, "{check} at np {np}\n{}", out.report());
         }
-        assert!(
-            out.files().is_empty(),
-            "the test file was deleted: {:?}",
-            out.files()
-        );
+        assert!(out.files().is_empty(), "the test file was deleted: {:?}", out.files());
     }
 }
 

@@ -1,6 +1,7 @@
 //! The measurement loop: warm-up, NLOOP decision, NREPS timed samples, cross-rank combination.
 
 use crate::calib::Calibration;
+use crate::check::Verdict;
 use crate::stats::Stats;
 use crate::team::{Combine, Team};
 
@@ -53,6 +54,15 @@ pub struct Row {
     pub nloop: u64,
     /// Number of repetitions.
     pub nreps: usize,
+    /// Data check of this size (`PAW_CHECK=1`).
+    pub check: Verdict,
+}
+
+impl Row {
+    /// The row with the data check's verdict attached.
+    pub fn verdict(self, check: Verdict) -> Row {
+        Row { check, ..self }
+    }
 }
 
 impl Measurement {
@@ -64,6 +74,7 @@ impl Measurement {
             stats: Stats::of(&values),
             nloop: self.nloop,
             nreps: values.len(),
+            check: Verdict::Unchecked,
         }
     }
 }
@@ -92,14 +103,7 @@ impl<'t, T: Team> Bench<'t, T> {
         nreps: usize,
     ) -> Self {
         assert!(nreps >= 1);
-        Bench {
-            team,
-            timing,
-            combine,
-            calibration,
-            nreps,
-            last_nloop: None,
-        }
+        Bench { team, timing, combine, calibration, nreps, last_nloop: None }
     }
 
     /// The calibration state (budget and floor), for reports.
@@ -136,11 +140,7 @@ impl<'t, T: Team> Bench<'t, T> {
             op();
         }
         let t_iter = (team.now() - start) / warmup as f64;
-        let proposal = if team.is_root() {
-            self.calibration.nloop(t_iter)
-        } else {
-            0
-        };
+        let proposal = if team.is_root() { self.calibration.nloop(t_iter) } else { 0 };
         let mut nloop = team.share_u64(proposal);
 
         let mut reruns = 0;
@@ -168,10 +168,7 @@ impl<'t, T: Team> Bench<'t, T> {
         };
         self.last_nloop = Some(nloop);
         let per_iter = nloop as f64 * self.timing.ops_per_iter();
-        Measurement {
-            nloop,
-            per_op: samples.iter().map(|s| s / per_iter).collect(),
-        }
+        Measurement { nloop, per_op: samples.iter().map(|s| s / per_iter).collect() }
     }
 }
 
@@ -213,11 +210,7 @@ mod tests {
     }
 
     fn bench(team: &FakeTeam, policy: Policy, floor: f64) -> Bench<'_, FakeTeam> {
-        let loops = Loops {
-            nloop_max: 100,
-            nloop_min: 1,
-            nreps: 5,
-        };
+        let loops = Loops { nloop_max: 100, nloop_min: 1, nreps: 5 };
         Bench::new(
             team,
             Timing::Batch { ops_per_iter: 2.0 },
@@ -229,9 +222,7 @@ mod tests {
 
     #[test]
     fn round_trip_is_halved_and_nloop_shrinks_with_size() {
-        let team = FakeTeam {
-            clock: Cell::new(0.0),
-        };
+        let team = FakeTeam { clock: Cell::new(0.0) };
         let mut b = bench(&team, Policy::Calibrated, 1e-6);
         let mut calls = 0u64;
         let m = b.measure(|| {
@@ -239,17 +230,10 @@ mod tests {
             team.clock.set(team.clock.get() + 2e-6)
         });
         assert_eq!(m.nloop, 100);
-        assert_eq!(
-            calls,
-            100 + 5 * 100,
-            "warm-up of NLOOP_MAX, then NREPS x NLOOP"
-        );
+        assert_eq!(calls, 100 + 5 * 100, "warm-up of NLOOP_MAX, then NREPS x NLOOP");
         assert_eq!(m.per_op.len(), 5);
         for t in &m.per_op {
-            assert!(
-                (t - 1e-6).abs() < 1e-15,
-                "one-way time is half the round trip: {t}"
-            );
+            assert!((t - 1e-6).abs() < 1e-15, "one-way time is half the round trip: {t}");
         }
         // Ten times the work per iteration: a tenth of the iterations.
         let m = b.measure(|| team.clock.set(team.clock.get() + 20e-6));
@@ -263,9 +247,7 @@ mod tests {
     fn samples_below_floor_are_rerun_with_more_iterations() {
         // The warm-up looks slow (cold), the real operation is fast: the first NLOOP is too
         // small for the floor and must be doubled until samples clear it.
-        let team = FakeTeam {
-            clock: Cell::new(0.0),
-        };
+        let team = FakeTeam { clock: Cell::new(0.0) };
         let mut b = bench(&team, Policy::Fewest, 1e-3);
         let mut first = true;
         let m = b.measure(|| {
@@ -273,10 +255,7 @@ mod tests {
             first = false;
             team.clock.set(team.clock.get() + dt)
         });
-        assert_eq!(
-            m.nloop, 16,
-            "1 -> 2 -> 4 -> 8 -> 16 iterations of 0.1 ms reach 1 ms"
-        );
+        assert_eq!(m.nloop, 16, "1 -> 2 -> 4 -> 8 -> 16 iterations of 0.1 ms reach 1 ms");
         assert!(m.per_op.iter().all(|t| (t - 0.5e-4).abs() < 1e-12));
     }
 }

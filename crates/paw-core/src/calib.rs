@@ -32,12 +32,7 @@ pub struct Calibration {
 impl Calibration {
     /// A calibration with the given limits and floor (seconds a sample must last at least).
     pub fn new(loops: Loops, floor: f64, policy: Policy) -> Calibration {
-        Calibration {
-            loops,
-            floor,
-            policy,
-            budget: None,
-        }
+        Calibration { loops, floor, policy, budget: None }
     }
 
     /// The sample length later workloads aim at, once the first workload set it.
@@ -121,11 +116,7 @@ fn ceil_count(x: f64) -> u64 {
 mod tests {
     use super::*;
 
-    const LOOPS: Loops = Loops {
-        nloop_max: 1000,
-        nloop_min: 1,
-        nreps: 10,
-    };
+    const LOOPS: Loops = Loops { nloop_max: 1000, nloop_min: 1, nreps: 10 };
 
     #[test]
     fn first_size_runs_nloop_max_and_sets_budget() {
@@ -156,10 +147,7 @@ mod tests {
 
     #[test]
     fn nloop_min_is_honoured() {
-        let loops = Loops {
-            nloop_min: 20,
-            ..LOOPS
-        };
+        let loops = Loops { nloop_min: 20, ..LOOPS };
         let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
         c.nloop(1e-6);
         assert_eq!(c.nloop(1e-3), 20);

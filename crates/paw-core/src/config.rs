@@ -44,22 +44,13 @@ pub fn parse_u64(
     let Some(raw) = env.get(name) else {
         return Ok(default);
     };
-    let accepted = || {
-        format!(
-            "accepted: a whole number from {} to {}",
-            range.start(),
-            range.end()
-        )
-    };
+    let accepted = || format!("accepted: a whole number from {} to {}", range.start(), range.end());
     let value: u64 = raw
         .trim()
         .parse()
         .map_err(|_| Error::input(format!("{name}={raw:?} is not a number; {}", accepted())))?;
     if !range.contains(&value) {
-        return Err(Error::input(format!(
-            "{name}={raw} is out of range; {}",
-            accepted()
-        )));
+        return Err(Error::input(format!("{name}={raw} is out of range; {}", accepted())));
     }
     Ok(value)
 }
@@ -93,11 +84,7 @@ impl Loops {
                 "NLOOP_MIN={nloop_min} is larger than NLOOP_MAX={nloop_max}; accepted: NLOOP_MIN <= NLOOP_MAX"
             )));
         }
-        Ok(Loops {
-            nloop_max,
-            nloop_min,
-            nreps,
-        })
+        Ok(Loops { nloop_max, nloop_min, nreps })
     }
 }
 
@@ -197,31 +184,18 @@ mod tests {
     use std::collections::HashMap;
 
     fn env(pairs: &[(&str, &str)]) -> impl Lookup {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         move |k: &str| map.get(k).cloned()
     }
 
     #[test]
     fn defaults_follow_table_3_1() {
         let e = env(&[]);
-        assert_eq!(
-            Loops::parse(&e).unwrap(),
-            Loops {
-                nloop_max: 1000,
-                nloop_min: 1,
-                nreps: 10
-            }
-        );
+        assert_eq!(Loops::parse(&e).unwrap(), Loops { nloop_max: 1000, nloop_min: 1, nreps: 10 });
         assert_eq!(
             Family::P2p.parse(&e).unwrap(),
-            SizeRange {
-                min: 1,
-                med: 20_000,
-                max: 1_000_000
-            }
+            SizeRange { min: 1, med: 20_000, max: 1_000_000 }
         );
         assert_eq!(Family::Blas.parse(&e).unwrap().max, 10_000);
         assert_eq!(Family::Gpu.parse(&e).unwrap().max, 200_000_000);
@@ -229,15 +203,8 @@ mod tests {
 
     #[test]
     fn values_are_read() {
-        let e = env(&[
-            ("MIN_P2P_SIZE", "4"),
-            ("MAX_P2P_SIZE", " 64 "),
-            ("NREPS", "3"),
-        ]);
-        assert_eq!(
-            Family::P2p.parse(&e).unwrap().sweep(),
-            vec![4, 8, 16, 32, 64]
-        );
+        let e = env(&[("MIN_P2P_SIZE", "4"), ("MAX_P2P_SIZE", " 64 "), ("NREPS", "3")]);
+        assert_eq!(Family::P2p.parse(&e).unwrap().sweep(), vec![4, 8, 16, 32, 64]);
         assert_eq!(Loops::parse(&e).unwrap().nreps, 3);
     }
 
@@ -245,27 +212,17 @@ mod tests {
     fn not_a_number_names_the_variable_and_range() {
         let err = Loops::parse(&env(&[("NLOOP_MAX", "abc")])).unwrap_err();
         assert_eq!(err.code(), 2);
-        assert!(
-            err.message().contains("NLOOP_MAX=\"abc\" is not a number"),
-            "{err}"
-        );
+        assert!(err.message().contains("NLOOP_MAX=\"abc\" is not a number"), "{err}");
         assert!(err.message().contains("from 1 to 1000000000"), "{err}");
     }
 
     #[test]
     fn negative_and_zero_are_refused() {
-        let err = Family::P2p
-            .parse(&env(&[("MAX_P2P_SIZE", "-5")]))
-            .unwrap_err();
+        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "-5")])).unwrap_err();
         assert!(err.message().starts_with("MAX_P2P_SIZE=\"-5\""), "{err}");
         let err = Loops::parse(&env(&[("NLOOP_MAX", "0")])).unwrap_err();
-        assert!(
-            err.message().contains("NLOOP_MAX=0 is out of range"),
-            "{err}"
-        );
-        let err = Family::Col
-            .parse(&env(&[("MIN_COL_SIZE", "0")]))
-            .unwrap_err();
+        assert!(err.message().contains("NLOOP_MAX=0 is out of range"), "{err}");
+        let err = Family::Col.parse(&env(&[("MIN_COL_SIZE", "0")])).unwrap_err();
         assert!(err.message().contains("MIN_COL_SIZE=0"), "{err}");
     }
 
@@ -279,9 +236,7 @@ mod tests {
             "MIN_P2P_SIZE=5000 is larger than MAX_P2P_SIZE=100; accepted: MIN_P2P_SIZE <= MAX_P2P_SIZE"
         );
         let err = Loops::parse(&env(&[("NLOOP_MIN", "50"), ("NLOOP_MAX", "10")])).unwrap_err();
-        assert!(err
-            .message()
-            .contains("NLOOP_MIN=50 is larger than NLOOP_MAX=10"));
+        assert!(err.message().contains("NLOOP_MIN=50 is larger than NLOOP_MAX=10"));
     }
 
     #[test]

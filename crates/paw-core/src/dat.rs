@@ -19,10 +19,7 @@ pub struct Axis {
 impl Axis {
     /// An axis with a label and a unit.
     pub fn new(label: impl Into<String>, unit: impl Into<String>) -> Axis {
-        Axis {
-            label: label.into(),
-            unit: unit.into(),
-        }
+        Axis { label: label.into(), unit: unit.into() }
     }
 }
 
@@ -49,14 +46,17 @@ pub const COLUMNS: &str = "SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS";
 pub struct DatFile {
     out: Option<(PathBuf, BufWriter<File>)>,
     echo: bool,
+    check_column: bool,
 }
 
 impl DatFile {
     /// Creates `dir/spec.file` and writes its header (`common` first, then the spec's lines).
+    /// With `check_column`, rows end with a CHECK column (pass, fail, -).
     pub(crate) fn create(
         dir: &Path,
         common: &[String],
         spec: &DatSpec,
+        check_column: bool,
     ) -> std::io::Result<DatFile> {
         let path = dir.join(&spec.file);
         let mut w = BufWriter::new(File::create(&path)?);
@@ -69,27 +69,30 @@ impl DatFile {
             "# y: {} [{}]; AVG MIN MAX STDDEV MEDIAN over NREPS repetitions (STDDEV: sample standard deviation)",
             spec.y.label, spec.y.unit
         )?;
-        writeln!(w, "# columns: {COLUMNS}")?;
+        if check_column {
+            writeln!(w, "# columns: {COLUMNS} CHECK")?;
+        } else {
+            writeln!(w, "# columns: {COLUMNS}")?;
+        }
         w.flush()?;
         if spec.echo {
             println!("\n{} [{}] -> {}", spec.y.label, spec.y.unit, path.display());
-            println!(
+            let heading = format!(
                 "{:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>6}",
                 "SIZE", "AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS"
             );
+            if check_column {
+                println!("{heading} {:>6}", "CHECK");
+            } else {
+                println!("{heading}");
+            }
         }
-        Ok(DatFile {
-            out: Some((path, w)),
-            echo: spec.echo,
-        })
+        Ok(DatFile { out: Some((path, w)), echo: spec.echo, check_column })
     }
 
     /// A file handle for ranks other than 0: rows go nowhere.
     pub(crate) fn inactive() -> DatFile {
-        DatFile {
-            out: None,
-            echo: false,
-        }
+        DatFile { out: None, echo: false, check_column: false }
     }
 
     /// Path of the file (rank 0 only).
@@ -107,10 +110,13 @@ impl DatFile {
         let s = &row.stats;
         let [avg, min, max, sd, med] = [s.mean, s.min, s.max, s.stddev, s.median].map(format_value);
         let x = x.to_string();
-        let line = format!(
+        let mut line = format!(
             "{x:>12} {avg:>12} {min:>12} {max:>12} {sd:>12} {med:>12} {:>9} {:>6}",
             row.nloop, row.nreps
         );
+        if self.check_column {
+            line.push_str(&format!(" {:>6}", row.check.as_str()));
+        }
         if let Err(e) = writeln!(w, "{line}").and_then(|_| w.flush()) {
             fatal(&format!("cannot write {}: {e}", path.display()));
         }
@@ -154,6 +160,7 @@ pub fn np_file(stem: &str, count: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Verdict;
     use crate::stats::Stats;
 
     #[test]
@@ -183,11 +190,12 @@ mod tests {
             notes: vec!["ranks: minimum over tasks".into()],
             echo: false,
         };
-        let mut f = DatFile::create(dir.path(), &["paw x -- test".into()], &spec).unwrap();
+        let mut f = DatFile::create(dir.path(), &["paw x -- test".into()], &spec, false).unwrap();
         let row = Row {
             stats: Stats::of(&[1.0, 2.0, 3.0]),
             nloop: 1000,
             nreps: 3,
+            check: Verdict::Unchecked,
         };
         f.row(8, &row);
         // Read back without dropping the writer: the row must already be on disk.
@@ -207,6 +215,26 @@ mod tests {
     }
 
     #[test]
+    fn check_column_records_the_verdict() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = DatSpec {
+            file: "c.dat".into(),
+            x: Axis::new("size", "bytes"),
+            y: Axis::new("time", "usec"),
+            notes: vec![],
+            echo: false,
+        };
+        let mut f = DatFile::create(dir.path(), &[], &spec, true).unwrap();
+        let row = Row { stats: Stats::of(&[1.0]), nloop: 1, nreps: 1, check: Verdict::Unchecked };
+        f.row(1, &row.verdict(Verdict::Pass));
+        f.row(2, &row.verdict(Verdict::Fail));
+        let text = std::fs::read_to_string(dir.path().join("c.dat")).unwrap();
+        assert!(text.contains(&format!("# columns: {COLUMNS} CHECK")));
+        let last: Vec<&str> = text.lines().map(|l| l.split_whitespace().last().unwrap()).collect();
+        assert_eq!(last[last.len() - 2..], ["pass", "fail"]);
+    }
+
+    #[test]
     fn unwritable_directory_is_an_error() {
         let spec = DatSpec {
             file: "a.dat".into(),
@@ -215,6 +243,6 @@ mod tests {
             notes: vec![],
             echo: false,
         };
-        assert!(DatFile::create(Path::new("/nonexistent/paw"), &[], &spec).is_err());
+        assert!(DatFile::create(Path::new("/nonexistent/paw"), &[], &spec, false).is_err());
     }
 }

@@ -33,18 +33,12 @@ pub struct Error {
 impl Error {
     /// Bad input: an environment variable, an argument, a task count. Exit status 2.
     pub fn input(message: impl Into<String>) -> Self {
-        Error {
-            message: message.into(),
-            code: 2,
-        }
+        Error { message: message.into(), code: 2 }
     }
 
     /// A failure while running (I/O, a result check). Exit status 1.
     pub fn runtime(message: impl Into<String>) -> Self {
-        Error {
-            message: message.into(),
-            code: 1,
-        }
+        Error { message: message.into(), code: 1 }
     }
 
     /// The exit status this error ends the program with.

@@ -33,6 +33,7 @@
 
 pub mod bench;
 pub mod calib;
+pub mod check;
 pub mod config;
 pub mod dat;
 pub mod error;

@@ -73,10 +73,7 @@ fn summarize_hosts(placement: &[String]) -> String {
 
 /// Current time as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn utc_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     utc_from_unix(secs)
 }
 
@@ -93,18 +90,9 @@ pub fn utc_from_unix(secs: u64) -> String {
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_index = (5 * day_of_year + 2) / 153; // 0 = March
     let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem / 60 % 60, rem % 60)
 }
 
 /// This machine's host name.
@@ -190,19 +178,15 @@ pub fn is_setting(name: &str) -> bool {
 
 /// The result-changing environment variables of this process, sorted, as `NAME=value`.
 pub fn settings() -> Vec<String> {
-    let mut out: Vec<String> = std::env::vars()
-        .filter(|(k, _)| is_setting(k))
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
+    let mut out: Vec<String> =
+        std::env::vars().filter(|(k, _)| is_setting(k)).map(|(k, v)| format!("{k}={v}")).collect();
     out.sort();
     out
 }
 
 /// Open MPI's MCA parameter files that exist, each as `path: name=value …`.
 pub fn mca_files() -> Vec<String> {
-    let mut files = vec![std::path::PathBuf::from(
-        "/etc/openmpi/openmpi-mca-params.conf",
-    )];
+    let mut files = vec![std::path::PathBuf::from("/etc/openmpi/openmpi-mca-params.conf")];
     if let Some(home) = std::env::var_os("HOME") {
         files.push(std::path::Path::new(&home).join(".openmpi/mca-params.conf"));
     }

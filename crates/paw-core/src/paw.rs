@@ -55,12 +55,8 @@ impl Team for World {
     fn combine(&self, local: &[f64], how: Combine) -> Vec<f64> {
         let mut out = vec![0.0; local.len()];
         match how {
-            Combine::Min => self
-                .comm
-                .all_reduce_into(local, &mut out[..], SystemOperation::min()),
-            Combine::Max => self
-                .comm
-                .all_reduce_into(local, &mut out[..], SystemOperation::max()),
+            Combine::Min => self.comm.all_reduce_into(local, &mut out[..], SystemOperation::min()),
+            Combine::Max => self.comm.all_reduce_into(local, &mut out[..], SystemOperation::max()),
         }
         out
     }
@@ -79,10 +75,7 @@ impl Pair {
     /// The pairing of `rank` among `size` tasks (`size` even).
     pub fn of(rank: i32, size: i32) -> Pair {
         let half = size / 2;
-        Pair {
-            partner: (rank + half) % size,
-            leader: rank < half,
-        }
+        Pair { partner: (rank + half) % size, leader: rank < half }
     }
 }
 
@@ -168,9 +161,7 @@ impl Paw {
         let placement = gather_strings(&world, &meta::placement());
         let mut libraries = vec![mpi_library()];
         if let (Some(req), Some(got)) = (level, granted) {
-            libraries.push(format!(
-                "MPI thread level: requested {req:?}, granted {got:?}"
-            ));
+            libraries.push(format!("MPI thread level: requested {req:?}, granted {got:?}"));
         }
         let info = RunInfo {
             benchmark: spec.name.to_string(),
@@ -251,12 +242,7 @@ fn mpi_library() -> String {
     let v = mpi::environment::library_version().unwrap_or_else(|_| "unknown".into());
     // The string may carry the C terminator.
     let v = v.replace('\0', "");
-    let first = v
-        .lines()
-        .next()
-        .unwrap_or("unknown")
-        .trim()
-        .trim_end_matches(',');
+    let first = v.lines().next().unwrap_or("unknown").trim().trim_end_matches(',');
     format!("MPI: {first}")
 }
 
@@ -301,13 +287,7 @@ mod tests {
         {
             assert_eq!(Pair::of(rank, 16), Pair { partner, leader });
         }
-        assert_eq!(
-            Pair::of(1, 2),
-            Pair {
-                partner: 0,
-                leader: false
-            }
-        );
+        assert_eq!(Pair::of(1, 2), Pair { partner: 0, leader: false });
         for n in (2..64).step_by(2) {
             for r in 0..n {
                 let p = Pair::of(r, n);

@@ -4,12 +4,14 @@
 
 use crate::bench::{Bench, Timing};
 use crate::calib::{Calibration, Policy};
+use crate::check::Verdict;
 use crate::config::{self, Family, Loops, ProcessEnv, SizeRange};
 use crate::dat::{DatFile, DatSpec};
 use crate::error::{Error, Result};
 use crate::meta::RunInfo;
 use crate::team::{Combine, Team};
 use crate::timer::TimerInfo;
+use std::cell::Cell;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
@@ -21,6 +23,8 @@ pub struct Session<T: Team> {
     loops: Loops,
     timer: TimerInfo,
     info: RunInfo,
+    checking: bool,
+    failed_checks: Cell<u64>,
 }
 
 /// Runs `parse` on rank 0 and gives its result to every rank.
@@ -60,17 +64,49 @@ impl<T: Team> Session<T> {
         })?;
         let mut info = info;
         info.timer = timer.describe(team.clock_name());
-        let loops = Loops {
-            nloop_max,
-            nloop_min,
-            nreps,
-        };
+        let [checking] =
+            shared(&team, || Ok([config::parse_u64(&ProcessEnv, "PAW_CHECK", 0, 0..=1)?]))?;
+        let loops = Loops { nloop_max, nloop_min, nreps };
         Ok(Session {
             team,
             loops,
             timer,
             info,
+            checking: checking == 1,
+            failed_checks: Cell::new(0),
         })
+    }
+
+    /// Whether `PAW_CHECK=1` asked for the data moved to be checked after each size.
+    pub fn checking(&self) -> bool {
+        self.checking
+    }
+
+    /// Combines the mismatches every rank found in one size's check (collective) into the
+    /// verdict for that size's rows; a failure is remembered for [`Session::checks_passed`].
+    pub fn verdict(&self, local_mismatches: usize) -> Verdict {
+        if !self.checking {
+            return Verdict::Unchecked;
+        }
+        let worst = self.team.combine(&[local_mismatches as f64], Combine::Max)[0];
+        if worst > 0.0 {
+            self.failed_checks.set(self.failed_checks.get() + 1);
+            Verdict::Fail
+        } else {
+            Verdict::Pass
+        }
+    }
+
+    /// An error if any size failed its data check: call it last, so a corrupt run exits
+    /// non-zero after writing every row.
+    pub fn checks_passed(&self) -> Result<()> {
+        match self.failed_checks.get() {
+            0 => Ok(()),
+            n => Err(Error::runtime(format!(
+                "data check failed for {n} size(s): received bytes differ from what was sent \
+                 (see the CHECK column)"
+            ))),
+        }
     }
 
     /// The ranks of this session.
@@ -109,9 +145,8 @@ impl<T: Team> Session<T> {
 
     /// A benchmark-specific whole-number variable, read on rank 0 and shared (collective).
     pub fn knob(&self, name: &str, default: u64, range: RangeInclusive<u64>) -> Result<u64> {
-        let [v] = shared(&self.team, || {
-            Ok([config::parse_u64(&ProcessEnv, name, default, range)?])
-        })?;
+        let [v] =
+            shared(&self.team, || Ok([config::parse_u64(&ProcessEnv, name, default, range)?]))?;
         Ok(v)
     }
 
@@ -122,13 +157,7 @@ impl<T: Team> Session<T> {
         policy: Policy,
     ) -> Bench<'_, T> {
         let calibration = Calibration::new(self.loops, self.timer.floor(), policy);
-        Bench::new(
-            &self.team,
-            timing,
-            combine,
-            calibration,
-            self.loops.nreps as usize,
-        )
+        Bench::new(&self.team, timing, combine, calibration, self.loops.nreps as usize)
     }
 
     /// Creates a data file on rank 0 with the run header and the bench's description
@@ -136,11 +165,19 @@ impl<T: Team> Session<T> {
     pub fn dat(&self, bench: &Bench<'_, T>, spec: DatSpec) -> Result<DatFile> {
         let mut header = self.info.header_lines();
         header.extend(bench.describe());
+        if self.checking {
+            header.push(
+                "check: PAW_CHECK=1 -- after each size's timed loops, one untimed transfer of a \
+                 pattern set by sender rank, size and sequence; receivers compare every byte"
+                    .to_string(),
+            );
+        }
         let mut created = None;
         let mut failure = None;
         if self.team.is_root() {
             let dir = output_dir();
-            match std::fs::create_dir_all(&dir).and_then(|_| DatFile::create(&dir, &header, &spec))
+            match std::fs::create_dir_all(&dir)
+                .and_then(|_| DatFile::create(&dir, &header, &spec, self.checking))
             {
                 Ok(f) => created = Some(f),
                 Err(e) => failure = Some(output_error(&dir, &spec.file, &e)),

@@ -26,10 +26,9 @@ impl Ranks {
         match self {
             Ranks::Any => Ok(()),
             Ranks::Exactly(k) if n != k => refuse(format!("exactly {k} MPI tasks"), k),
-            Ranks::Even if n < 2 || n % 2 == 1 => refuse(
-                "an even number of MPI tasks (2, 4, 6 ...)".to_string(),
-                (n + 1).max(2) & !1,
-            ),
+            Ranks::Even if n < 2 || n % 2 == 1 => {
+                refuse("an even number of MPI tasks (2, 4, 6 ...)".to_string(), (n + 1).max(2) & !1)
+            }
             Ranks::AtLeast(k) if n < k => refuse(format!("at least {k} MPI tasks"), k),
             _ => Ok(()),
         }
@@ -55,6 +54,7 @@ Environment variables common to every paw benchmark:
   NLOOP_MIN       lower bound on iterations per sample (default 1)
   NREPS           samples per size: AVG MIN MAX STDDEV MEDIAN are over these (default 10)
   PAW_OUTPUT_DIR  directory for the .dat files (default: the current directory)
+  PAW_CHECK       1: after each size, check the data moved (CHECK column; default 0)
 
 Options:
   -h, --help      print this help and exit";
@@ -73,12 +73,7 @@ pub(crate) enum Args {
 impl Spec {
     /// The full `-h` text.
     pub fn help_text(&self) -> String {
-        format!(
-            "{} -- {}\n\n{}\n\n{COMMON_HELP}",
-            self.name,
-            self.title,
-            self.help.trim_end()
-        )
+        format!("{} -- {}\n\n{}\n\n{COMMON_HELP}", self.name, self.title, self.help.trim_end())
     }
 
     /// Classifies the arguments (without the program name).
@@ -124,11 +119,7 @@ mod tests {
             "{e}"
         );
         assert!(e.message().contains("mpirun -np 4 x"), "{e}");
-        assert!(Ranks::Even
-            .check("x", 1)
-            .unwrap_err()
-            .message()
-            .contains("-np 2"));
+        assert!(Ranks::Even.check("x", 1).unwrap_err().message().contains("-np 2"));
         assert!(Ranks::AtLeast(2).check("x", 1).is_err());
         assert!(Ranks::AtLeast(2).check("x", 5).is_ok());
         assert!(Ranks::Any.check("x", 1).is_ok());
@@ -136,20 +127,12 @@ mod tests {
 
     #[test]
     fn args() {
-        let spec = Spec {
-            name: "t",
-            title: "t",
-            help: "h",
-            ranks: Ranks::Any,
-        };
+        let spec = Spec { name: "t", title: "t", help: "h", ranks: Ranks::Any };
         let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(spec.read_args(v(&[])), Args::Run);
         assert_eq!(spec.read_args(v(&["-h"])), Args::Help);
         assert_eq!(spec.read_args(v(&["--bogus", "--help"])), Args::Help);
-        assert_eq!(
-            spec.read_args(v(&["--bogus"])),
-            Args::Unknown("--bogus".into())
-        );
+        assert_eq!(spec.read_args(v(&["--bogus"])), Args::Unknown("--bogus".into()));
         assert!(spec.help_text().contains("NLOOP_MAX"));
     }
 }

@@ -31,19 +31,9 @@ impl Stats {
         };
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
-        let median = if n % 2 == 1 {
-            sorted[n / 2]
-        } else {
-            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-        };
-        Stats {
-            mean,
-            min: sorted[0],
-            max: sorted[n - 1],
-            stddev: var.sqrt(),
-            median,
-            n,
-        }
+        let median =
+            if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+        Stats { mean, min: sorted[0], max: sorted[n - 1], stddev: var.sqrt(), median, n }
     }
 }
 
@@ -73,10 +63,7 @@ mod tests {
     #[test]
     fn single_sample_has_no_spread() {
         let s = Stats::of(&[3.5]);
-        assert_eq!(
-            (s.mean, s.min, s.max, s.median, s.stddev),
-            (3.5, 3.5, 3.5, 3.5, 0.0)
-        );
+        assert_eq!((s.mean, s.min, s.max, s.median, s.stddev), (3.5, 3.5, 3.5, 3.5, 0.0));
     }
 
     #[test]

@@ -62,9 +62,7 @@ pub struct Solo {
 impl Solo {
     /// A single-process team whose clock starts now.
     pub fn new() -> Solo {
-        Solo {
-            origin: Instant::now(),
-        }
+        Solo { origin: Instant::now() }
     }
 }
 

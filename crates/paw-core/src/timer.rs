@@ -41,11 +41,7 @@ impl TimerInfo {
             // The clock never moved during the measurement: fall back to its declared tick.
             step = tick;
         }
-        TimerInfo {
-            overhead,
-            step,
-            tick,
-        }
+        TimerInfo { overhead, step, tick }
     }
 
     /// The shortest sample PAW may trust: [`SAFETY`] x max(overhead, step).

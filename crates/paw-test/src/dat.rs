@@ -45,20 +45,13 @@ impl Dat {
             }
         }
         let columns = columns.ok_or("no '# columns:' line")?;
-        Ok(Dat {
-            header,
-            columns,
-            rows,
-        })
+        Ok(Dat { header, columns, rows })
     }
 
     /// The text after `key:` on the first header line that starts with it.
     pub fn header_value(&self, key: &str) -> Option<&str> {
         let prefix = format!("{key}:");
-        self.header
-            .iter()
-            .find_map(|h| h.strip_prefix(prefix.as_str()))
-            .map(str::trim)
+        self.header.iter().find_map(|h| h.strip_prefix(prefix.as_str())).map(str::trim)
     }
 
     /// Index of a column; panics if absent.
@@ -75,8 +68,7 @@ impl Dat {
         self.rows
             .iter()
             .map(|r| {
-                r[c].parse()
-                    .unwrap_or_else(|_| panic!("column {name}: {:?} is not a number", r[c]))
+                r[c].parse().unwrap_or_else(|_| panic!("column {name}: {:?} is not a number", r[c]))
             })
             .collect()
     }
@@ -98,23 +90,14 @@ impl Dat {
             ["AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS"].map(|c| self.numbers(c));
         for i in 0..self.rows.len() {
             let row = &self.rows[i];
-            for (name, v) in [
-                ("AVG", avg[i]),
-                ("MIN", min[i]),
-                ("MAX", max[i]),
-                ("MEDIAN", med[i]),
-            ] {
+            for (name, v) in [("AVG", avg[i]), ("MIN", min[i]), ("MAX", max[i]), ("MEDIAN", med[i])]
+            {
                 if !(v.is_finite() && v > 0.0) {
-                    return Err(format!(
-                        "row {row:?}: {name} = {v} is not positive and finite"
-                    ));
+                    return Err(format!("row {row:?}: {name} = {v} is not positive and finite"));
                 }
             }
             if !(sd[i].is_finite() && sd[i] >= 0.0) {
-                return Err(format!(
-                    "row {row:?}: STDDEV = {} is negative or not finite",
-                    sd[i]
-                ));
+                return Err(format!("row {row:?}: STDDEV = {} is negative or not finite", sd[i]));
             }
             // Values are printed with six significant digits: allow that much rounding.
             let le = |a: f64, b: f64| a <= b * (1.0 + 1e-5);
@@ -123,18 +106,13 @@ impl Dat {
                 && le(min[i], avg[i])
                 && le(avg[i], max[i]))
             {
-                return Err(format!(
-                    "row {row:?}: MIN <= AVG, MEDIAN <= MAX does not hold"
-                ));
+                return Err(format!("row {row:?}: MIN <= AVG, MEDIAN <= MAX does not hold"));
             }
             if nloop[i] < 1.0 {
                 return Err(format!("row {row:?}: NLOOP < 1"));
             }
             if reps[i] != nreps as f64 {
-                return Err(format!(
-                    "row {row:?}: NREPS = {}, expected {nreps}",
-                    reps[i]
-                ));
+                return Err(format!("row {row:?}: NREPS = {}, expected {nreps}", reps[i]));
             }
         }
         Ok(())

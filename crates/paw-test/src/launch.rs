@@ -78,10 +78,7 @@ impl Launch {
 
     /// The program run directly (node tests), with the same tiny sizes.
     pub fn direct(program: impl AsRef<Path>) -> Launch {
-        let env = TINY
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let env = TINY.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         Launch {
             program: program.as_ref().to_path_buf(),
             np: None,
@@ -133,14 +130,10 @@ impl Launch {
         let dir = tempfile::tempdir().expect("temporary output directory");
         let mut cmd = self.command(dir.path());
         let command = describe(&cmd);
-        cmd.stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .stdin(Stdio::null());
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
         cmd.process_group(0);
         let start = Instant::now();
-        let mut child = cmd
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
+        let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
         let out = drain(child.stdout.take().expect("stdout"));
         let err = drain(child.stderr.take().expect("stderr"));
         let (mut timed_out, mut killed) = (false, false);
@@ -212,32 +205,16 @@ impl Outcome {
 
     /// Panics with the report unless the run exited 0 within the timeout.
     pub fn success(&self) -> &Self {
-        assert!(
-            self.code == Some(0) && !self.timed_out,
-            "expected success\n{}",
-            self.report()
-        );
+        assert!(self.code == Some(0) && !self.timed_out, "expected success\n{}", self.report());
         self
     }
 
     /// Panics with the report unless the run exited non-zero within the timeout and
     /// its standard error contains `needle`.
     pub fn failure(&self, needle: &str) -> &Self {
-        assert!(
-            !self.timed_out,
-            "timed out instead of failing\n{}",
-            self.report()
-        );
-        assert!(
-            self.code.is_some_and(|c| c != 0),
-            "expected a non-zero exit\n{}",
-            self.report()
-        );
-        assert!(
-            self.stderr.contains(needle),
-            "standard error lacks {needle:?}\n{}",
-            self.report()
-        );
+        assert!(!self.timed_out, "timed out instead of failing\n{}", self.report());
+        assert!(self.code.is_some_and(|c| c != 0), "expected a non-zero exit\n{}", self.report());
+        assert!(self.stderr.contains(needle), "standard error lacks {needle:?}\n{}", self.report());
         self
     }
 

@@ -10,6 +10,7 @@
 
 mod dat;
 mod launch;
+pub mod p2p;
 
 pub use dat::Dat;
 pub use launch::{Launch, Outcome, DEFAULT_TIMEOUT};

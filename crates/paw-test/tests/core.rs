@@ -15,12 +15,7 @@ fn panic_on_one_rank_ends_the_whole_job() {
             .run();
         out.failure(&format!("deliberate panic on rank {victim}"));
         out.failure("calling MPI_Abort");
-        assert!(
-            out.elapsed < Duration::from_secs(10),
-            "took {:?}\n{}",
-            out.elapsed,
-            out.report()
-        );
+        assert!(out.elapsed < Duration::from_secs(10), "took {:?}\n{}", out.elapsed, out.report());
     }
 }
 
@@ -50,11 +45,7 @@ fn killed_sweep_keeps_every_finished_row() {
     let sizes = dat.numbers("SIZE");
     assert_eq!(sizes[..3], [1.0, 2.0, 4.0]);
     // Each sample sleeps 20 ms: the file must say so.
-    assert!(
-        dat.numbers("MIN").iter().all(|&t| t >= 20_000.0),
-        "{:?}",
-        dat.rows
-    );
+    assert!(dat.numbers("MIN").iter().all(|&t| t >= 20_000.0), "{:?}", dat.rows);
 }
 
 #[test]
@@ -66,30 +57,15 @@ fn finished_sweep_writes_every_size() {
         .run();
     out.success();
     let dat = out.dat("fixture_time-np_0002.dat");
-    assert_eq!(
-        dat.numbers("SIZE"),
-        [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 100.0]
-    );
+    assert_eq!(dat.numbers("SIZE"), [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 100.0]);
     dat.check_stats(3).unwrap();
     assert_eq!(dat.header_value("tasks"), Some("2"));
     assert!(dat.header_value("library").unwrap().starts_with("MPI: "));
     assert!(dat.header_value("timer").unwrap().contains("MPI_Wtime"));
-    assert!(dat
-        .header_value("settings")
-        .unwrap()
-        .contains("MAX_P2P_SIZE=100"));
-    assert!(dat
-        .header_value("y")
-        .unwrap()
-        .starts_with("sleep time [usec]"));
+    assert!(dat.header_value("settings").unwrap().contains("MAX_P2P_SIZE=100"));
+    assert!(dat.header_value("y").unwrap().starts_with("sleep time [usec]"));
     // The summary table on stdout carries the same rows.
-    assert_eq!(
-        out.stdout
-            .lines()
-            .filter(|l| l.trim_start().starts_with("64 "))
-            .count(),
-        1
-    );
+    assert_eq!(out.stdout.lines().filter(|l| l.trim_start().starts_with("64 ")).count(), 1);
 }
 
 #[test]
@@ -100,21 +76,13 @@ fn unwritable_output_dir_fails_on_every_rank_without_hanging() {
         .timeout(Duration::from_secs(30))
         .run();
     out.failure("PAW_OUTPUT_DIR=/dev/null/paw");
-    assert_eq!(
-        out.stderr_lines("error:").len(),
-        1,
-        "one line, from rank 0\n{}",
-        out.report()
-    );
+    assert_eq!(out.stderr_lines("error:").len(), 1, "one line, from rank 0\n{}", out.report());
     assert!(out.elapsed < Duration::from_secs(10), "{}", out.report());
 }
 
 #[test]
 fn unknown_argument_and_help() {
-    let out = Launch::mpi(FIXTURE, 2)
-        .env("PAW_FIXTURE", "sweep")
-        .arg("--bogus")
-        .run();
+    let out = Launch::mpi(FIXTURE, 2).env("PAW_FIXTURE", "sweep").arg("--bogus").run();
     out.failure("unknown argument \"--bogus\"");
     assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
     let out = Launch::direct(FIXTURE).arg("-h").run();
@@ -124,11 +92,7 @@ fn unknown_argument_and_help() {
 
 #[test]
 fn plot_script_renders_a_png() {
-    if std::process::Command::new("gnuplot")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
+    if std::process::Command::new("gnuplot").arg("--version").output().is_err() {
         eprintln!("gnuplot not installed: scripts/install-deps installs it; skipping");
         return;
     }
@@ -140,17 +104,10 @@ fn plot_script_renders_a_png() {
     out.success();
     let dat = out.dir.path().join("fixture_time-np_0002.dat");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/plot-dat");
-    let plot = std::process::Command::new(script)
-        .arg(&dat)
-        .output()
-        .unwrap();
+    let plot = std::process::Command::new(script).arg(&dat).output().unwrap();
     let stderr = String::from_utf8_lossy(&plot.stderr);
     assert!(plot.status.success(), "{stderr}");
     assert!(stderr.trim().is_empty(), "gnuplot complained: {stderr}");
     let png = std::fs::read(out.dir.path().join("fixture_time-np_0002.png")).unwrap();
-    assert!(
-        png.starts_with(b"\x89PNG") && png.len() > 5000,
-        "{} bytes",
-        png.len()
-    );
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 5000, "{} bytes", png.len());
 }

@@ -41,10 +41,7 @@ fn main() -> std::process::ExitCode {
             format!(
                 "arrays: 3 x {n} f64 = {:.1} MiB in all; last-level cache {}",
                 3.0 * 8.0 * n as f64 / 1048576.0,
-                llc.map_or("unknown".into(), |b| format!(
-                    "{:.1} MiB",
-                    b as f64 / 1048576.0
-                ))
+                llc.map_or("unknown".into(), |b| format!("{:.1} MiB", b as f64 / 1048576.0))
             ),
             "bytes per pass: Copy, Scale 16 N; Add, Triad 24 N; best rate = MAX".into(),
         ];
@@ -78,58 +75,37 @@ fn main() -> std::process::ExitCode {
         let mut summary = Vec::new();
 
         let m = bench.measure(|| {
-            c.par_chunks_mut(block)
-                .zip(a.par_chunks(block))
-                .for_each(|(c, a)| c.copy_from_slice(a))
+            c.par_chunks_mut(block).zip(a.par_chunks(block)).for_each(|(c, a)| c.copy_from_slice(a))
         });
-        summary.push((
-            "Copy",
-            bytes(2),
-            m.row(|t| bytes(2) / t / 1e6),
-            m.row(|t| t),
-        ));
+        summary.push(("Copy", bytes(2), m.row(|t| bytes(2) / t / 1e6), m.row(|t| t)));
         let m = bench.measure(|| {
-            b.par_chunks_mut(block)
-                .zip(c.par_chunks(block))
-                .for_each(|(b, c)| {
-                    for (b, c) in b.iter_mut().zip(c) {
-                        *b = SCALAR * c;
-                    }
-                })
+            b.par_chunks_mut(block).zip(c.par_chunks(block)).for_each(|(b, c)| {
+                for (b, c) in b.iter_mut().zip(c) {
+                    *b = SCALAR * c;
+                }
+            })
         });
-        summary.push((
-            "Scale",
-            bytes(2),
-            m.row(|t| bytes(2) / t / 1e6),
-            m.row(|t| t),
-        ));
+        summary.push(("Scale", bytes(2), m.row(|t| bytes(2) / t / 1e6), m.row(|t| t)));
         let m = bench.measure(|| {
-            c.par_chunks_mut(block)
-                .zip(a.par_chunks(block))
-                .zip(b.par_chunks(block))
-                .for_each(|((c, a), b)| {
+            c.par_chunks_mut(block).zip(a.par_chunks(block)).zip(b.par_chunks(block)).for_each(
+                |((c, a), b)| {
                     for ((c, a), b) in c.iter_mut().zip(a).zip(b) {
                         *c = a + b;
                     }
-                })
+                },
+            )
         });
         summary.push(("Add", bytes(3), m.row(|t| bytes(3) / t / 1e6), m.row(|t| t)));
         let m = bench.measure(|| {
-            a.par_chunks_mut(block)
-                .zip(b.par_chunks(block))
-                .zip(c.par_chunks(block))
-                .for_each(|((a, b), c)| {
+            a.par_chunks_mut(block).zip(b.par_chunks(block)).zip(c.par_chunks(block)).for_each(
+                |((a, b), c)| {
                     for ((a, b), c) in a.iter_mut().zip(b).zip(c) {
                         *a = b + SCALAR * c;
                     }
-                })
+                },
+            )
         });
-        summary.push((
-            "Triad",
-            bytes(3),
-            m.row(|t| bytes(3) / t / 1e6),
-            m.row(|t| t),
-        ));
+        summary.push(("Triad", bytes(3), m.row(|t| bytes(3) / t / 1e6), m.row(|t| t)));
 
         for (name, _, rate, _) in &summary {
             out.row(name, rate);
@@ -173,10 +149,7 @@ fn check(a: &[f64], b: &[f64], c: &[f64]) -> paw_core::Result<()> {
     let c2 = a0 + b1;
     let a1 = b1 + SCALAR * c2;
     for (name, array, expect) in [("a", a, a1), ("b", b, b1), ("c", c, c2)] {
-        let bad = array
-            .iter()
-            .filter(|&&x| ((x - expect) / expect).abs() > 1e-13)
-            .count();
+        let bad = array.iter().filter(|&&x| ((x - expect) / expect).abs() > 1e-13).count();
         if bad > 0 {
             return Err(Error::runtime(format!(
                 "result check failed: {bad} of {} elements of {name} differ from {expect}",
@@ -220,12 +193,7 @@ fn last_level_cache_bytes() -> Option<u64> {
         }
     }
     let top = seen.iter().map(|(l, _, _)| *l).max()?;
-    Some(
-        seen.iter()
-            .filter(|(l, _, _)| *l == top)
-            .map(|(_, _, b)| b)
-            .sum(),
-    )
+    Some(seen.iter().filter(|(l, _, _)| *l == top).map(|(_, _, b)| b).sum())
 }
 
 /// Parses sysfs cache sizes such as `491520K` or `32M`.

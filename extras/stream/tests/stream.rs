@@ -17,53 +17,28 @@ fn four_kernels_with_rates_and_check() {
     let dat = out.dat("stream_bw-np_0002.dat");
     assert_eq!(dat.cells("SIZE"), ["Copy", "Scale", "Add", "Triad"]);
     dat.check_stats(5).unwrap();
-    assert!(dat
-        .header_value("y")
-        .unwrap()
-        .starts_with("memory bandwidth [MB/s (MB = 10^6 B"));
+    assert!(dat.header_value("y").unwrap().starts_with("memory bandwidth [MB/s (MB = 10^6 B"));
     // Any machine moves between 100 MB/s and 10 TB/s.
     for rate in dat.numbers("MEDIAN") {
-        assert!(
-            (100.0..1e7).contains(&rate),
-            "{rate} MB/s\n{}",
-            out.report()
-        );
+        assert!((100.0..1e7).contains(&rate), "{rate} MB/s\n{}", out.report());
     }
     assert!(out.stdout.contains("Triad:"), "{}", out.report());
-    assert!(
-        out.stdout.contains("result check: every element"),
-        "{}",
-        out.report()
-    );
+    assert!(out.stdout.contains("result check: every element"), "{}", out.report());
 }
 
 #[test]
 fn small_arrays_are_flagged_and_threads_name_the_file() {
-    let out = Launch::direct(BIN)
-        .env("STREAM_ARRAY_SIZE", 1000)
-        .env("OMP_NUM_THREADS", 1)
-        .run();
+    let out = Launch::direct(BIN).env("STREAM_ARRAY_SIZE", 1000).env("OMP_NUM_THREADS", 1).run();
     out.success();
     assert_eq!(out.files(), ["stream_bw-np_0001.dat"]);
     let dat = out.dat("stream_bw-np_0001.dat");
-    if dat
-        .header
-        .iter()
-        .any(|h| h.starts_with("arrays:") && !h.contains("unknown"))
-    {
-        assert!(
-            out.stderr.contains("smaller than 4x the last-level cache"),
-            "{}",
-            out.report()
-        );
+    if dat.header.iter().any(|h| h.starts_with("arrays:") && !h.contains("unknown")) {
+        assert!(out.stderr.contains("smaller than 4x the last-level cache"), "{}", out.report());
     }
 }
 
 #[test]
 fn bad_array_size_is_refused() {
-    let out = Launch::direct(BIN)
-        .env("STREAM_ARRAY_SIZE", 0)
-        .timeout(QUICK)
-        .run();
+    let out = Launch::direct(BIN).env("STREAM_ARRAY_SIZE", 0).timeout(QUICK).run();
     out.failure("STREAM_ARRAY_SIZE=0 is out of range");
 }

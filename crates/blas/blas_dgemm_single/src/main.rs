@@ -30,18 +30,14 @@ fn main() -> std::process::ExitCode {
         let mut node = Node::init(&SPEC)?;
         let n = node.sizes(Family::Blas)?.max as usize;
         if i32::try_from(n).is_err() || n.checked_mul(n).is_none() {
-            return Err(Error::input(format!(
-                "MAX_BLAS_SIZE={n} is too large for BLAS"
-            )));
+            return Err(Error::input(format!("MAX_BLAS_SIZE={n} is too large for BLAS")));
         }
         let threads = paw_blas::threads();
         node.add_library(format!("BLAS: {} ({threads} threads)", paw_blas::config()));
 
         // Untimed setup: deterministic values in [-1, 1).
         let fill = |seed: usize| -> Vec<f64> {
-            (0..n * n)
-                .map(|i| ((i * 2654435761 + seed) % 2000) as f64 / 1000.0 - 1.0)
-                .collect()
+            (0..n * n).map(|i| ((i * 2654435761 + seed) % 2000) as f64 / 1000.0 - 1.0).collect()
         };
         let (a, b) = (fill(1), fill(7));
         let mut c = vec![0.0; n * n];
@@ -49,10 +45,7 @@ fn main() -> std::process::ExitCode {
         let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Fewest);
         let notes = vec![
             format!("timed call: cblas_dgemm, C = A B, order N = {n}, column-major"),
-            format!(
-                "flops per call: 2 N^2 (N+1) = {:.6e}",
-                paw_blas::gemm_flops(n)
-            ),
+            format!("flops per call: 2 N^2 (N+1) = {:.6e}", paw_blas::gemm_flops(n)),
         ];
         let mut time_out = node.dat(
             &bench,

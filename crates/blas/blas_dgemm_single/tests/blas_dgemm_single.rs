@@ -14,24 +14,14 @@ fn writes_time_and_flops_for_max_blas_size() {
         .env("NREPS", 4)
         .run();
     out.success();
-    assert!(
-        out.stdout.contains("result check: relative error"),
-        "{}",
-        out.report()
-    );
+    assert!(out.stdout.contains("result check: relative error"), "{}", out.report());
     let time = out.dat("dgemm_single_time-np_0002.dat");
     let flops = out.dat("dgemm_single_flops-np_0002.dat");
     assert_eq!(time.numbers("SIZE"), [96.0]);
     time.check_stats(4).unwrap();
     flops.check_stats(4).unwrap();
-    assert!(time
-        .header_value("y")
-        .unwrap()
-        .starts_with("time per DGEMM [s]"));
-    assert!(flops
-        .header_value("y")
-        .unwrap()
-        .starts_with("DGEMM rate [GFLOP/s"));
+    assert!(time.header_value("y").unwrap().starts_with("time per DGEMM [s]"));
+    assert!(flops.header_value("y").unwrap().starts_with("DGEMM rate [GFLOP/s"));
     assert!(time.header_value("library").unwrap().contains("OpenBLAS"));
     // GFLOP/s = 2 N^2 (N+1) / t / 1e9: the fastest call gives the highest rate.
     let t = time.numbers("MIN")[0];
@@ -45,26 +35,14 @@ fn writes_time_and_flops_for_max_blas_size() {
 
 #[test]
 fn thread_count_names_the_files() {
-    let out = Launch::direct(BIN)
-        .env("MAX_BLAS_SIZE", 32)
-        .env("OPENBLAS_NUM_THREADS", 1)
-        .run();
+    let out = Launch::direct(BIN).env("MAX_BLAS_SIZE", 32).env("OPENBLAS_NUM_THREADS", 1).run();
     out.success();
-    assert_eq!(
-        out.files(),
-        [
-            "dgemm_single_flops-np_0001.dat",
-            "dgemm_single_time-np_0001.dat"
-        ]
-    );
+    assert_eq!(out.files(), ["dgemm_single_flops-np_0001.dat", "dgemm_single_time-np_0001.dat"]);
 }
 
 #[test]
 fn bad_size_is_refused() {
-    let out = Launch::direct(BIN)
-        .env("MAX_BLAS_SIZE", "ten")
-        .timeout(QUICK)
-        .run();
+    let out = Launch::direct(BIN).env("MAX_BLAS_SIZE", "ten").timeout(QUICK).run();
     out.failure("MAX_BLAS_SIZE=\"ten\" is not a number");
     assert!(out.files().is_empty());
 }

@@ -38,10 +38,7 @@ pub fn gemm_flops(n: usize) -> f64 {
 /// Panics unless every slice holds exactly n*n elements and n fits a BLAS integer.
 pub fn dgemm(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     let len = n.checked_mul(n).expect("matrix order overflows");
-    assert!(
-        a.len() == len && b.len() == len && c.len() == len,
-        "dgemm needs n*n elements"
-    );
+    assert!(a.len() == len && b.len() == len && c.len() == len, "dgemm needs n*n elements");
     let ni = i32::try_from(n).expect("matrix order exceeds the BLAS integer range");
     // SAFETY: all three slices hold n*n elements (checked above), which is what DGEMM reads
     // and writes for m = n = k = lda = ldb = ldc = n; `c` is borrowed exclusively.

@@ -22,17 +22,10 @@ fn block(r: i32) -> Vec<u8> {
 }
 
 fn expect(check: &str, rank: i32, got: &[u8], from: i32) {
-    match got
-        .iter()
-        .enumerate()
-        .find(|(i, &b)| b != pattern(from, *i))
-    {
+    match got.iter().enumerate().find(|(i, &b)| b != pattern(from, *i)) {
         None => println!("ok {check} rank {rank}"),
         Some((i, b)) => {
-            println!(
-                "FAIL {check} rank {rank}: byte {i} is {b}, expected {}",
-                pattern(from, i)
-            );
+            println!("FAIL {check} rank {rank}: byte {i} is {b}, expected {}", pattern(from, i));
             std::process::exit(1);
         }
     }
@@ -64,26 +57,16 @@ fn main() {
         let mut mem = block(rank);
         let win = Window::create(&world, &mut mem);
         let mut got = vec![0u8; N];
-        let (from_prev, to_next) = (
-            world.group().include(&[prev]),
-            world.group().include(&[next]),
-        );
-        win.exposed(&from_prev, || {
-            win.access(&to_next, |e| e.get(&mut got, next, 0))
-        });
+        let (from_prev, to_next) = (world.group().include(&[prev]), world.group().include(&[next]));
+        win.exposed(&from_prev, || win.access(&to_next, |e| e.get(&mut got, next, 0)));
         drop(win);
         expect("pscw-get", rank, &got, next);
     }
     if wants("pscw-put") {
         let mut mem = vec![0u8; N];
         let mut win = Window::create(&world, &mut mem);
-        let (from_prev, to_next) = (
-            world.group().include(&[prev]),
-            world.group().include(&[next]),
-        );
-        win.exposed(&from_prev, || {
-            win.access(&to_next, |e| e.put(&mine, next, 0))
-        });
+        let (from_prev, to_next) = (world.group().include(&[prev]), world.group().include(&[next]));
+        win.exposed(&from_prev, || win.access(&to_next, |e| e.put(&mine, next, 0)));
         expect("pscw-put", rank, win.local(), prev);
     }
     if wants("passive") {
@@ -109,10 +92,7 @@ fn main() {
         let win = Window::create(&world, &mut sum);
         let contribution = vec![f64::from(rank + 1); 8];
         win.fenced(|e| e.accumulate(&contribution, 0, 0, SystemOperation::sum()));
-        win.locked_all(|p| {
-            p.raccumulate(&contribution, 0, 0, SystemOperation::sum())
-                .wait()
-        });
+        win.locked_all(|p| p.raccumulate(&contribution, 0, 0, SystemOperation::sum()).wait());
         world.barrier();
         drop(win);
         let total = f64::from(size * (size + 1)); // twice 1 + 2 + ... + size
@@ -158,52 +138,42 @@ fn io_checks(world: &impl Communicator, rank: i32, size: i32, path: &std::path::
 
     // Explicit offsets: each rank writes its block, then reads its neighbour's.
     let f = File::open(world, path, Mode::CREATE | Mode::RDWR).unwrap_or_else(|e| fail("open", e));
-    if f.write_at(at(rank), mine)
-        .unwrap_or_else(|e| fail("write_at", e))
-        != N
-    {
+    if f.write_at(at(rank), mine).unwrap_or_else(|e| fail("write_at", e)) != N {
         fail("write_at count", io_err("short write"));
     }
     f.sync().unwrap_or_else(|e| fail("sync", e));
     world.barrier();
     f.sync().unwrap_or_else(|e| fail("sync", e));
-    f.read_at(at(other), &mut got)
-        .unwrap_or_else(|e| fail("read_at", e));
+    f.read_at(at(other), &mut got).unwrap_or_else(|e| fail("read_at", e));
     expect("io-at", rank, &got, other);
 
     // Collective explicit offsets.
-    f.write_at_all(at(rank), mine)
-        .unwrap_or_else(|e| fail("write_at_all", e));
+    f.write_at_all(at(rank), mine).unwrap_or_else(|e| fail("write_at_all", e));
     f.sync().unwrap_or_else(|e| fail("sync", e));
     world.barrier();
     f.sync().unwrap_or_else(|e| fail("sync", e));
     got.fill(0);
-    f.read_at_all(at(other), &mut got)
-        .unwrap_or_else(|e| fail("read_at_all", e));
+    f.read_at_all(at(other), &mut got).unwrap_or_else(|e| fail("read_at_all", e));
     expect("io-at-all", rank, &got, other);
 
     // Individual file pointer.
-    f.seek(at(rank) as i64, Whence::Set)
-        .unwrap_or_else(|e| fail("seek", e));
+    f.seek(at(rank) as i64, Whence::Set).unwrap_or_else(|e| fail("seek", e));
     f.write(mine).unwrap_or_else(|e| fail("write", e));
     f.sync().unwrap_or_else(|e| fail("sync", e));
     world.barrier();
     f.sync().unwrap_or_else(|e| fail("sync", e));
-    f.seek(at(other) as i64, Whence::Set)
-        .unwrap_or_else(|e| fail("seek", e));
+    f.seek(at(other) as i64, Whence::Set).unwrap_or_else(|e| fail("seek", e));
     got.fill(0);
     f.read_all(&mut got).unwrap_or_else(|e| fail("read_all", e));
     expect("io-pointer", rank, &got, other);
 
     // Non-blocking.
     let mut nb = vec![0u8; N];
-    f.nonblocking(|b| b.iwrite_at(at(rank), mine))
-        .unwrap_or_else(|e| fail("iwrite_at", e));
+    f.nonblocking(|b| b.iwrite_at(at(rank), mine)).unwrap_or_else(|e| fail("iwrite_at", e));
     f.sync().unwrap_or_else(|e| fail("sync", e));
     world.barrier();
     f.sync().unwrap_or_else(|e| fail("sync", e));
-    f.nonblocking(|b| b.iread_at(at(other), &mut nb))
-        .unwrap_or_else(|e| fail("iread_at", e));
+    f.nonblocking(|b| b.iread_at(at(other), &mut nb)).unwrap_or_else(|e| fail("iread_at", e));
     expect("io-nonblocking", rank, &nb, other);
     f.close().unwrap_or_else(|e| fail("close", e));
     world.barrier();
@@ -214,40 +184,30 @@ fn io_checks(world: &impl Communicator, rank: i32, size: i32, path: &std::path::
 
     // Shared pointer in rank order: blocks land in rank order.
     let f = File::open(world, path, Mode::CREATE | Mode::RDWR).unwrap_or_else(|e| fail("open", e));
-    f.write_ordered(mine)
-        .unwrap_or_else(|e| fail("write_ordered", e));
+    f.write_ordered(mine).unwrap_or_else(|e| fail("write_ordered", e));
     f.sync().unwrap_or_else(|e| fail("sync", e));
     world.barrier();
     f.sync().unwrap_or_else(|e| fail("sync", e));
     got.fill(0);
-    f.read_at(at(other), &mut got)
-        .unwrap_or_else(|e| fail("read_at", e));
+    f.read_at(at(other), &mut got).unwrap_or_else(|e| fail("read_at", e));
     expect("io-ordered", rank, &got, other);
-    f.seek_shared(0, Whence::Set)
-        .unwrap_or_else(|e| fail("seek_shared", e));
+    f.seek_shared(0, Whence::Set).unwrap_or_else(|e| fail("seek_shared", e));
     got.fill(0);
-    f.read_ordered(&mut got)
-        .unwrap_or_else(|e| fail("read_ordered", e));
+    f.read_ordered(&mut got).unwrap_or_else(|e| fail("read_ordered", e));
     expect("io-read-ordered", rank, &got, rank);
 
     // Shared pointer, any order: every block present once after all ranks wrote.
-    f.seek_shared(0, Whence::Set)
-        .unwrap_or_else(|e| fail("seek_shared", e));
+    f.seek_shared(0, Whence::Set).unwrap_or_else(|e| fail("seek_shared", e));
     world.barrier();
-    f.write_shared(mine)
-        .unwrap_or_else(|e| fail("write_shared", e));
+    f.write_shared(mine).unwrap_or_else(|e| fail("write_shared", e));
     f.sync().unwrap_or_else(|e| fail("sync", e));
     world.barrier();
     f.sync().unwrap_or_else(|e| fail("sync", e));
     let mut all = vec![0u8; N * size as usize];
-    f.read_at(0, &mut all)
-        .unwrap_or_else(|e| fail("read_at", e));
+    f.read_at(0, &mut all).unwrap_or_else(|e| fail("read_at", e));
     let found = all.chunks(N).filter(|c| c[..] == block(rank)[..]).count();
     if found != 1 {
-        fail(
-            "write_shared",
-            io_err(&format!("own block found {found} times")),
-        );
+        fail("write_shared", io_err(&format!("own block found {found} times")));
     }
     println!("ok io-shared rank {rank}");
     f.close().unwrap_or_else(|e| fail("close", e));
@@ -267,9 +227,5 @@ fn io_checks(world: &impl Communicator, rank: i32, size: i32, path: &std::path::
 }
 
 fn io_err(message: &str) -> mpi_ext::io::IoError {
-    mpi_ext::io::IoError {
-        call: "check",
-        path: String::new(),
-        message: message.into(),
-    }
+    mpi_ext::io::IoError { call: "check", path: String::new(), message: message.into() }
 }

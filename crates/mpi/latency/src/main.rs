@@ -28,11 +28,8 @@ fn main() -> std::process::ExitCode {
         let send = [0x5au8; 1];
         let mut recv = [0u8; 1];
 
-        let mut bench = paw.bench(
-            Timing::Batch { ops_per_iter: 2.0 },
-            Combine::Min,
-            Policy::Calibrated,
-        );
+        let mut bench =
+            paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Min, Policy::Calibrated);
         let mut out = paw.dat(
             &bench,
             DatSpec {
@@ -40,7 +37,7 @@ fn main() -> std::process::ExitCode {
                 x: Axis::new("message size", "bytes"),
                 y: Axis::new("one-way latency", "usec"),
                 notes: vec![
-                    "timed calls: task 0 MPI_Send, MPI_Recv; task 1 MPI_Recv, MPI_Send".into(),
+                    "timed calls: task 0 MPI_Send, MPI_Recv; task 1 MPI_Recv, MPI_Send".into()
                 ],
                 echo: true,
             },

@@ -18,24 +18,25 @@ fn even_task_counts_write_time_and_bandwidth() {
         assert_eq!(bw.numbers("SIZE"), [size as f64]);
         time.check_stats(3).unwrap();
         bw.check_stats(3).unwrap();
-        assert!(time
-            .header_value("y")
-            .unwrap()
-            .starts_with("one-way time per message [usec]"));
-        assert!(bw
-            .header_value("y")
-            .unwrap()
-            .contains("[MB/s (MB = 2^20 B)]"));
+        assert!(time.header_value("y").unwrap().starts_with("one-way time per message [usec]"));
+        assert!(bw.header_value("y").unwrap().contains("[MB/s (MB = 2^20 B)]"));
         assert_eq!(time.header_value("tasks"), Some(np.to_string().as_str()));
         // Bandwidth is n/2 x size / time: the medians must agree (6 significant digits).
         let t = time.numbers("MEDIAN")[0] * 1e-6;
         let expect = (np / 2) as f64 * size as f64 / t / 1_048_576.0;
         let got = bw.numbers("MEDIAN")[0];
-        assert!(
-            (got / expect - 1.0).abs() < 1e-4,
-            "bw {got} vs {expect}\n{}",
-            out.report()
-        );
+        assert!((got / expect - 1.0).abs() < 1e-4, "bw {got} vs {expect}\n{}", out.report());
+    }
+}
+
+#[test]
+fn data_check_passes_and_is_recorded() {
+    let out = Launch::mpi(BIN, 4).env("MAX_P2P_SIZE", 10_000).env("PAW_CHECK", 1).run();
+    out.success();
+    for file in ["multitask_time-np_0004.dat", "multitask_bw-np_0004.dat"] {
+        let dat = out.dat(file);
+        assert_eq!(dat.cells("CHECK"), ["pass"], "{file}\n{}", out.report());
+        assert!(dat.header_value("check").unwrap().starts_with("PAW_CHECK=1"));
     }
 }
 
@@ -53,17 +54,11 @@ fn odd_task_count_is_refused() {
 
 #[test]
 fn bad_sizes_are_refused() {
-    let out = Launch::mpi(BIN, 2)
-        .env("MAX_P2P_SIZE", -5)
-        .timeout(QUICK)
-        .run();
+    let out = Launch::mpi(BIN, 2).env("MAX_P2P_SIZE", -5).timeout(QUICK).run();
     out.failure("MAX_P2P_SIZE=\"-5\" is not a number; accepted: a whole number from 1 to");
     assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
-    let out = Launch::mpi(BIN, 2)
-        .env("MIN_P2P_SIZE", 5000)
-        .env("MAX_P2P_SIZE", 100)
-        .timeout(QUICK)
-        .run();
+    let out =
+        Launch::mpi(BIN, 2).env("MIN_P2P_SIZE", 5000).env("MAX_P2P_SIZE", 100).timeout(QUICK).run();
     out.failure("MIN_P2P_SIZE=5000 is larger than MAX_P2P_SIZE=100");
     assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
 }

@@ -29,11 +29,8 @@ fn main() -> std::process::ExitCode {
             }
             Ok("sweep") => {
                 let sleep_us = paw.knob("PAW_FIXTURE_SLEEP_US", 1000, 0..=10_000_000)?;
-                let mut bench = paw.bench(
-                    Timing::Batch { ops_per_iter: 1.0 },
-                    Combine::Max,
-                    Policy::Fewest,
-                );
+                let mut bench =
+                    paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Fewest);
                 let mut out = paw.dat(
                     &bench,
                     DatSpec {

@@ -1,0 +1,103 @@
+//! Runtime validation of the data moved (`PAW_CHECK=1`).
+//!
+//! After the timed loops of a size, the sender fills its buffer with [`fill`] and the
+//! transfer runs once more, untimed; the receiver counts [`mismatches`] against what the
+//! sender must have written. The pattern depends on the sender's rank, the size and a
+//! sequence number, so data from another rank, another size or an earlier transfer is caught.
+
+/// Outcome of a size's data check, written in the CHECK column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Verdict {
+    /// Checking is off (`PAW_CHECK` unset or 0): the column is absent or `-`.
+    #[default]
+    Unchecked,
+    /// Every receiver got exactly the sender's pattern.
+    Pass,
+    /// Some receiver found a wrong byte.
+    Fail,
+}
+
+impl Verdict {
+    /// The CHECK column's text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Unchecked => "-",
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+        }
+    }
+}
+
+/// splitmix64: a cheap, well-mixed 64-bit hash.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+fn key(rank: i32, size: u64, seq: u64) -> u64 {
+    mix(mix(mix(rank as u64) ^ size) ^ seq)
+}
+
+/// The pattern for (`rank`, `size`, `seq`), eight bytes per hash.
+fn pattern(rank: i32, size: u64, seq: u64) -> impl Iterator<Item = u8> {
+    let k = key(rank, size, seq);
+    (0u64..).flat_map(move |word| mix(k ^ word).to_le_bytes())
+}
+
+/// Fills `buf` with the pattern of sender `rank`, transfer size `size` and sequence `seq`.
+pub fn fill(buf: &mut [u8], rank: i32, size: u64, seq: u64) {
+    for (b, p) in buf.iter_mut().zip(pattern(rank, size, seq)) {
+        *b = p;
+    }
+}
+
+/// How many bytes of `buf` differ from the pattern [`fill`] writes for the same arguments.
+pub fn mismatches(buf: &[u8], rank: i32, size: u64, seq: u64) -> usize {
+    buf.iter().zip(pattern(rank, size, seq)).filter(|(b, p)| *b != p).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_buffer_passes() {
+        let mut buf = vec![0u8; 1000];
+        fill(&mut buf, 3, 1000, 7);
+        assert_eq!(mismatches(&buf, 3, 1000, 7), 0);
+    }
+
+    #[test]
+    fn corrupted_byte_is_reported() {
+        let mut buf = vec![0u8; 4096];
+        fill(&mut buf, 1, 4096, 0);
+        buf[1234] ^= 0x01;
+        assert_eq!(mismatches(&buf, 1, 4096, 0), 1);
+        buf[0] = buf[0].wrapping_add(1);
+        assert_eq!(mismatches(&buf, 1, 4096, 0), 2);
+    }
+
+    #[test]
+    fn wrong_sender_size_or_sequence_is_caught() {
+        let mut buf = vec![0u8; 64];
+        fill(&mut buf, 1, 64, 5);
+        assert!(mismatches(&buf, 2, 64, 5) > 48, "another rank's data");
+        assert!(mismatches(&buf, 1, 32, 5) > 48, "data of another size");
+        assert!(mismatches(&buf, 1, 64, 4) > 48, "stale data from an earlier transfer");
+    }
+
+    #[test]
+    fn untouched_buffer_fails() {
+        assert_eq!(mismatches(&[0u8; 256], 0, 256, 0) > 240, true);
+    }
+
+    #[test]
+    fn one_byte_messages_differ_between_senders() {
+        // With 1-byte messages, the byte must still depend on the sender and the sequence.
+        let firsts: std::collections::HashSet<u8> =
+            (0..16).map(|s| pattern(0, 1, s).next().unwrap()).collect();
+        assert!(firsts.len() > 8);
+    }
+}
