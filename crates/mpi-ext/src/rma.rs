@@ -280,6 +280,54 @@ impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
         RmaRequest { raw: req, _scope: PhantomData }
     }
 
+    /// MPI_Rput then MPI_Wait: `origin` may be reused when this returns, so it is borrowed
+    /// only for the call.
+    pub fn rput_wait(&self, origin: &[T], target: Rank, disp: usize) {
+        let win = self.epoch.win;
+        win.check_target(target, disp, origin.len());
+        let n = count(origin.len());
+        let mut req = null_request();
+        // SAFETY: as for `put`, and the request is waited before `origin`'s borrow ends.
+        unsafe {
+            ffi::MPI_Rput(
+                origin.as_ptr().cast(),
+                n,
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                n,
+                datatype::<T>(),
+                win.raw,
+                &mut req,
+            );
+            ffi::MPI_Wait(&mut req, ffi::RSMPI_STATUS_IGNORE);
+        }
+    }
+
+    /// MPI_Rget then MPI_Wait: the data is in `origin` when this returns, so it is borrowed
+    /// only for the call.
+    pub fn rget_wait(&self, origin: &mut [T], target: Rank, disp: usize) {
+        let win = self.epoch.win;
+        win.check_target(target, disp, origin.len());
+        let n = count(origin.len());
+        let mut req = null_request();
+        // SAFETY: as for `get`, and the request is waited before `origin`'s borrow ends.
+        unsafe {
+            ffi::MPI_Rget(
+                origin.as_mut_ptr().cast(),
+                n,
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                n,
+                datatype::<T>(),
+                win.raw,
+                &mut req,
+            );
+            ffi::MPI_Wait(&mut req, ffi::RSMPI_STATUS_IGNORE);
+        }
+    }
+
     /// MPI_Rget: like [`Epoch::get`], returning the request that completes it locally.
     pub fn rget(&self, origin: &'s mut [T], target: Rank, disp: usize) -> RmaRequest<'s> {
         let win = self.epoch.win;

@@ -86,6 +86,15 @@ fn main() {
         });
         world.barrier();
         expect("passive-rget", rank, &got, rank);
+        let mut again = vec![0u8; N];
+        win.locked_all(|p| {
+            p.rget_wait(&mut again, next, 0);
+            p.rput_wait(&again, next, 0);
+        });
+        world.barrier();
+        got = again;
+        world.barrier();
+        expect("passive-wait", rank, &got, rank);
     }
     if wants("accumulate") {
         let mut sum = vec![0.0f64; 8];
