@@ -111,3 +111,43 @@ fn plot_script_renders_a_png() {
     let png = std::fs::read(out.dir.path().join("fixture_time-np_0002.png")).unwrap();
     assert!(png.starts_with(b"\x89PNG") && png.len() > 5000, "{} bytes", png.len());
 }
+
+#[test]
+fn failed_data_check_is_recorded_and_fails_the_run() {
+    let run = |bad: usize| {
+        Launch::mpi(FIXTURE, 2)
+            .env("PAW_FIXTURE", "sweep")
+            .env("PAW_FIXTURE_SLEEP_US", 10)
+            .env("MAX_P2P_SIZE", 4)
+            .env("PAW_CHECK", 1)
+            .env("PAW_FIXTURE_BAD", bad)
+            .run()
+    };
+    let clean = run(0);
+    clean.success();
+    assert_eq!(clean.dat("fixture_time-np_0002.dat").cells("CHECK"), ["pass", "pass", "pass"]);
+
+    // One wrong byte on rank 1 only: every row says fail, every row is still written, and
+    // the run exits non-zero with one line from rank 0.
+    let corrupt = run(1);
+    corrupt.failure("data check failed for 3 size(s)");
+    assert_eq!(corrupt.stderr_lines("error:").len(), 1, "{}", corrupt.report());
+    let dat = corrupt.dat("fixture_time-np_0002.dat");
+    assert_eq!(dat.cells("CHECK"), ["fail", "fail", "fail"]);
+    dat.check_stats(3).unwrap();
+}
+
+#[test]
+fn without_paw_check_there_is_no_check_column() {
+    let out = Launch::mpi(FIXTURE, 2)
+        .env("PAW_FIXTURE", "sweep")
+        .env("PAW_FIXTURE_SLEEP_US", 10)
+        .env("MAX_P2P_SIZE", 2)
+        .env("PAW_FIXTURE_BAD", 5)
+        .run();
+    out.success();
+    let dat = out.dat("fixture_time-np_0002.dat");
+    assert!(!dat.columns.iter().any(|c| c == "CHECK"), "{:?}", dat.columns);
+    let out = Launch::mpi(FIXTURE, 2).env("PAW_FIXTURE", "sweep").env("PAW_CHECK", 2).run();
+    out.failure("PAW_CHECK=2 is out of range; accepted: a whole number from 0 to 1");
+}

@@ -2,8 +2,10 @@
 //!
 //! PAW_FIXTURE=panic  every task enters a barrier except task PAW_FIXTURE_RANK, which
 //!                    panics; without abort-on-panic the job would hang.
-//! PAW_FIXTURE=sweep  a P2P-size sweep whose operation sleeps PAW_FIXTURE_SLEEP_US per
-//!                    byte-doubling step, writing fixture_time-np_NNNN.dat row by row.
+//! PAW_FIXTURE=sweep  a P2P-size sweep whose operation sleeps PAW_FIXTURE_SLEEP_US,
+//!                    writing fixture_time-np_NNNN.dat row by row. With PAW_CHECK=1 each
+//!                    size is "checked": task PAW_FIXTURE_RANK reports PAW_FIXTURE_BAD
+//!                    wrong bytes (default 0), as a receiver that found corrupt data would.
 use paw_core::mpi::traits::*;
 use paw_core::{Axis, Combine, DatSpec, Family, Paw, Policy, Ranks, Spec, Timing};
 use std::time::Duration;
@@ -41,11 +43,14 @@ fn main() -> std::process::ExitCode {
                         echo: true,
                     },
                 )?;
+                let bad_rank = paw.knob("PAW_FIXTURE_RANK", 1, 0..=1 << 20)? as i32;
+                let bad = paw.knob("PAW_FIXTURE_BAD", 0, 0..=1 << 20)? as usize;
                 for size in paw.sizes(Family::P2p)?.sweep() {
                     let m = bench.measure(|| std::thread::sleep(Duration::from_micros(sleep_us)));
-                    out.row(size, &m.row(|t| t * 1e6));
+                    let verdict = paw.verdict(if paw.rank() == bad_rank { bad } else { 0 });
+                    out.row(size, &m.row(|t| t * 1e6).verdict(verdict));
                 }
-                Ok(())
+                paw.checks_passed()
             }
             other => Err(paw_core::Error::input(format!(
                 "PAW_FIXTURE={other:?}; accepted: panic, sweep"
