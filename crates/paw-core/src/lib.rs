@@ -63,3 +63,12 @@ pub use mpi;
 
 /// Bytes in PAW's megabyte (MB = 2^20 B) for bandwidth columns.
 pub const MB: f64 = 1_048_576.0;
+
+/// A message buffer of `len` bytes with every page written.
+///
+/// Use it for every buffer a benchmark sends from, receives into or exposes: a fresh
+/// `vec![0u8; n]` leaves its pages mapped to the kernel's shared zero page until written,
+/// so large sends from it read one cached page and report bandwidth memory cannot deliver.
+pub fn buffer(len: usize) -> Vec<u8> {
+    vec![0xa5; len]
+}

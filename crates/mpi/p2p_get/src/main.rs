@@ -14,7 +14,7 @@ use mpi_ext::rma::Window;
 use paw_core::check;
 use paw_core::mpi::topology::UserGroup;
 use paw_core::mpi::traits::*;
-use paw_core::{Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_core::{buffer, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
 use paw_p2p::{time_and_second, Second};
 
 const SPEC: Spec = Spec {
@@ -48,8 +48,8 @@ fn main() -> std::process::ExitCode {
         let paw = Paw::init(&SPEC)?;
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
-        let mut recv = vec![0u8; sizes.max as usize];
-        let mut memory = vec![0u8; sizes.max as usize];
+        let mut recv = buffer(sizes.max as usize);
+        let mut memory = buffer(sizes.max as usize);
         let mut win = Window::create(paw.world(), &mut memory);
         let partner = paw.world().group().include(&[pair.partner]);
 

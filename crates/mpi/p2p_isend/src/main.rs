@@ -11,7 +11,7 @@
 //! Writes isend_time-np_NNNN.dat (usec) and isend_bw-np_NNNN.dat (MB/s).
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
 use paw_p2p::{isend_pingpong, time_and_second, Second};
 
 const SPEC: Spec = Spec {
@@ -36,8 +36,8 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        let mut send = vec![0u8; sizes.max.max(sizes.med) as usize];
-        let mut recv = vec![0u8; send.len()];
+        let mut send = buffer(sizes.max.max(sizes.med) as usize);
+        let mut recv = buffer(send.len());
 
         let mut bench =
             paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Min, Policy::Calibrated);

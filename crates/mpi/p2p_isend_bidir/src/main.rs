@@ -13,7 +13,7 @@ use mpi_ext::batch::Batch;
 use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
 use paw_p2p::{time_and_second, Second};
 
 const SPEC: Spec = Spec {
@@ -51,8 +51,8 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        let mut send = vec![0u8; sizes.max.max(sizes.med) as usize];
-        let mut recv = vec![0u8; send.len()];
+        let mut send = buffer(sizes.max.max(sizes.med) as usize);
+        let mut recv = buffer(send.len());
         let mut batch = Batch::with_capacity(2);
 
         let mut bench =

@@ -15,7 +15,7 @@ use paw_core::check;
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
 use paw_p2p::{time_and_second, Second};
 
 const SPEC: Spec = Spec {
@@ -51,8 +51,8 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        let mut send = vec![0u8; sizes.max.max(sizes.med) as usize];
-        let mut recv = vec![0u8; send.len()];
+        let mut send = buffer(sizes.max.max(sizes.med) as usize);
+        let mut recv = buffer(send.len());
 
         let mut bench =
             paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated);

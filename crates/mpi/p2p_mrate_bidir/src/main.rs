@@ -15,7 +15,7 @@ use mpi_ext::batch::Batch;
 use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{Combine, Family, Paw, Policy, Ranks, Spec, Timing};
+use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing};
 use paw_p2p::{time_and_second, Second};
 
 const SPEC: Spec = Spec {
@@ -59,8 +59,8 @@ fn main() -> std::process::ExitCode {
         let pairs = (paw.size() / 2) as f64;
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        let mut send = vec![0u8; sizes.max as usize];
-        let mut recv = vec![0u8; ws * sizes.max as usize];
+        let mut send = buffer(sizes.max as usize);
+        let mut recv = buffer(ws * sizes.max as usize);
         let mut batch = Batch::with_capacity(2 * ws);
 
         let mut bench = paw.bench(

@@ -12,7 +12,7 @@
 //! Writes multitask_time-np_NNNN.dat (usec) and multitask_bw-np_NNNN.dat (MB/s).
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
 use paw_p2p::{isend_pingpong, time_and_second, Second};
 
 const SPEC: Spec = Spec {
@@ -40,8 +40,8 @@ fn main() -> std::process::ExitCode {
         let pairs = (paw.size() / 2) as f64;
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        let mut send = vec![0u8; n];
-        let mut recv = vec![0u8; n];
+        let mut send = buffer(n);
+        let mut recv = buffer(n);
 
         let mut bench =
             paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Max, Policy::Calibrated);

@@ -12,7 +12,7 @@
 //! Writes putfence_time-np_NNNN.dat (usec) and putfence_bw-np_NNNN.dat (MB/s).
 use mpi_ext::rma::Window;
 use paw_core::check;
-use paw_core::{Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_core::{buffer, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
 use paw_p2p::{time_and_second, Second};
 
 const SPEC: Spec = Spec {
@@ -46,8 +46,8 @@ fn main() -> std::process::ExitCode {
         let paw = Paw::init(&SPEC)?;
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
-        let mut send = vec![0u8; sizes.max as usize];
-        let mut memory = vec![0u8; sizes.max as usize];
+        let mut send = buffer(sizes.max as usize);
+        let mut memory = buffer(sizes.max as usize);
         let mut win = Window::create(paw.world(), &mut memory);
 
         let mut bench =
