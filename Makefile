@@ -20,7 +20,9 @@ CARGOFLAGS ?= --locked --release
 
 # Every benchmark binary, as users launch it.
 CORE_BINS := latency p2p_multitask blas_dgemm_single stream
-BINS := $(CORE_BINS)
+P2P_BINS := p2p_send p2p_isend p2p_isend_bidir p2p_isend_ping p2p_mrate p2p_mrate_bidir \
+	p2p_put p2p_get p2p_put_fence p2p_get_fence p2p_rput p2p_rget
+BINS := $(CORE_BINS) $(P2P_BINS)
 
 .PHONY: all build deps core install test plots clean
 

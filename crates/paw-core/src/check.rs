@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn untouched_buffer_fails() {
-        assert_eq!(mismatches(&[0u8; 256], 0, 256, 0) > 240, true);
+        assert!(mismatches(&[0u8; 256], 0, 256, 0) > 240);
     }
 
     #[test]
