@@ -258,97 +258,18 @@ impl<'s, 'w, 'buf, T: Equivalence> std::ops::Deref for Passive<'s, 'w, 'buf, T> 
 impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
     /// MPI_Rput: like [`Epoch::put`], returning the request that completes it locally.
     pub fn rput(&self, origin: &'s [T], target: Rank, disp: usize) -> RmaRequest<'s> {
-        let win = self.epoch.win;
-        win.check_target(target, disp, origin.len());
-        let n = count(origin.len());
-        let mut req = null_request();
-        // SAFETY: as for `put`; `req` is a valid out-parameter and is completed by the
-        // returned RmaRequest (or by unlock_all at the latest).
-        unsafe {
-            ffi::MPI_Rput(
-                origin.as_ptr().cast(),
-                n,
-                datatype::<T>(),
-                target,
-                disp as ffi::MPI_Aint,
-                n,
-                datatype::<T>(),
-                win.raw,
-                &mut req,
-            )
-        };
-        RmaRequest { raw: req, _scope: PhantomData }
-    }
-
-    /// MPI_Rput then MPI_Wait: `origin` may be reused when this returns, so it is borrowed
-    /// only for the call.
-    pub fn rput_wait(&self, origin: &[T], target: Rank, disp: usize) {
-        let win = self.epoch.win;
-        win.check_target(target, disp, origin.len());
-        let n = count(origin.len());
-        let mut req = null_request();
-        // SAFETY: as for `put`, and the request is waited before `origin`'s borrow ends.
-        unsafe {
-            ffi::MPI_Rput(
-                origin.as_ptr().cast(),
-                n,
-                datatype::<T>(),
-                target,
-                disp as ffi::MPI_Aint,
-                n,
-                datatype::<T>(),
-                win.raw,
-                &mut req,
-            );
-            ffi::MPI_Wait(&mut req, ffi::RSMPI_STATUS_IGNORE);
-        }
-    }
-
-    /// MPI_Rget then MPI_Wait: the data is in `origin` when this returns, so it is borrowed
-    /// only for the call.
-    pub fn rget_wait(&self, origin: &mut [T], target: Rank, disp: usize) {
-        let win = self.epoch.win;
-        win.check_target(target, disp, origin.len());
-        let n = count(origin.len());
-        let mut req = null_request();
-        // SAFETY: as for `get`, and the request is waited before `origin`'s borrow ends.
-        unsafe {
-            ffi::MPI_Rget(
-                origin.as_mut_ptr().cast(),
-                n,
-                datatype::<T>(),
-                target,
-                disp as ffi::MPI_Aint,
-                n,
-                datatype::<T>(),
-                win.raw,
-                &mut req,
-            );
-            ffi::MPI_Wait(&mut req, ffi::RSMPI_STATUS_IGNORE);
-        }
+        // SAFETY: `origin` lives for 's, beyond the unlock_all that completes the request at
+        // the latest.
+        let raw = unsafe { self.issue(Op::Put, origin.as_ptr(), origin.len(), target, disp) };
+        RmaRequest { raw, _scope: PhantomData }
     }
 
     /// MPI_Rget: like [`Epoch::get`], returning the request that completes it locally.
     pub fn rget(&self, origin: &'s mut [T], target: Rank, disp: usize) -> RmaRequest<'s> {
-        let win = self.epoch.win;
-        win.check_target(target, disp, origin.len());
-        let n = count(origin.len());
-        let mut req = null_request();
-        // SAFETY: as for `get`; the request is completed by the returned RmaRequest.
-        unsafe {
-            ffi::MPI_Rget(
-                origin.as_mut_ptr().cast(),
-                n,
-                datatype::<T>(),
-                target,
-                disp as ffi::MPI_Aint,
-                n,
-                datatype::<T>(),
-                win.raw,
-                &mut req,
-            )
-        };
-        RmaRequest { raw: req, _scope: PhantomData }
+        // SAFETY: `origin` is borrowed exclusively for 's, beyond the unlock_all that
+        // completes the request at the latest.
+        let raw = unsafe { self.issue(Op::Get, origin.as_mut_ptr(), origin.len(), target, disp) };
+        RmaRequest { raw, _scope: PhantomData }
     }
 
     /// MPI_Raccumulate: like [`Epoch::accumulate`], returning its request.
@@ -359,26 +280,27 @@ impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
         disp: usize,
         op: O,
     ) -> RmaRequest<'s> {
-        let win = self.epoch.win;
-        win.check_target(target, disp, origin.len());
-        let n = count(origin.len());
-        let mut req = null_request();
-        // SAFETY: as for `accumulate`; the request is completed by the returned RmaRequest.
-        unsafe {
-            ffi::MPI_Raccumulate(
-                origin.as_ptr().cast(),
-                n,
-                datatype::<T>(),
-                target,
-                disp as ffi::MPI_Aint,
-                n,
-                datatype::<T>(),
-                op.as_raw(),
-                win.raw,
-                &mut req,
-            )
-        };
-        RmaRequest { raw: req, _scope: PhantomData }
+        let op = Op::Accumulate(op.as_raw());
+        // SAFETY: as for `rput`.
+        let raw = unsafe { self.issue(op, origin.as_ptr(), origin.len(), target, disp) };
+        RmaRequest { raw, _scope: PhantomData }
+    }
+
+    /// MPI_Rput then MPI_Wait: `origin` may be reused when this returns, so it is borrowed
+    /// only for the call.
+    pub fn rput_wait(&self, origin: &[T], target: Rank, disp: usize) {
+        // SAFETY: the request is waited (by the RmaRequest's drop) before this returns and
+        // `origin`'s borrow ends.
+        let raw = unsafe { self.issue(Op::Put, origin.as_ptr(), origin.len(), target, disp) };
+        RmaRequest { raw, _scope: PhantomData }.wait();
+    }
+
+    /// MPI_Rget then MPI_Wait: the data is in `origin` when this returns, so it is borrowed
+    /// only for the call.
+    pub fn rget_wait(&self, origin: &mut [T], target: Rank, disp: usize) {
+        // SAFETY: as for `rput_wait`.
+        let raw = unsafe { self.issue(Op::Get, origin.as_mut_ptr(), origin.len(), target, disp) };
+        RmaRequest { raw, _scope: PhantomData }.wait();
     }
 
     /// MPI_Win_flush_all: every operation issued so far is complete at its target.
@@ -386,6 +308,46 @@ impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
         // SAFETY: the window handle is live and in a passive epoch opened by `locked_all`.
         unsafe { ffi::MPI_Win_flush_all(self.epoch.win.raw) };
     }
+
+    /// Issues a request-based operation on `len` elements at `origin`.
+    ///
+    /// # Safety
+    /// The `len` elements at `origin` must stay valid (and, for a get, unaliased) until the
+    /// returned request completes.
+    unsafe fn issue(
+        &self,
+        op: Op,
+        origin: *const T,
+        len: usize,
+        target: Rank,
+        disp: usize,
+    ) -> ffi::MPI_Request {
+        let win = self.epoch.win;
+        win.check_target(target, disp, len);
+        let (n, dt, at) = (count(len), datatype::<T>(), disp as ffi::MPI_Aint);
+        let mut req = null_request();
+        let buf = origin as *mut std::ffi::c_void;
+        // SAFETY: the caller keeps the buffer valid until the request completes; the target
+        // range was checked; `req` is a valid out-parameter.
+        unsafe {
+            match op {
+                Op::Put => ffi::MPI_Rput(buf, n, dt, target, at, n, dt, win.raw, &mut req),
+                Op::Get => ffi::MPI_Rget(buf, n, dt, target, at, n, dt, win.raw, &mut req),
+                Op::Accumulate(o) => {
+                    ffi::MPI_Raccumulate(buf, n, dt, target, at, n, dt, o, win.raw, &mut req)
+                }
+            }
+        };
+        req
+    }
+}
+
+/// Which request-based operation [`Passive::issue`] posts.
+#[derive(Clone, Copy)]
+enum Op {
+    Put,
+    Get,
+    Accumulate(ffi::MPI_Op),
 }
 
 /// The request of a request-based RMA operation. [`RmaRequest::wait`] completes it
