@@ -5,7 +5,7 @@
 //! what its closure adds, then waits for all of it; buffers must live for the batch's
 //! lifetime parameter, which outlives the call, so MPI never writes freed memory.
 
-use crate::{count, datatype};
+use crate::{count, datatype, Plain};
 use mpi::datatype::Equivalence;
 use mpi::ffi;
 use mpi::topology::Process;
@@ -68,7 +68,7 @@ impl<'b> Posting<'_, 'b> {
     }
 
     /// MPI_Irecv into `buf` from `from` with `tag`.
-    pub fn irecv<T: Equivalence>(&mut self, from: &Process<'_>, buf: &'b mut [T], tag: i32) {
+    pub fn irecv<T: Plain>(&mut self, from: &Process<'_>, buf: &'b mut [T], tag: i32) {
         let mut req = null_request();
         // SAFETY: `buf` is borrowed exclusively for 'b, which outlives the Waitall in drop,
         // so nothing else reads or frees it while MPI writes it.

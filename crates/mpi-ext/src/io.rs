@@ -4,7 +4,7 @@
 //! File errors do not abort (MPI's default error handler for files returns codes): every
 //! call returns a [`Result`] whose [`IoError`] carries the call, the path and MPI's message.
 
-use crate::{count, datatype, error_string};
+use crate::{count, datatype, error_string, Plain};
 use mpi::datatype::Equivalence;
 use mpi::ffi;
 use mpi::traits::*;
@@ -137,6 +137,8 @@ fn cstring(s: &str) -> CString {
 }
 
 /// An open MPI file (MPI_File_open); closed on drop or by [`File::close`].
+///
+/// Closing is collective: every rank must close (or drop) its handle, in the same order.
 pub struct File {
     raw: ffi::MPI_File,
     path: String,
@@ -210,7 +212,11 @@ impl File {
             return 0;
         }
         // SAFETY: the handle is open (checked above); MPI sets it to MPI_FILE_NULL.
-        unsafe { ffi::MPI_File_close(&mut self.raw) }
+        let rc = unsafe { ffi::MPI_File_close(&mut self.raw) };
+        // Never close twice, even after a failed close (drop would otherwise retry alone).
+        // SAFETY: reading an extern static handle constant.
+        self.raw = unsafe { ffi::RSMPI_FILE_NULL };
+        rc
     }
 
     /// The path the file was opened with.
@@ -319,7 +325,7 @@ macro_rules! at_offset {
     )*};
     ($(#[$doc:meta] $name:ident, $call:ident, read;)*) => {$(
         #[$doc]
-        pub fn $name<T: Equivalence>(&self, offset: u64, buf: &mut [T]) -> Result<usize> {
+        pub fn $name<T: Plain>(&self, offset: u64, buf: &mut [T]) -> Result<usize> {
             let mut status = MaybeUninit::<ffi::MPI_Status>::uninit();
             // SAFETY: `buf` is borrowed exclusively for the whole (blocking) call; `status`
             // is a valid out-parameter, read only after success.
@@ -352,7 +358,7 @@ macro_rules! at_pointer {
     )*};
     ($(#[$doc:meta] $name:ident, $call:ident, read;)*) => {$(
         #[$doc]
-        pub fn $name<T: Equivalence>(&self, buf: &mut [T]) -> Result<usize> {
+        pub fn $name<T: Plain>(&self, buf: &mut [T]) -> Result<usize> {
             let mut status = MaybeUninit::<ffi::MPI_Status>::uninit();
             // SAFETY: as for the explicit-offset reads.
             let rc = unsafe {
@@ -453,7 +459,7 @@ impl Drop for IoBatch<'_, '_> {
 macro_rules! nb_offset {
     ($(#[$doc:meta] $name:ident, $call:ident, $buf:ty, $ptr:ident;)*) => {$(
         #[$doc]
-        pub fn $name<T: Equivalence>(&mut self, offset: u64, buf: $buf) {
+        pub fn $name<T: Plain>(&mut self, offset: u64, buf: $buf) {
             // SAFETY: reading an extern static handle constant.
             let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
             // SAFETY: `buf` is borrowed for 'b, beyond the Waitall that completes `req`.
@@ -470,7 +476,7 @@ macro_rules! nb_offset {
 macro_rules! nb_pointer {
     ($(#[$doc:meta] $name:ident, $call:ident, $buf:ty, $ptr:ident;)*) => {$(
         #[$doc]
-        pub fn $name<T: Equivalence>(&mut self, buf: $buf) {
+        pub fn $name<T: Plain>(&mut self, buf: $buf) {
             // SAFETY: reading an extern static handle constant.
             let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
             // SAFETY: `buf` is borrowed for 'b, beyond the Waitall that completes `req`.

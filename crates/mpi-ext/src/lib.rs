@@ -1,9 +1,9 @@
 //! mpi-ext: safe Rust over the parts of MPI that rsmpi does not cover.
 //!
-//! - [`rma`]: one-sided communication. A [`rma::Window`] borrows its buffer for its whole
-//!   life and frees itself on drop; access epochs (fence, post/start/complete/wait,
-//!   lock_all) are closures, so every origin buffer handed to MPI outlives the epoch that
-//!   completes it, even if the epoch object were leaked.
+//! - [`rma`]: one-sided communication. A [`rma::Window`] owns its memory and frees itself
+//!   on drop; access epochs (fence, post/start/complete/wait, lock_all) are closures that
+//!   close the epoch on return and on unwind, so every origin buffer handed to MPI outlives
+//!   the epoch that completes it.
 //! - [`io`]: MPI-IO files: open/close/delete, views, explicit-offset, individual and shared
 //!   file pointer, collective, ordered and non-blocking reads and writes, sync. Errors come
 //!   back as [`io::IoError`] with MPI's own message.
@@ -21,6 +21,22 @@ use mpi::datatype::Equivalence;
 use mpi::ffi::MPI_Datatype;
 use mpi::raw::AsRaw;
 use std::os::raw::c_int;
+
+/// Element types MPI may write into from outside the program: every bit pattern is a valid
+/// value (no `bool`, no `char`, no references).
+///
+/// # Safety
+/// Implement only for types for which any bit pattern is valid and that have an
+/// [`Equivalence`] of the same size.
+pub unsafe trait Plain: Equivalence + Copy + 'static {}
+
+macro_rules! plain {
+    ($($t:ty),*) => {$(
+        // SAFETY: every bit pattern is a valid value of this primitive numeric type.
+        unsafe impl Plain for $t {}
+    )*};
+}
+plain!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
 
 /// The MPI datatype handle of `T`.
 fn datatype<T: Equivalence>() -> MPI_Datatype {

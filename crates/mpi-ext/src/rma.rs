@@ -1,15 +1,20 @@
-//! One-sided communication (MPI-2/3 RMA) over a window that borrows its buffer.
+//! One-sided communication (MPI-2/3 RMA) over a window that owns its memory.
 //!
 //! Epochs are closures: [`Window::fenced`] (MPI_Win_fence ... MPI_Win_fence),
 //! [`Window::access`] (MPI_Win_start ... MPI_Win_complete), [`Window::exposed`]
 //! (MPI_Win_post ... MPI_Win_wait) and [`Window::locked_all`] (MPI_Win_lock_all ...
 //! MPI_Win_unlock_all). Origin buffers passed to an epoch must live for the epoch's
-//! lifetime parameter `'s`, which outlives the call that closes the epoch, so MPI never
-//! touches a buffer that was freed or handed back to safe code too early.
+//! lifetime parameter `'s`, which outlives the call that closes the epoch, and the epoch is
+//! closed even if the closure unwinds, so MPI never touches a buffer that was freed or
+//! handed back to safe code too early.
+//!
+//! The window owns its memory (leaking the window leaks the memory rather than freeing
+//! memory other ranks may still write), and local access goes through copies
+//! ([`Window::load`], [`Window::store`]): other processes may write window memory at any
+//! time, so no Rust reference to it is ever handed out.
 
-use crate::{count, datatype};
+use crate::{count, datatype, Plain};
 use mpi::collective::Operation;
-use mpi::datatype::Equivalence;
 use mpi::ffi;
 use mpi::topology::{Communicator, Group, Rank};
 use mpi::traits::*;
@@ -17,40 +22,42 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::mem::size_of;
 
-/// An RMA window over a local buffer (MPI_Win_create); MPI_Win_free on drop.
+/// An RMA window over memory it owns (MPI_Win_create); MPI_Win_free on drop.
 ///
 /// Creating and dropping are collective over the communicator. Target displacements are
 /// in elements of `T`. Every operation checks that it stays inside the target's window.
-pub struct Window<'buf, T: Equivalence> {
+pub struct Window<T: Plain> {
     raw: ffi::MPI_Win,
-    base: *mut T,
-    len: usize,
+    /// The memory, from `Box::into_raw`; given back to a Box after MPI_Win_free.
+    base: *mut [T],
+    /// This rank in the window's communicator.
+    rank: Rank,
     /// Window length (elements) of every rank, for bounds checks.
     lens: Vec<u64>,
-    _buf: PhantomData<&'buf mut [T]>,
 }
 
-impl<T: Equivalence> std::fmt::Debug for Window<'_, T> {
+impl<T: Plain> std::fmt::Debug for Window<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Window({} elements)", self.len)
+        write!(f, "Window({} elements)", self.len())
     }
 }
 
-impl<'buf, T: Equivalence> Window<'buf, T> {
-    /// Exposes `buf` to every rank of `comm` (collective).
-    pub fn create<C: Communicator>(comm: &C, buf: &'buf mut [T]) -> Self {
-        let len = buf.len();
+impl<T: Plain> Window<T> {
+    /// Exposes `memory` to every rank of `comm` (collective). The window keeps it until drop.
+    pub fn create<C: Communicator>(comm: &C, memory: Vec<T>) -> Self {
+        let len = memory.len();
         let mut lens = vec![0u64; comm.size() as usize];
         comm.all_gather_into(&(len as u64), &mut lens[..]);
+        let base = Box::into_raw(memory.into_boxed_slice());
         // SAFETY: reading an extern static handle constant that MPI initialises at load.
         let mut raw = unsafe { ffi::RSMPI_WIN_NULL };
-        // SAFETY: `buf` is valid for `len * size_of::<T>()` bytes and stays mutably borrowed
-        // (by `_buf`) until drop frees the window, so MPI may read and write it for the
-        // window's whole life; `raw` is a valid out-parameter.
+        // SAFETY: `base` points to `len` owned elements that stay allocated until drop, after
+        // MPI_Win_free; no Rust reference to them exists while the window lives, so MPI and
+        // other processes may read and write them; `raw` is a valid out-parameter.
         let rc = unsafe {
             ffi::MPI_Win_create(
-                buf.as_mut_ptr().cast(),
-                std::mem::size_of_val(buf) as ffi::MPI_Aint,
+                base.cast(),
+                (len * size_of::<T>()) as ffi::MPI_Aint,
                 size_of::<T>() as i32,
                 ffi::RSMPI_INFO_NULL,
                 comm.as_raw(),
@@ -58,76 +65,100 @@ impl<'buf, T: Equivalence> Window<'buf, T> {
             )
         };
         assert_eq!(rc, 0, "MPI_Win_create failed: {}", crate::error_string(rc));
-        Window { raw, base: buf.as_mut_ptr(), len, lens, _buf: PhantomData }
+        Window { raw, base, rank: comm.rank(), lens }
     }
 
     /// Elements in this rank's window.
     pub fn len(&self) -> usize {
-        self.len
+        self.lens[self.rank as usize] as usize
     }
 
     /// Whether this rank's window is empty.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
-    /// This rank's window memory, for filling before or checking after an epoch.
+    /// Copies `dst.len()` elements of this rank's window, from element `at`, into `dst`.
     ///
-    /// `&mut self` guarantees this process has no epoch open on the window. The caller must
-    /// still synchronise with other processes first (a fence, or the wait/complete of an
-    /// epoch) before reading data they put, as MPI requires.
-    pub fn local(&mut self) -> &mut [T] {
-        // SAFETY: `base`/`len` come from the `&'buf mut [T]` this window holds exclusively;
-        // `&mut self` prevents any other local use for the lifetime of the returned slice.
-        unsafe { std::slice::from_raw_parts_mut(self.base, self.len) }
+    /// Use it after the synchronisation that makes other ranks' updates visible (the end of
+    /// an exposure epoch, a fence, or [`Window::sync_local`] for passive-target updates).
+    pub fn load(&self, at: usize, dst: &mut [T]) {
+        self.check_local(at, dst.len());
+        for (i, d) in dst.iter_mut().enumerate() {
+            // SAFETY: `at + i` is inside the window (checked); volatile reads of Plain data
+            // are valid whatever another process wrote there.
+            *d = unsafe { std::ptr::read_volatile(self.base.cast::<T>().add(at + i)) };
+        }
+    }
+
+    /// Copies `src` into this rank's window from element `at` (before the synchronisation
+    /// that exposes it: an exposure epoch, a fence, or [`Window::sync_local`]).
+    pub fn store(&self, at: usize, src: &[T]) {
+        self.check_local(at, src.len());
+        for (i, s) in src.iter().enumerate() {
+            // SAFETY: `at + i` is inside the window (checked) and the memory is owned.
+            unsafe { std::ptr::write_volatile(self.base.cast::<T>().add(at + i), *s) };
+        }
+    }
+
+    /// Synchronises this rank's view of its own window with passive-target accesses of
+    /// other ranks (MPI_Win_lock on itself, MPI_Win_sync, MPI_Win_unlock). Call it outside
+    /// active-target epochs: after remote puts completed, before [`Window::load`]; after
+    /// [`Window::store`], before remote gets.
+    pub fn sync_local(&self) {
+        // SAFETY: the window handle is live; the lock is on this rank's own window and is
+        // released before returning.
+        unsafe {
+            ffi::MPI_Win_lock(ffi::MPI_LOCK_SHARED as i32, self.rank, 0, self.raw);
+            ffi::MPI_Win_sync(self.raw);
+            ffi::MPI_Win_unlock(self.rank, self.raw);
+        }
     }
 
     /// A fence epoch: MPI_Win_fence, `f`, MPI_Win_fence (collective over the window).
-    pub fn fenced<'s, R>(&self, f: impl FnOnce(&Epoch<'s, '_, 'buf, T>) -> R) -> R {
+    pub fn fenced<'s, R>(&self, f: impl FnOnce(&Epoch<'s, '_, T>) -> R) -> R {
         self.fence();
-        let result = f(&Epoch::new(self));
-        self.fence();
-        result
+        let _close = Close(|| self.fence());
+        f(&Epoch::new(self))
     }
 
     /// An access epoch towards `group` (MPI_Win_start, `f`, MPI_Win_complete): the origin
     /// side of post/start/complete/wait synchronisation.
-    pub fn access<'s, R>(
-        &self,
-        group: &impl Group,
-        f: impl FnOnce(&Epoch<'s, '_, 'buf, T>) -> R,
-    ) -> R {
+    pub fn access<'s, R>(&self, group: &impl Group, f: impl FnOnce(&Epoch<'s, '_, T>) -> R) -> R {
         // SAFETY: the window and group handles are live for this call.
         unsafe { ffi::MPI_Win_start(group.as_raw(), 0, self.raw) };
-        let result = f(&Epoch::new(self));
-        // SAFETY: closes the access epoch opened above; origin buffers (lifetime 's) are
-        // still alive, and are complete at the origin when this returns.
-        unsafe { ffi::MPI_Win_complete(self.raw) };
-        result
+        // SAFETY: closes the access epoch opened above, also on unwind; origin buffers
+        // (lifetime 's) are still alive, and complete at the origin when it returns.
+        let _close = Close(|| unsafe {
+            ffi::MPI_Win_complete(self.raw);
+        });
+        f(&Epoch::new(self))
     }
 
     /// An exposure epoch for `group` (MPI_Win_post, `f`, MPI_Win_wait): the target side.
     /// When it returns, every access of the group's epochs is complete in this window.
     pub fn exposed<R>(&self, group: &impl Group, f: impl FnOnce() -> R) -> R {
-        // SAFETY: the window and group handles are live; the window memory stays borrowed
-        // by this window while it is exposed.
+        // SAFETY: the window and group handles are live; the window owns the memory exposed.
         unsafe { ffi::MPI_Win_post(group.as_raw(), 0, self.raw) };
-        let result = f();
-        // SAFETY: closes the exposure epoch opened above.
-        unsafe { ffi::MPI_Win_wait(self.raw) };
-        result
+        // SAFETY: closes the exposure epoch opened above, also on unwind.
+        let _close = Close(|| unsafe {
+            ffi::MPI_Win_wait(self.raw);
+        });
+        f()
     }
 
     /// A passive-target epoch on every rank (MPI_Win_lock_all, `f`, MPI_Win_unlock_all).
     /// Not collective: only origins open it.
-    pub fn locked_all<'s, R>(&self, f: impl FnOnce(&Passive<'s, '_, 'buf, T>) -> R) -> R {
+    pub fn locked_all<'s, R>(&self, f: impl FnOnce(&Passive<'s, '_, T>) -> R) -> R {
         // SAFETY: the window handle is live; 0 is the empty assertion set.
         unsafe { ffi::MPI_Win_lock_all(0, self.raw) };
-        let result = f(&Passive { epoch: Epoch::new(self) });
-        // SAFETY: closes the epoch opened above; it completes every operation issued in it,
-        // request-based ones included, while their origin buffers (lifetime 's) still live.
-        unsafe { ffi::MPI_Win_unlock_all(self.raw) };
-        result
+        // SAFETY: closes the epoch opened above, also on unwind; it completes every
+        // operation issued in it, request-based ones included, while their origin buffers
+        // (lifetime 's) still live.
+        let _close = Close(|| unsafe {
+            ffi::MPI_Win_unlock_all(self.raw);
+        });
+        f(&Passive { epoch: Epoch::new(self) })
     }
 
     fn fence(&self) {
@@ -146,32 +177,52 @@ impl<'buf, T: Equivalence> Window<'buf, T> {
             "RMA access of {n} elements at {disp} exceeds rank {target}'s window of {limit}"
         );
     }
+
+    /// Panics unless `n` elements at `at` fit in this rank's window.
+    fn check_local(&self, at: usize, n: usize) {
+        assert!(
+            at.saturating_add(n) <= self.len(),
+            "local access of {n} elements at {at} exceeds the window of {}",
+            self.len()
+        );
+    }
 }
 
-impl<T: Equivalence> Drop for Window<'_, T> {
+impl<T: Plain> Drop for Window<T> {
     fn drop(&mut self) {
-        // SAFETY: the handle came from MPI_Win_create and is freed once; epochs are closures
-        // that end before the window can be dropped.
+        // SAFETY: the handle came from MPI_Win_create and is freed once; epochs are closed
+        // by the methods that open them (also on unwind) before the window can be dropped.
         unsafe { ffi::MPI_Win_free(&mut self.raw) };
+        // SAFETY: `base` came from Box::into_raw in `create`; MPI no longer uses the memory.
+        drop(unsafe { Box::from_raw(self.base) });
+    }
+}
+
+/// Runs its closure when dropped: closes an epoch on return and on unwind.
+struct Close<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for Close<F> {
+    fn drop(&mut self) {
+        (self.0)()
     }
 }
 
 /// An open access epoch on a window (fence or start/complete). Origin buffers must live
 /// for `'s`, which outlives the call that closes the epoch.
-pub struct Epoch<'s, 'w, 'buf, T: Equivalence> {
-    win: &'w Window<'buf, T>,
+pub struct Epoch<'s, 'w, T: Plain> {
+    win: &'w Window<T>,
     // Invariant in 's: a buffer with a shorter life cannot be passed in.
     _scope: PhantomData<Cell<&'s ()>>,
 }
 
-impl<T: Equivalence> std::fmt::Debug for Epoch<'_, '_, '_, T> {
+impl<T: Plain> std::fmt::Debug for Epoch<'_, '_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Epoch on {:?}", self.win)
     }
 }
 
-impl<'s, 'w, 'buf, T: Equivalence> Epoch<'s, 'w, 'buf, T> {
-    fn new(win: &'w Window<'buf, T>) -> Self {
+impl<'s, 'w, T: Plain> Epoch<'s, 'w, T> {
+    fn new(win: &'w Window<T>) -> Self {
         Epoch { win, _scope: PhantomData }
     }
 
@@ -238,38 +289,38 @@ impl<'s, 'w, 'buf, T: Equivalence> Epoch<'s, 'w, 'buf, T> {
 
 /// An open passive-target epoch (lock_all): the operations of [`Epoch`] plus
 /// request-based ones and MPI_Win_flush_all.
-pub struct Passive<'s, 'w, 'buf, T: Equivalence> {
-    epoch: Epoch<'s, 'w, 'buf, T>,
+pub struct Passive<'s, 'w, T: Plain> {
+    epoch: Epoch<'s, 'w, T>,
 }
 
-impl<T: Equivalence> std::fmt::Debug for Passive<'_, '_, '_, T> {
+impl<T: Plain> std::fmt::Debug for Passive<'_, '_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Passive {:?}", self.epoch)
     }
 }
 
-impl<'s, 'w, 'buf, T: Equivalence> std::ops::Deref for Passive<'s, 'w, 'buf, T> {
-    type Target = Epoch<'s, 'w, 'buf, T>;
+impl<'s, 'w, T: Plain> std::ops::Deref for Passive<'s, 'w, T> {
+    type Target = Epoch<'s, 'w, T>;
     fn deref(&self) -> &Self::Target {
         &self.epoch
     }
 }
 
-impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
+impl<'s, 'w, T: Plain> Passive<'s, 'w, T> {
     /// MPI_Rput: like [`Epoch::put`], returning the request that completes it locally.
-    pub fn rput(&self, origin: &'s [T], target: Rank, disp: usize) -> RmaRequest<'s> {
+    pub fn rput(&self, origin: &'s [T], target: Rank, disp: usize) -> RmaRequest<'s, 'w> {
         // SAFETY: `origin` lives for 's, beyond the unlock_all that completes the request at
         // the latest.
         let raw = unsafe { self.issue(Op::Put, origin.as_ptr(), origin.len(), target, disp) };
-        RmaRequest { raw, _scope: PhantomData }
+        RmaRequest { raw, _scope: PhantomData, _window: PhantomData }
     }
 
     /// MPI_Rget: like [`Epoch::get`], returning the request that completes it locally.
-    pub fn rget(&self, origin: &'s mut [T], target: Rank, disp: usize) -> RmaRequest<'s> {
+    pub fn rget(&self, origin: &'s mut [T], target: Rank, disp: usize) -> RmaRequest<'s, 'w> {
         // SAFETY: `origin` is borrowed exclusively for 's, beyond the unlock_all that
         // completes the request at the latest.
         let raw = unsafe { self.issue(Op::Get, origin.as_mut_ptr(), origin.len(), target, disp) };
-        RmaRequest { raw, _scope: PhantomData }
+        RmaRequest { raw, _scope: PhantomData, _window: PhantomData }
     }
 
     /// MPI_Raccumulate: like [`Epoch::accumulate`], returning its request.
@@ -279,11 +330,11 @@ impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
         target: Rank,
         disp: usize,
         op: O,
-    ) -> RmaRequest<'s> {
+    ) -> RmaRequest<'s, 'w> {
         let op = Op::Accumulate(op.as_raw());
         // SAFETY: as for `rput`.
         let raw = unsafe { self.issue(op, origin.as_ptr(), origin.len(), target, disp) };
-        RmaRequest { raw, _scope: PhantomData }
+        RmaRequest { raw, _scope: PhantomData, _window: PhantomData }
     }
 
     /// MPI_Rput then MPI_Wait: `origin` may be reused when this returns, so it is borrowed
@@ -292,7 +343,7 @@ impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
         // SAFETY: the request is waited (by the RmaRequest's drop) before this returns and
         // `origin`'s borrow ends.
         let raw = unsafe { self.issue(Op::Put, origin.as_ptr(), origin.len(), target, disp) };
-        RmaRequest { raw, _scope: PhantomData }.wait();
+        RmaRequest { raw, _scope: PhantomData, _window: PhantomData }.wait();
     }
 
     /// MPI_Rget then MPI_Wait: the data is in `origin` when this returns, so it is borrowed
@@ -300,7 +351,7 @@ impl<'s, T: Equivalence> Passive<'s, '_, '_, T> {
     pub fn rget_wait(&self, origin: &mut [T], target: Rank, disp: usize) {
         // SAFETY: as for `rput_wait`.
         let raw = unsafe { self.issue(Op::Get, origin.as_mut_ptr(), origin.len(), target, disp) };
-        RmaRequest { raw, _scope: PhantomData }.wait();
+        RmaRequest { raw, _scope: PhantomData, _window: PhantomData }.wait();
     }
 
     /// MPI_Win_flush_all: every operation issued so far is complete at its target.
@@ -353,25 +404,27 @@ enum Op {
 /// The request of a request-based RMA operation. [`RmaRequest::wait`] completes it
 /// locally; dropping it waits too.
 #[must_use = "an RMA request must be waited"]
-pub struct RmaRequest<'s> {
+pub struct RmaRequest<'s, 'w> {
     raw: ffi::MPI_Request,
     _scope: PhantomData<Cell<&'s ()>>,
+    // Cannot outlive the window (its wait must come before MPI_Win_free).
+    _window: PhantomData<&'w ()>,
 }
 
-impl std::fmt::Debug for RmaRequest<'_> {
+impl std::fmt::Debug for RmaRequest<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("RmaRequest")
     }
 }
 
-impl RmaRequest<'_> {
+impl RmaRequest<'_, '_> {
     /// MPI_Wait: the origin buffer may be reused (put) or read (get) once this returns.
     pub fn wait(self) {
         // Drop does the waiting.
     }
 }
 
-impl Drop for RmaRequest<'_> {
+impl Drop for RmaRequest<'_, '_> {
     fn drop(&mut self) {
         // SAFETY: `raw` is an active request from MPI_Rput/Rget/Raccumulate, waited once
         // here; MPI sets it to MPI_REQUEST_NULL.

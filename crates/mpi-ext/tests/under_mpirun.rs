@@ -21,6 +21,7 @@ fn rma_and_batches_move_the_data() {
             "pscw-put",
             "passive-rput",
             "passive-rget",
+            "passive-store",
             "passive-wait",
             "accumulate",
             "batch",

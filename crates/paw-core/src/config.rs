@@ -10,6 +10,9 @@ use std::ops::RangeInclusive;
 /// Largest size any size variable accepts (1 TiB): keeps doubling sweeps far from overflow.
 pub const SIZE_LIMIT: u64 = 1 << 40;
 
+/// Largest MPI message (bytes): an MPI count is a C int.
+pub const MPI_COUNT_LIMIT: u64 = i32::MAX as u64;
+
 /// A source of environment values (the process environment, or a map in tests).
 pub trait Lookup {
     /// The raw value of `name`, if set.
@@ -115,6 +118,14 @@ impl Family {
         }
     }
 
+    /// Largest value the family's variables accept: MPI message sizes must fit an MPI count.
+    pub fn limit(self) -> u64 {
+        match self {
+            Family::P2p | Family::Col => MPI_COUNT_LIMIT,
+            Family::Blas | Family::GpuBlas | Family::Gpu => SIZE_LIMIT,
+        }
+    }
+
     /// PAW's defaults (min, warm-up, max) from Table 3.1.
     pub fn defaults(self) -> SizeRange {
         let (min, med, max) = match self {
@@ -131,9 +142,10 @@ impl Family {
     pub fn parse(self, env: &impl Lookup) -> Result<SizeRange> {
         let d = self.defaults();
         let var = |kind: &str| format!("{kind}_{}_SIZE", self.infix());
-        let min = parse_u64(env, &var("MIN"), d.min, 1..=SIZE_LIMIT)?;
-        let med = parse_u64(env, &var("MED"), d.med, 1..=SIZE_LIMIT)?;
-        let max = parse_u64(env, &var("MAX"), d.max, 1..=SIZE_LIMIT)?;
+        let limit = self.limit();
+        let min = parse_u64(env, &var("MIN"), d.min, 1..=limit)?;
+        let med = parse_u64(env, &var("MED"), d.med, 1..=limit)?;
+        let max = parse_u64(env, &var("MAX"), d.max, 1..=limit)?;
         if min > max {
             return Err(Error::input(format!(
                 "{}={min} is larger than {}={max}; accepted: {} <= {}",
@@ -243,8 +255,12 @@ mod tests {
     fn huge_sizes_are_refused() {
         let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "99999999999999999999")]));
         assert!(err.is_err());
-        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "1099511627777")]));
+        let err = Family::Gpu.parse(&env(&[("MAX_GPU_SIZE", "1099511627777")]));
         assert!(err.unwrap_err().message().contains("out of range"));
+        // MPI message sizes must fit an MPI count.
+        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "3000000000")])).unwrap_err();
+        assert!(err.message().contains("from 1 to 2147483647"), "{err}");
+        assert!(Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "2147483647")])).is_ok());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{mpsc, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
@@ -65,6 +65,8 @@ pub struct Outcome {
     pub stderr: String,
     /// The output directory (PAW_OUTPUT_DIR); removed when the outcome is dropped.
     pub dir: TempDir,
+    /// Processes of the job still alive after the harness killed it (should be none).
+    pub survivors: Vec<i32>,
 }
 
 impl Launch {
@@ -125,40 +127,56 @@ impl Launch {
 
     /// Runs, and kills the whole process tree with SIGKILL as soon as `stop(output_dir)`
     /// returns true (to test what an interrupted run leaves behind).
+    ///
+    /// Whatever happens (exit, timeout, a panic in this function), every process the launch
+    /// started is killed before this returns: the test process is made a child subreaper so
+    /// that ranks orphaned by the launcher stay its descendants and can be found.
     pub fn run_until(self, stop: impl Fn(&Path) -> bool) -> Outcome {
         let _lock = exclusive();
+        become_subreaper();
         let dir = tempfile::tempdir().expect("temporary output directory");
         let mut cmd = self.command(dir.path());
         let command = describe(&cmd);
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
         cmd.process_group(0);
         let start = Instant::now();
-        let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
-        let out = drain(child.stdout.take().expect("stdout"));
-        let err = drain(child.stderr.take().expect("stderr"));
+        let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
+        let mut job = Job { child, known: Vec::new(), reaped: false };
+        let out = drain(job.child.stdout.take().expect("stdout"));
+        let err = drain(job.child.stderr.take().expect("stderr"));
         let (mut timed_out, mut killed) = (false, false);
+        let mut polls = 0u32;
         let status = loop {
-            if let Some(status) = child.try_wait().expect("wait") {
+            if let Some(status) = job.child.try_wait().expect("wait") {
+                job.reaped = true;
                 break status;
             }
+            if polls.is_multiple_of(20) {
+                job.remember_descendants();
+            }
+            polls += 1;
             if start.elapsed() > self.timeout {
                 timed_out = true;
-                kill_tree(&child);
+                job.kill_all();
             } else if !killed && stop(dir.path()) {
                 killed = true;
-                kill_tree(&child);
+                job.kill_all();
             }
             thread::sleep(Duration::from_millis(10));
         };
+        job.kill_all();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let survivors = job.survivors();
         Outcome {
             command,
             code: status.code(),
             timed_out,
             killed,
             elapsed: start.elapsed(),
-            stdout: out.join().unwrap_or_default(),
-            stderr: err.join().unwrap_or_default(),
+            stdout: out.collect(deadline),
+            stderr: err.collect(deadline),
             dir,
+            survivors,
         }
     }
 
@@ -190,13 +208,14 @@ impl Outcome {
     /// Everything a reader needs when a test fails.
     pub fn report(&self) -> String {
         format!(
-            "command: {}\nexit code: {:?}  timed out: {}  killed: {}  elapsed: {:.1?}\n\
-             files: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            "command: {}\nexit code: {:?}  timed out: {}  killed: {}  elapsed: {:.1?}  \
+             survivors: {:?}\nfiles: {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
             self.command,
             self.code,
             self.timed_out,
             self.killed,
             self.elapsed,
+            self.survivors,
             self.files(),
             self.stdout,
             self.stderr
@@ -206,6 +225,7 @@ impl Outcome {
     /// Panics with the report unless the run exited 0 within the timeout.
     pub fn success(&self) -> &Self {
         assert!(self.code == Some(0) && !self.timed_out, "expected success\n{}", self.report());
+        assert!(self.survivors.is_empty(), "processes outlived the run\n{}", self.report());
         self
     }
 
@@ -275,12 +295,27 @@ fn exclusive() -> File {
     f
 }
 
-fn drain(mut r: impl Read + Send + 'static) -> thread::JoinHandle<String> {
+/// A pipe being read to the end on its own thread.
+struct Drain(mpsc::Receiver<String>);
+
+impl Drain {
+    /// What was read, waiting at most until `deadline` for the writers to go away.
+    fn collect(self, deadline: Instant) -> String {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        self.0
+            .recv_timeout(wait)
+            .unwrap_or_else(|_| "(output not closed in time: a process survived the kill)".into())
+    }
+}
+
+fn drain(mut r: impl Read + Send + 'static) -> Drain {
+    let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
         let mut buf = Vec::new();
         let _ = r.read_to_end(&mut buf);
-        String::from_utf8_lossy(&buf).into_owned()
-    })
+        let _ = tx.send(String::from_utf8_lossy(&buf).into_owned());
+    });
+    Drain(rx)
 }
 
 fn describe(cmd: &Command) -> String {
@@ -298,22 +333,100 @@ fn describe(cmd: &Command) -> String {
     s
 }
 
-/// SIGKILLs the child, its process group, and every descendant (MPI launchers may put
-/// ranks in groups of their own).
-fn kill_tree(child: &Child) {
-    let root = child.id() as i32;
-    let mut victims = descendants(root);
-    victims.push(root);
-    for pid in victims {
-        // SAFETY: kill(2) with a pid and a signal number has no memory effects.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
+/// A running launch: the launcher process and every descendant seen so far.
+struct Job {
+    child: Child,
+    known: Vec<i32>,
+    /// The launcher was waited for: its pid (and group id) may now belong to others.
+    reaped: bool,
+}
+
+impl Job {
+    /// Records the launcher's current descendants (ranks may later be orphaned).
+    fn remember_descendants(&mut self) {
+        if self.reaped {
+            return; // the launcher's pid may be someone else's now
+        }
+        for pid in descendants(self.child.id() as i32) {
+            if !self.known.contains(&pid) {
+                self.known.push(pid);
+            }
         }
     }
-    // SAFETY: as above; a negative pid names the process group the child leads.
-    unsafe {
-        libc::kill(-root, libc::SIGKILL);
+
+    /// SIGKILLs the launcher, its process group and every descendant, current or
+    /// remembered, then reaps those that were re-parented to this process.
+    fn kill_all(&mut self) {
+        self.remember_descendants();
+        let root = self.child.id() as i32;
+        let me = std::process::id() as i32;
+        if !self.reaped {
+            // SAFETY: kill(2) with a pid and a signal number has no memory effects; the
+            // launcher is not reaped yet, so `root` is still its pid and its group's id.
+            unsafe {
+                libc::kill(root, libc::SIGKILL);
+                libc::kill(-root, libc::SIGKILL);
+            }
+        }
+        for &pid in &self.known {
+            // Only processes still ours: in the launcher's tree, or orphans re-parented to
+            // this process (a recycled pid belongs to someone else and has another parent).
+            let ours = parent_of(pid).is_some_and(|pp| {
+                pp == me || self.known.contains(&pp) || (pp == root && !self.reaped)
+            });
+            if ours {
+                // SAFETY: kill(2) with a pid and a signal number has no memory effects.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
+        for &pid in &self.known {
+            if parent_of(pid) == Some(me) {
+                // SAFETY: reaps a child of this process that was killed above; the status
+                // pointer may be null.
+                unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+            }
+        }
     }
+}
+
+impl Job {
+    /// Remembered processes that are still running (zombies count as gone).
+    fn survivors(&self) -> Vec<i32> {
+        // Give SIGKILL a moment to land.
+        thread::sleep(Duration::from_millis(50));
+        self.known
+            .iter()
+            .copied()
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .ok()
+                    .and_then(|st| st.rfind(')').map(|i| st[i + 1..].trim_start().starts_with('Z')))
+                    .is_some_and(|zombie| !zombie)
+            })
+            .collect()
+    }
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        // Also on a panic in the polling loop: never leave a job running.
+        self.kill_all();
+        let _ = self.child.wait();
+    }
+}
+
+/// Makes this process adopt orphaned descendants (Linux PR_SET_CHILD_SUBREAPER).
+fn become_subreaper() {
+    // SAFETY: prctl with an integer option and flag has no memory effects; failure only
+    // means orphans are re-parented to init, where the /proc walk no longer finds them.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+}
+
+/// The parent pid of `pid`, if it is alive.
+fn parent_of(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Every live descendant of `root`, from /proc.

@@ -151,3 +151,14 @@ fn without_paw_check_there_is_no_check_column() {
     let out = Launch::mpi(FIXTURE, 2).env("PAW_FIXTURE", "sweep").env("PAW_CHECK", 2).run();
     out.failure("PAW_CHECK=2 is out of range; accepted: a whole number from 0 to 1");
 }
+
+#[test]
+fn hung_job_is_killed_at_the_timeout_without_survivors() {
+    let out =
+        Launch::mpi(FIXTURE, 3).env("PAW_FIXTURE", "hang").timeout(Duration::from_secs(3)).run();
+    assert!(out.timed_out, "{}", out.report());
+    assert!(out.elapsed < Duration::from_secs(15), "{}", out.report());
+    // No process of the job may survive the harness.
+    assert!(out.survivors.is_empty(), "{}", out.report());
+    assert!(out.stderr.is_empty() || !out.stderr.contains("not closed in time"));
+}

@@ -48,14 +48,14 @@ fn main() {
     let mine = block(rank);
 
     if wants("fence-put") {
-        let mut mem = vec![0u8; N];
-        let mut win = Window::create(&world, &mut mem);
+        let win = Window::create(&world, vec![0u8; N]);
         win.fenced(|e| e.put(&mine, next, 0));
-        expect("fence-put", rank, win.local(), prev);
+        let mut got = vec![0u8; N];
+        win.load(0, &mut got);
+        expect("fence-put", rank, &got, prev);
     }
     if wants("pscw-get") {
-        let mut mem = block(rank);
-        let win = Window::create(&world, &mut mem);
+        let win = Window::create(&world, block(rank));
         let mut got = vec![0u8; N];
         let (from_prev, to_next) = (world.group().include(&[prev]), world.group().include(&[next]));
         win.exposed(&from_prev, || win.access(&to_next, |e| e.get(&mut got, next, 0)));
@@ -63,22 +63,24 @@ fn main() {
         expect("pscw-get", rank, &got, next);
     }
     if wants("pscw-put") {
-        let mut mem = vec![0u8; N];
-        let mut win = Window::create(&world, &mut mem);
+        let win = Window::create(&world, vec![0u8; N]);
         let (from_prev, to_next) = (world.group().include(&[prev]), world.group().include(&[next]));
         win.exposed(&from_prev, || win.access(&to_next, |e| e.put(&mine, next, 0)));
-        expect("pscw-put", rank, win.local(), prev);
+        let mut got = vec![0u8; N];
+        win.load(0, &mut got);
+        expect("pscw-put", rank, &got, prev);
     }
     if wants("passive") {
-        let mut mem = vec![0u8; N];
-        let mut win = Window::create(&world, &mut mem);
+        let win = Window::create(&world, vec![0u8; N]);
         let mut got = vec![0u8; N];
         win.locked_all(|p| {
             p.rput(&mine, next, 0).wait();
             p.flush_all();
         });
         world.barrier();
-        expect("passive-rput", rank, win.local(), prev);
+        win.sync_local();
+        win.load(0, &mut got);
+        expect("passive-rput", rank, &got, prev);
         world.barrier();
         win.locked_all(|p| {
             p.rget(&mut got, next, 0).wait();
@@ -86,23 +88,29 @@ fn main() {
         });
         world.barrier();
         expect("passive-rget", rank, &got, rank);
+        // The target's own store, made visible with sync_local, is what a remote get reads.
+        win.store(0, &block(rank + size));
+        win.sync_local();
+        world.barrier();
         let mut again = vec![0u8; N];
-        win.locked_all(|p| {
-            p.rget_wait(&mut again, next, 0);
-            p.rput_wait(&again, next, 0);
-        });
+        win.locked_all(|p| p.rget_wait(&mut again, next, 0));
+        expect("passive-store", rank, &again, next + size);
         world.barrier();
-        got = again;
+        win.locked_all(|p| p.rput_wait(&mine, next, 0));
         world.barrier();
-        expect("passive-wait", rank, &got, rank);
+        win.sync_local();
+        win.load(0, &mut again);
+        expect("passive-wait", rank, &again, prev);
     }
     if wants("accumulate") {
-        let mut sum = vec![0.0f64; 8];
-        let win = Window::create(&world, &mut sum);
+        let win = Window::create(&world, vec![0.0f64; 8]);
         let contribution = vec![f64::from(rank + 1); 8];
         win.fenced(|e| e.accumulate(&contribution, 0, 0, SystemOperation::sum()));
         win.locked_all(|p| p.raccumulate(&contribution, 0, 0, SystemOperation::sum()).wait());
         world.barrier();
+        let mut sum = vec![0.0f64; 8];
+        win.sync_local();
+        win.load(0, &mut sum);
         drop(win);
         let total = f64::from(size * (size + 1)); // twice 1 + 2 + ... + size
         if rank == 0 && sum.iter().any(|&x| x != total) {
@@ -122,8 +130,7 @@ fn main() {
         expect("batch", rank, &got, prev);
     }
     if wants("bounds") {
-        let mut mem = vec![0u8; N];
-        let win = Window::create(&world, &mut mem);
+        let win = Window::create(&world, vec![0u8; N]);
         let too_long = vec![0u8; N + 1];
         win.fenced(|e| {
             if rank == 0 {

@@ -35,7 +35,7 @@ const TIMED: &str = "timed calls: tasks 0..n/2-1 MPI_Win_start, MPI_Get, MPI_Win
                      tasks n/2..n-1 MPI_Win_post, MPI_Win_wait (PAW Table 7.6)";
 
 /// One epoch: the origin reads `into.len()` bytes from the start of its partner's window.
-fn epoch(win: &Window<'_, u8>, partner: &UserGroup, pair: Pair, into: &mut [u8]) {
+fn epoch(win: &Window<u8>, partner: &UserGroup, pair: Pair, into: &mut [u8]) {
     if pair.leader {
         win.access(partner, |e| e.get(into, pair.partner, 0));
     } else {
@@ -49,8 +49,7 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
         let mut recv = buffer(sizes.max as usize);
-        let mut memory = buffer(sizes.max as usize);
-        let mut win = Window::create(paw.world(), &mut memory);
+        let win = Window::create(paw.world(), buffer(sizes.max as usize));
         let partner = paw.world().group().include(&[pair.partner]);
 
         let mut bench =
@@ -69,7 +68,8 @@ fn main() -> std::process::ExitCode {
             let mut wrong = 0;
             if paw.checking() {
                 // The target exposes the pattern; the epoch's post orders it before the get.
-                check::fill(&mut win.local()[..n], paw.rank(), size, seq as u64);
+                check::fill(&mut recv[..n], paw.rank(), size, seq as u64);
+                win.store(0, &recv[..n]);
                 epoch(&win, &partner, pair, &mut recv[..n]);
                 if pair.leader {
                     wrong = check::mismatches(&recv[..n], pair.partner, size, seq as u64);

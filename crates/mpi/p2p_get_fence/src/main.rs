@@ -33,7 +33,7 @@ const TIMED: &str = "timed calls: tasks 0..n/2-1 MPI_Win_fence, MPI_Get, MPI_Win
                      tasks n/2..n-1 MPI_Win_fence, MPI_Win_fence (PAW Table 7.7)";
 
 /// One fence epoch: the origin reads `into.len()` bytes from its partner's window.
-fn epoch(win: &Window<'_, u8>, pair: Pair, into: &mut [u8]) {
+fn epoch(win: &Window<u8>, pair: Pair, into: &mut [u8]) {
     win.fenced(|e| {
         if pair.leader {
             e.get(into, pair.partner, 0);
@@ -47,8 +47,7 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
         let mut recv = buffer(sizes.max as usize);
-        let mut memory = buffer(sizes.max as usize);
-        let mut win = Window::create(paw.world(), &mut memory);
+        let win = Window::create(paw.world(), buffer(sizes.max as usize));
 
         let mut bench =
             paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated);
@@ -66,7 +65,8 @@ fn main() -> std::process::ExitCode {
             let mut wrong = 0;
             if paw.checking() {
                 // The target exposes the pattern; the opening fence orders it before the get.
-                check::fill(&mut win.local()[..n], paw.rank(), size, seq as u64);
+                check::fill(&mut recv[..n], paw.rank(), size, seq as u64);
+                win.store(0, &recv[..n]);
                 epoch(&win, pair, &mut recv[..n]);
                 if pair.leader {
                     wrong = check::mismatches(&recv[..n], pair.partner, size, seq as u64);

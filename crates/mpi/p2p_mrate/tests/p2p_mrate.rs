@@ -21,6 +21,8 @@ fn window_size_is_read_and_checked() {
     assert!(time.header.iter().any(|h| h == "WINDOW_SIZE = 4 messages in flight per pair"));
     let out = Launch::mpi(BIN, 2).env("WINDOW_SIZE", 0).run();
     out.failure("WINDOW_SIZE=0 is out of range; accepted: a whole number from 1 to 65536");
+    let out = Launch::mpi(BIN, 2).env("WINDOW_SIZE", 65536).env("MAX_P2P_SIZE", 1 << 20).run();
+    out.failure("WINDOW_SIZE x MAX_P2P_SIZE = 65536 x 1048576 = 68719476736 bytes");
 }
 
 #[test]

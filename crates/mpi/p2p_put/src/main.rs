@@ -35,7 +35,7 @@ const TIMED: &str = "timed calls: tasks 0..n/2-1 MPI_Win_start, MPI_Put, MPI_Win
                      tasks n/2..n-1 MPI_Win_post, MPI_Win_wait (PAW Table 7.8)";
 
 /// One epoch: the origin puts `data` at the start of its partner's window.
-fn epoch(win: &Window<'_, u8>, partner: &UserGroup, pair: Pair, data: &[u8]) {
+fn epoch(win: &Window<u8>, partner: &UserGroup, pair: Pair, data: &[u8]) {
     if pair.leader {
         win.access(partner, |e| e.put(data, pair.partner, 0));
     } else {
@@ -49,8 +49,7 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
         let mut send = buffer(sizes.max as usize);
-        let mut memory = buffer(sizes.max as usize);
-        let mut win = Window::create(paw.world(), &mut memory);
+        let win = Window::create(paw.world(), buffer(sizes.max as usize));
         let partner = paw.world().group().include(&[pair.partner]);
 
         let mut bench =
@@ -71,7 +70,8 @@ fn main() -> std::process::ExitCode {
                 check::fill(&mut send[..n], paw.rank(), size, seq as u64);
                 epoch(&win, &partner, pair, &send[..n]);
                 if !pair.leader {
-                    wrong = check::mismatches(&win.local()[..n], pair.partner, size, seq as u64);
+                    win.load(0, &mut send[..n]);
+                    wrong = check::mismatches(&send[..n], pair.partner, size, seq as u64);
                 }
             }
             let verdict = paw.verdict(wrong);

@@ -33,7 +33,7 @@ const TIMED: &str = "timed calls: tasks 0..n/2-1 MPI_Win_fence, MPI_Put, MPI_Win
                      tasks n/2..n-1 MPI_Win_fence, MPI_Win_fence (PAW Table 7.9)";
 
 /// One fence epoch: the origin puts `data` at the start of its partner's window.
-fn epoch(win: &Window<'_, u8>, pair: Pair, data: &[u8]) {
+fn epoch(win: &Window<u8>, pair: Pair, data: &[u8]) {
     win.fenced(|e| {
         if pair.leader {
             e.put(data, pair.partner, 0);
@@ -47,8 +47,7 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
         let mut send = buffer(sizes.max as usize);
-        let mut memory = buffer(sizes.max as usize);
-        let mut win = Window::create(paw.world(), &mut memory);
+        let win = Window::create(paw.world(), buffer(sizes.max as usize));
 
         let mut bench =
             paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated);
@@ -68,7 +67,8 @@ fn main() -> std::process::ExitCode {
                 check::fill(&mut send[..n], paw.rank(), size, seq as u64);
                 epoch(&win, pair, &send[..n]);
                 if !pair.leader {
-                    wrong = check::mismatches(&win.local()[..n], pair.partner, size, seq as u64);
+                    win.load(0, &mut send[..n]);
+                    wrong = check::mismatches(&send[..n], pair.partner, size, seq as u64);
                 }
             }
             let verdict = paw.verdict(wrong);

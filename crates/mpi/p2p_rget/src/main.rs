@@ -38,8 +38,7 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
         let mut recv = buffer(sizes.max as usize);
-        let mut memory = buffer(sizes.max as usize);
-        let mut win = Window::create(paw.world(), &mut memory);
+        let win = Window::create(paw.world(), buffer(sizes.max as usize));
 
         let mut bench =
             paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated);
@@ -65,7 +64,10 @@ fn main() -> std::process::ExitCode {
             };
             let mut wrong = 0;
             if paw.checking() {
-                check::fill(&mut win.local()[..n], paw.rank(), size, seq as u64);
+                check::fill(&mut recv[..n], paw.rank(), size, seq as u64);
+                win.store(0, &recv[..n]);
+                // A local store reaches remote gets after the target's own lock/sync.
+                win.sync_local();
                 paw.world().barrier();
                 if pair.leader {
                     win.locked_all(|epoch| epoch.rget(&mut recv[..n], pair.partner, 0).wait());

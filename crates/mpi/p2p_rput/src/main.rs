@@ -39,8 +39,7 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::P2p)?;
         let pair = paw.pair();
         let mut send = buffer(sizes.max as usize);
-        let mut memory = buffer(sizes.max as usize);
-        let mut win = Window::create(paw.world(), &mut memory);
+        let win = Window::create(paw.world(), buffer(sizes.max as usize));
 
         let mut bench =
             paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated);
@@ -72,7 +71,10 @@ fn main() -> std::process::ExitCode {
                 }
                 paw.world().barrier();
                 if !pair.leader {
-                    wrong = check::mismatches(&win.local()[..n], pair.partner, size, seq as u64);
+                    // Passive-target puts reach the target's view at its own lock/sync.
+                    win.sync_local();
+                    win.load(0, &mut send[..n]);
+                    wrong = check::mismatches(&send[..n], pair.partner, size, seq as u64);
                 }
             }
             let verdict = paw.verdict(wrong);

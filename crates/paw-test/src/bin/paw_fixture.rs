@@ -2,6 +2,7 @@
 //!
 //! PAW_FIXTURE=panic  every task enters a barrier except task PAW_FIXTURE_RANK, which
 //!                    panics; without abort-on-panic the job would hang.
+//! PAW_FIXTURE=hang   every task waits forever (a deadlocked job), for the harness timeout.
 //! PAW_FIXTURE=sweep  a P2P-size sweep whose operation sleeps PAW_FIXTURE_SLEEP_US,
 //!                    writing fixture_time-np_NNNN.dat row by row. With PAW_CHECK=1 each
 //!                    size is "checked": task PAW_FIXTURE_RANK reports PAW_FIXTURE_BAD
@@ -29,6 +30,9 @@ fn main() -> std::process::ExitCode {
                 paw.world().barrier();
                 Ok(())
             }
+            Ok("hang") => loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            },
             Ok("sweep") => {
                 let sleep_us = paw.knob("PAW_FIXTURE_SLEEP_US", 1000, 0..=10_000_000)?;
                 let mut bench =
@@ -53,7 +57,7 @@ fn main() -> std::process::ExitCode {
                 paw.checks_passed()
             }
             other => Err(paw_core::Error::input(format!(
-                "PAW_FIXTURE={other:?}; accepted: panic, sweep"
+                "PAW_FIXTURE={other:?}; accepted: panic, hang, sweep"
             ))),
         }
     })
