@@ -14,12 +14,17 @@ pub enum Timing {
         /// Operations one iteration counts for.
         ops_per_iter: f64,
     },
+    /// Each of the NLOOP calls timed on its own, after a barrier outside the timing (for
+    /// collectives: back-to-back calls would overlap); the sample is the sum of the NLOOP
+    /// call times divided by NLOOP. Every call carries one clock read of overhead.
+    PerCall,
 }
 
 impl Timing {
     fn ops_per_iter(self) -> f64 {
         match self {
             Timing::Batch { ops_per_iter } => ops_per_iter,
+            Timing::PerCall => 1.0,
         }
     }
 
@@ -32,6 +37,9 @@ impl Timing {
             Timing::Batch { ops_per_iter } => format!(
                 "barrier, clock, NLOOP iterations, clock; sample = elapsed / (NLOOP x {ops_per_iter})"
             ),
+            Timing::PerCall => "NLOOP x (barrier, clock, one call, clock); sample = sum of the \
+                                call times / NLOOP"
+                .to_string(),
         }
     }
 }
@@ -41,8 +49,13 @@ impl Timing {
 pub struct Measurement {
     /// Iterations per sample.
     pub nloop: u64,
-    /// Seconds per operation, one value per repetition, already combined over ranks.
+    /// Seconds per operation, one value per repetition, combined over ranks by the bench's
+    /// rule.
     pub per_op: Vec<f64>,
+    /// Seconds per operation per repetition, minimum over ranks.
+    pub task_min: Vec<f64>,
+    /// Seconds per operation per repetition, maximum over ranks.
+    pub task_max: Vec<f64>,
 }
 
 /// Statistics of one derived quantity of a [`Measurement`], ready to be written as a row.
@@ -66,6 +79,13 @@ impl Row {
 }
 
 impl Measurement {
+    /// Medians over the repetitions of `f(minimum over ranks)` and `f(maximum over
+    /// ranks)`: how far apart the fastest and slowest task were.
+    pub fn spread(&self, f: impl Fn(f64) -> f64) -> [f64; 2] {
+        let median = |v: &[f64]| Stats::of(&v.iter().map(|&t| f(t)).collect::<Vec<_>>()).median;
+        [median(&self.task_min), median(&self.task_max)]
+    }
+
     /// Row of `f(seconds per op)` over the repetitions, e.g. `|t| t * 1e6` for µs or
     /// `|t| bytes / t / MB` for bandwidth.
     pub fn row(&self, f: impl Fn(f64) -> f64) -> Row {
@@ -144,15 +164,29 @@ impl<'t, T: Team> Bench<'t, T> {
         let mut nloop = team.share_u64(proposal);
 
         let mut reruns = 0;
-        let samples = loop {
+        let (local, samples) = loop {
             let mut local = vec![0.0; self.nreps];
             for sample in local.iter_mut() {
-                team.barrier();
-                let t0 = team.now();
-                for _ in 0..nloop {
-                    op();
-                }
-                *sample = team.now() - t0;
+                *sample = match self.timing {
+                    Timing::Batch { .. } => {
+                        team.barrier();
+                        let t0 = team.now();
+                        for _ in 0..nloop {
+                            op();
+                        }
+                        team.now() - t0
+                    }
+                    Timing::PerCall => {
+                        let mut sum = 0.0;
+                        for _ in 0..nloop {
+                            team.barrier();
+                            let t0 = team.now();
+                            op();
+                            sum += team.now() - t0;
+                        }
+                        sum
+                    }
+                };
             }
             let combined = team.combine(&local, self.combine);
             let shortest = combined.iter().copied().fold(f64::INFINITY, f64::min);
@@ -161,14 +195,20 @@ impl<'t, T: Team> Bench<'t, T> {
                 && nloop < crate::calib::NLOOP_CAP / 2
                 && self.calibration.too_short(shortest);
             if team.share_u64(rerun as u64) == 0 {
-                break combined;
+                break (local, combined);
             }
             nloop *= 2;
             reruns += 1;
         };
         self.last_nloop = Some(nloop);
         let per_iter = nloop as f64 * self.timing.ops_per_iter();
-        Measurement { nloop, per_op: samples.iter().map(|s| s / per_iter).collect() }
+        let per_op = |v: Vec<f64>| v.iter().map(|s| s / per_iter).collect::<Vec<_>>();
+        Measurement {
+            nloop,
+            per_op: per_op(samples),
+            task_min: per_op(team.combine(&local, Combine::Min)),
+            task_max: per_op(team.combine(&local, Combine::Max)),
+        }
     }
 }
 
@@ -241,6 +281,25 @@ mod tests {
         let row = m.row(|t| t * 1e6);
         assert!((row.stats.mean - 10.0).abs() < 1e-9);
         assert_eq!(row.nreps, 5);
+    }
+
+    #[test]
+    fn per_call_timing_counts_only_the_calls() {
+        let team = FakeTeam { clock: Cell::new(0.0) };
+        let loops = Loops { nloop_max: 10, nloop_min: 1, nreps: 3 };
+        let mut b = Bench::new(
+            &team,
+            Timing::PerCall,
+            Combine::Min,
+            Calibration::new(loops, 1e-9, Policy::Calibrated),
+            3,
+        );
+        let m = b.measure(|| team.clock.set(team.clock.get() + 5e-6));
+        assert_eq!(m.nloop, 10);
+        assert!(m.per_op.iter().all(|t| (t - 5e-6).abs() < 1e-15), "{:?}", m.per_op);
+        assert_eq!(m.task_min, m.per_op);
+        let [fastest, slowest] = m.spread(|t| t * 1e6);
+        assert!((fastest - 5.0).abs() < 1e-9 && (slowest - 5.0).abs() < 1e-9);
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub struct DatSpec {
     pub notes: Vec<String>,
     /// Also print the rows as a table on standard output (the run's summary).
     pub echo: bool,
+    /// Names of extra numeric columns after NREPS, described in `notes`.
+    pub extra: Vec<&'static str>,
 }
 
 /// Column names of every row.
@@ -46,6 +48,7 @@ pub const COLUMNS: &str = "SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS";
 pub struct DatFile {
     out: Option<(PathBuf, BufWriter<File>)>,
     echo: bool,
+    extra: usize,
     check_column: bool,
 }
 
@@ -69,30 +72,32 @@ impl DatFile {
             "# y: {} [{}]; AVG MIN MAX STDDEV MEDIAN over NREPS repetitions (STDDEV: sample standard deviation)",
             spec.y.label, spec.y.unit
         )?;
-        if check_column {
-            writeln!(w, "# columns: {COLUMNS} CHECK")?;
-        } else {
-            writeln!(w, "# columns: {COLUMNS}")?;
+        let mut columns = COLUMNS.to_string();
+        let mut heading = format!(
+            "{:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>6}",
+            "SIZE", "AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS"
+        );
+        for name in &spec.extra {
+            columns.push_str(&format!(" {name}"));
+            heading.push_str(&format!(" {name:>12}"));
         }
+        if check_column {
+            columns.push_str(" CHECK");
+            heading.push_str(&format!(" {:>6}", "CHECK"));
+        }
+        writeln!(w, "# columns: {columns}")?;
         w.flush()?;
         if spec.echo {
             println!("\n{} [{}] -> {}", spec.y.label, spec.y.unit, path.display());
-            let heading = format!(
-                "{:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>6}",
-                "SIZE", "AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS"
-            );
-            if check_column {
-                println!("{heading} {:>6}", "CHECK");
-            } else {
-                println!("{heading}");
-            }
+            println!("{heading}");
         }
-        Ok(DatFile { out: Some((path, w)), echo: spec.echo, check_column })
+        let extra = spec.extra.len();
+        Ok(DatFile { out: Some((path, w)), echo: spec.echo, extra, check_column })
     }
 
     /// A file handle for ranks other than 0: rows go nowhere.
     pub(crate) fn inactive() -> DatFile {
-        DatFile { out: None, echo: false, check_column: false }
+        DatFile { out: None, echo: false, extra: 0, check_column: false }
     }
 
     /// Path of the file (rank 0 only).
@@ -104,9 +109,15 @@ impl DatFile {
     ///
     /// A write failure ends the whole job (see [`crate::error::fatal`]).
     pub fn row(&mut self, x: impl Display, row: &Row) {
+        self.row_with(x, row, &[]);
+    }
+
+    /// Like [`DatFile::row`], with values for the spec's extra columns.
+    pub fn row_with(&mut self, x: impl Display, row: &Row, extra: &[f64]) {
         let Some((path, w)) = self.out.as_mut() else {
             return;
         };
+        assert_eq!(extra.len(), self.extra, "one value per extra column");
         let s = &row.stats;
         let [avg, min, max, sd, med] = [s.mean, s.min, s.max, s.stddev, s.median].map(format_value);
         let x = x.to_string();
@@ -114,6 +125,9 @@ impl DatFile {
             "{x:>12} {avg:>12} {min:>12} {max:>12} {sd:>12} {med:>12} {:>9} {:>6}",
             row.nloop, row.nreps
         );
+        for v in extra {
+            line.push_str(&format!(" {:>12}", format_value(*v)));
+        }
         if self.check_column {
             line.push_str(&format!(" {:>6}", row.check.as_str()));
         }
@@ -189,6 +203,7 @@ mod tests {
             y: Axis::new("one-way time", "usec"),
             notes: vec!["ranks: minimum over tasks".into()],
             echo: false,
+            extra: vec![],
         };
         let mut f = DatFile::create(dir.path(), &["paw x -- test".into()], &spec, false).unwrap();
         let row = Row {
@@ -223,6 +238,7 @@ mod tests {
             y: Axis::new("time", "usec"),
             notes: vec![],
             echo: false,
+            extra: vec![],
         };
         let mut f = DatFile::create(dir.path(), &[], &spec, true).unwrap();
         let row = Row { stats: Stats::of(&[1.0]), nloop: 1, nreps: 1, check: Verdict::Unchecked };
@@ -235,6 +251,26 @@ mod tests {
     }
 
     #[test]
+    fn extra_columns_follow_nreps() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = DatSpec {
+            file: "e.dat".into(),
+            x: Axis::new("size", "bytes"),
+            y: Axis::new("time", "usec"),
+            notes: vec![],
+            echo: false,
+            extra: vec!["TASK_MIN", "TASK_MAX"],
+        };
+        let mut f = DatFile::create(dir.path(), &[], &spec, false).unwrap();
+        let row = Row { stats: Stats::of(&[2.0]), nloop: 1, nreps: 1, check: Verdict::Unchecked };
+        f.row_with(8, &row, &[1.5, 2.5]);
+        let text = std::fs::read_to_string(dir.path().join("e.dat")).unwrap();
+        assert!(text.contains(&format!("# columns: {COLUMNS} TASK_MIN TASK_MAX\n")));
+        let cells: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
+        assert_eq!(cells[8..], ["1.50000", "2.50000"]);
+    }
+
+    #[test]
     fn unwritable_directory_is_an_error() {
         let spec = DatSpec {
             file: "a.dat".into(),
@@ -242,6 +278,7 @@ mod tests {
             y: Axis::new("time", "usec"),
             notes: vec![],
             echo: false,
+            extra: vec![],
         };
         assert!(DatFile::create(Path::new("/nonexistent/paw"), &[], &spec, false).is_err());
     }

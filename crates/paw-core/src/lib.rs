@@ -22,6 +22,7 @@
 //!             y: Axis::new("one-way time", "usec"),
 //!             notes: vec![],
 //!             echo: true,
+//!             extra: vec![],
 //!         })?;
 //!         let m = bench.measure(|| { /* the timed MPI calls */ });
 //!         out.row(1, &m.row(|t| t * 1e6));

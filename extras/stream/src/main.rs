@@ -69,6 +69,7 @@ fn main() -> std::process::ExitCode {
                 y: Axis::new("memory bandwidth", "MB/s (MB = 10^6 B, as STREAM)"),
                 notes,
                 echo: true,
+                extra: vec![],
             },
         )?;
         let bytes = |words: usize| (words * 8 * n) as f64;

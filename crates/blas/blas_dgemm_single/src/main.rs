@@ -55,6 +55,7 @@ fn main() -> std::process::ExitCode {
                 y: Axis::new("time per DGEMM", "s"),
                 notes: notes.clone(),
                 echo: false,
+                extra: vec![],
             },
         )?;
         let mut flops_out = node.dat(
@@ -65,6 +66,7 @@ fn main() -> std::process::ExitCode {
                 y: Axis::new("DGEMM rate", "GFLOP/s (1e9 flop/s)"),
                 notes,
                 echo: true,
+                extra: vec![],
             },
         )?;
 

@@ -40,6 +40,7 @@ fn main() -> std::process::ExitCode {
                     "timed calls: task 0 MPI_Send, MPI_Recv; task 1 MPI_Recv, MPI_Send".into()
                 ],
                 echo: true,
+                extra: vec![],
             },
         )?;
         let m = bench.measure(|| {

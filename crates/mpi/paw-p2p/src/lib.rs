@@ -65,6 +65,7 @@ pub fn time_and_second(
             y: Axis::new(time_label, "usec"),
             notes: notes.clone(),
             echo: true,
+            extra: vec![],
         },
     )?;
     let (file, y) = match second {
@@ -73,7 +74,14 @@ pub fn time_and_second(
     };
     let other = paw.dat(
         bench,
-        DatSpec { file: paw.np_file(&format!("{stem}_{file}")), x: size, y, notes, echo: false },
+        DatSpec {
+            file: paw.np_file(&format!("{stem}_{file}")),
+            x: size,
+            y,
+            notes,
+            echo: false,
+            extra: vec![],
+        },
     )?;
     Ok((time, other))
 }

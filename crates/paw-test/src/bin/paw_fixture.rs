@@ -45,6 +45,7 @@ fn main() -> std::process::ExitCode {
                         y: Axis::new("sleep time", "usec"),
                         notes: vec![],
                         echo: true,
+                        extra: vec![],
                     },
                 )?;
                 let bad_rank = paw.knob("PAW_FIXTURE_RANK", 1, 0..=1 << 20)? as i32;
