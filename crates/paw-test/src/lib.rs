@@ -8,6 +8,7 @@
 //! a run wrote; failures print the command, standard output and standard error.
 #![warn(missing_docs)]
 
+pub mod collective;
 mod dat;
 mod launch;
 pub mod p2p;

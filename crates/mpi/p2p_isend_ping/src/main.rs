@@ -16,7 +16,7 @@ use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
 use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_p2p::{time_and_second, Second};
+use paw_mpi::{time_and_second, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_isend_ping",

@@ -16,7 +16,7 @@ use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
 use paw_core::{buffer, Combine, Error, Family, Paw, Policy, Ranks, Spec, Timing};
-use paw_p2p::{time_and_second, Second};
+use paw_mpi::{time_and_second, Second};
 
 /// Most bytes of receive buffers a task may be asked to hold (WINDOW_SIZE x MAX_P2P_SIZE).
 const RECEIVE_LIMIT: u64 = 1 << 34;

@@ -13,7 +13,7 @@
 use paw_core::check;
 use paw_core::mpi::traits::*;
 use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_p2p::{isend_pingpong, time_and_second, Second};
+use paw_mpi::{isend_pingpong, time_and_second, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_multitask",

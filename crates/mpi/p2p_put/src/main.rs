@@ -15,7 +15,7 @@ use paw_core::check;
 use paw_core::mpi::topology::UserGroup;
 use paw_core::mpi::traits::*;
 use paw_core::{buffer, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_p2p::{time_and_second, Second};
+use paw_mpi::{time_and_second, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_put",

@@ -13,7 +13,7 @@
 use mpi_ext::rma::Window;
 use paw_core::check;
 use paw_core::{buffer, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_p2p::{time_and_second, Second};
+use paw_mpi::{time_and_second, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_put_fence",

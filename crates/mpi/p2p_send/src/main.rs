@@ -11,7 +11,7 @@
 use paw_core::check;
 use paw_core::mpi::traits::*;
 use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_p2p::{send_pingpong, time_and_second, Second};
+use paw_mpi::{send_pingpong, time_and_second, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_send",

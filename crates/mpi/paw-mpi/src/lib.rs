@@ -1,5 +1,5 @@
-//! paw-p2p: what several point-to-point tests share, so each `main.rs` keeps only its own
-//! pattern: the two ping-pong kernels of PAW Tables 7.4 and 7.5, and the pair of
+//! paw-mpi: what several MPI tests share beyond paw-core, so each `main.rs` keeps only its
+//! own pattern: the two ping-pong kernels of PAW Tables 7.4 and 7.5, and the pair of
 //! `<stem>_time-np_NNNN.dat` / `<stem>_bw-np_NNNN.dat` files (or `_rate`) they write.
 #![warn(missing_docs)]
 
@@ -55,6 +55,40 @@ pub fn time_and_second(
     second: Second,
     notes: &[&str],
 ) -> paw_core::Result<(DatFile, DatFile)> {
+    files(paw, bench, stem, time_label, second, notes, vec![])
+}
+
+/// Creates the files of a collective test: `<stem>_time-np_NNNN.dat` with two extra
+/// columns, TASK_MIN and TASK_MAX (medians over the repetitions of the fastest and the
+/// slowest task's time, in usec, so the spread between tasks is visible), and
+/// `<stem>_bw-np_NNNN.dat`.
+pub fn collective_files(
+    paw: &Paw,
+    bench: &Bench<'_, World>,
+    stem: &str,
+    bandwidth: &'static str,
+    notes: &[&str],
+) -> paw_core::Result<(DatFile, DatFile)> {
+    let mut notes = notes.to_vec();
+    notes.push(
+        "TASK_MIN, TASK_MAX: medians over the repetitions of the minimum and the maximum over \
+         tasks of the time per call, usec",
+    );
+    files(paw, bench, stem, "time per call", Second::Bandwidth(bandwidth), &notes, SPREAD.to_vec())
+}
+
+/// The extra columns of a collective's time file.
+pub const SPREAD: [&str; 2] = ["TASK_MIN", "TASK_MAX"];
+
+fn files(
+    paw: &Paw,
+    bench: &Bench<'_, World>,
+    stem: &str,
+    time_label: &str,
+    second: Second,
+    notes: &[&str],
+    extra: Vec<&'static str>,
+) -> paw_core::Result<(DatFile, DatFile)> {
     let notes: Vec<String> = notes.iter().map(|n| n.to_string()).collect();
     let size = Axis::new("message size", "bytes");
     let time = paw.dat(
@@ -65,7 +99,7 @@ pub fn time_and_second(
             y: Axis::new(time_label, "usec"),
             notes: notes.clone(),
             echo: true,
-            extra: vec![],
+            extra,
         },
     )?;
     let (file, y) = match second {

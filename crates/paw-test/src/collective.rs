@@ -1,0 +1,32 @@
+//! Assertions shared by the tests of the collective benchmarks.
+
+use crate::launch::{Launch, Outcome};
+use crate::p2p::tiny_p2p_sizes;
+
+/// Runs `bin` on `np` tasks and checks `<stem>_time-np_NNNN.dat` and `<stem>_bw-np_NNNN.dat`:
+/// every size of the tiny sweep, sane statistics, TASK_MIN <= TASK_MAX, the header naming
+/// the rank rule (`minimum` or `maximum`), and bandwidth = SIZE / time.
+pub fn assert_collective(bin: &str, np: usize, stem: &str, rule: &str) -> Outcome {
+    let out = Launch::mpi(bin, np).run();
+    out.success();
+    let time = out.dat(&format!("{stem}_time-np_{np:04}.dat"));
+    let bw = out.dat(&format!("{stem}_bw-np_{np:04}.dat"));
+    for (name, dat) in [("time", &time), ("bw", &bw)] {
+        assert_eq!(dat.numbers("SIZE"), tiny_p2p_sizes(), "{name}\n{}", out.report());
+        dat.check_stats(3).unwrap_or_else(|e| panic!("{name}: {e}\n{}", out.report()));
+        assert_eq!(dat.header_value("tasks"), Some(np.to_string().as_str()));
+        let combined = dat.header_value("ranks combined").unwrap();
+        assert!(combined.starts_with(rule), "{name}: {combined}");
+    }
+    assert!(time.header_value("timing").unwrap().contains("barrier, clock, one call, clock"));
+    for (lo, hi) in time.numbers("TASK_MIN").iter().zip(time.numbers("TASK_MAX")) {
+        assert!(*lo > 0.0 && *lo <= hi * (1.0 + 1e-5), "TASK_MIN {lo} > TASK_MAX {hi}");
+    }
+    for ((size, t), got) in
+        time.numbers("SIZE").iter().zip(time.numbers("MIN")).zip(bw.numbers("MAX"))
+    {
+        let expect = size / (t * 1e-6) / 1_048_576.0;
+        assert!((got / expect - 1.0).abs() < 1e-4, "size {size}: {got} vs {expect}");
+    }
+    out
+}
