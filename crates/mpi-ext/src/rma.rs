@@ -354,6 +354,14 @@ impl<'s, 'w, T: Plain> Passive<'s, 'w, T> {
         RmaRequest { raw, _scope: PhantomData, _window: PhantomData }.wait();
     }
 
+    /// MPI_Raccumulate then MPI_Wait: `origin` is borrowed only for the call.
+    pub fn raccumulate_wait<O: Operation>(&self, origin: &[T], target: Rank, disp: usize, op: O) {
+        let op = Op::Accumulate(op.as_raw());
+        // SAFETY: as for `rput_wait`.
+        let raw = unsafe { self.issue(op, origin.as_ptr(), origin.len(), target, disp) };
+        RmaRequest { raw, _scope: PhantomData, _window: PhantomData }.wait();
+    }
+
     /// MPI_Win_flush_all: every operation issued so far is complete at its target.
     pub fn flush_all(&self) {
         // SAFETY: the window handle is live and in a passive epoch opened by `locked_all`.
