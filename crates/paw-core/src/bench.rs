@@ -148,7 +148,8 @@ impl<'t, T: Team> Bench<'t, T> {
 
     /// Measures `op` (collective: every rank calls this with its side of the operation).
     ///
-    /// Runs a timed warm-up, lets rank 0 choose NLOOP and broadcast it, then takes NREPS
+    /// Runs a timed warm-up (its time per iteration is the slowest rank's), lets rank 0
+    /// choose NLOOP from it and broadcast it, then takes NREPS
     /// samples of NLOOP iterations each, with a barrier before every sample and nothing but
     /// `op` between the clock reads. Per-repetition times are combined over ranks.
     pub fn measure(&mut self, mut op: impl FnMut()) -> Measurement {
@@ -159,7 +160,9 @@ impl<'t, T: Team> Bench<'t, T> {
         for _ in 0..warmup {
             op();
         }
-        let t_iter = (team.now() - start) / warmup as f64;
+        let local_iter = (team.now() - start) / warmup as f64;
+        // The slowest rank's estimate: rank 0 may have the least to do (a passive target).
+        let t_iter = team.combine(&[local_iter], Combine::Max)[0];
         let proposal = if team.is_root() { self.calibration.nloop(t_iter) } else { 0 };
         let mut nloop = team.share_u64(proposal);
 
