@@ -149,6 +149,44 @@ impl DatFile {
     }
 }
 
+/// A plain table file (one row per run, e.g. start-up times), rank 0 only.
+#[derive(Debug)]
+pub struct Table {
+    out: Option<(PathBuf, BufWriter<File>)>,
+}
+
+impl Table {
+    /// Opens `path`: a new file gets `header` as `#` lines; with `append` an existing file
+    /// keeps its content and gets rows added at the end.
+    pub(crate) fn open(path: &Path, header: &[String], append: bool) -> std::io::Result<Table> {
+        let fresh = !append || !path.exists();
+        let file =
+            File::options().create(true).append(append).write(true).truncate(!append).open(path)?;
+        let mut w = BufWriter::new(file);
+        if fresh {
+            for line in header {
+                writeln!(w, "# {line}")?;
+            }
+        }
+        w.flush()?;
+        Ok(Table { out: Some((path.to_path_buf(), w)) })
+    }
+
+    pub(crate) fn inactive() -> Table {
+        Table { out: None }
+    }
+
+    /// Appends a row of cells and flushes it; a write failure ends the job.
+    pub fn row(&mut self, cells: &[String]) {
+        if let Some((path, w)) = self.out.as_mut() {
+            let line = cells.iter().map(|c| format!("{c:>14}")).collect::<Vec<_>>().join(" ");
+            if let Err(e) = writeln!(w, "{line}").and_then(|_| w.flush()) {
+                fatal(&format!("cannot write {}: {e}", path.display()));
+            }
+        }
+    }
+}
+
 /// Six significant digits, fixed-point where that stays readable, scientific otherwise.
 pub fn format_value(x: f64) -> String {
     if x == 0.0 {
@@ -268,6 +306,25 @@ mod tests {
         assert!(text.contains(&format!("# columns: {COLUMNS} TASK_MIN TASK_MAX\n")));
         let cells: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
         assert_eq!(cells[8..], ["1.50000", "2.50000"]);
+    }
+
+    #[test]
+    fn table_appends_below_the_first_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.dat");
+        let mut t = Table::open(&path, &["run one".into(), "columns: A B".into()], true).unwrap();
+        t.row(&["1".into(), "0.5".into()]);
+        let mut t = Table::open(&path, &["run two".into(), "columns: A B".into()], true).unwrap();
+        t.row(&["2".into(), "0.7".into()]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "# run one");
+        assert!(!text.contains("run two"));
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[3].split_whitespace().collect::<Vec<_>>(), ["2", "0.7"]);
+        // Without append the file starts over.
+        Table::open(&path, &["run three".into()], false).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "# run three\n");
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub mod timer;
 pub use bench::{Bench, Measurement, Row, Timing};
 pub use calib::{Calibration, Policy};
 pub use config::{Family, Loops, SizeRange};
-pub use dat::{Axis, DatFile, DatSpec};
+pub use dat::{Axis, DatFile, DatSpec, Table};
 pub use error::{main, Error, Result};
 pub use node::Node;
 pub use paw::{Pair, Paw, World};

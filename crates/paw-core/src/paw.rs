@@ -134,11 +134,7 @@ impl Paw {
     }
 
     fn start(spec: &Spec, level: Option<Threading>) -> Result<Paw> {
-        let args = spec.read_args(std::env::args().skip(1));
-        if args == Args::Help {
-            println!("{}", spec.help_text());
-            std::process::exit(0);
-        }
+        spec.exit_on_help();
         let (universe, granted) = match level {
             None => (mpi::initialize(), None),
             Some(l) => match mpi::initialize_with_threading(l) {
@@ -148,19 +144,31 @@ impl Paw {
         };
         let universe =
             universe.ok_or_else(|| error::Error::runtime("MPI was already initialised"))?;
+        Self::adopt(spec, universe, level.zip(granted))
+    }
+
+    /// Builds the session around an MPI environment `main.rs` started itself (for tests
+    /// that time MPI_Init: the clock must be read around the call in plain sight).
+    /// `threading` is the (requested, granted) thread level when MPI_Init_thread was used.
+    /// Call [`Spec::exit_on_help`] before starting MPI.
+    pub fn adopt(
+        spec: &Spec,
+        universe: Universe,
+        threading: Option<(Threading, Threading)>,
+    ) -> Result<Paw> {
         install_abort_on_panic(spec.name);
         let world = universe.world();
         UNIVERSE.with(|u| *u.borrow_mut() = Some(universe));
         let (rank, size) = (world.rank(), world.size());
         error::set_rank(rank);
-        if let Args::Unknown(arg) = args {
+        if let Args::Unknown(arg) = spec.read_args(std::env::args().skip(1)) {
             return Err(spec.unknown_arg(&arg));
         }
         spec.ranks.check(spec.name, size as usize)?;
 
         let placement = gather_strings(&world, &meta::placement());
         let mut libraries = vec![mpi_library()];
-        if let (Some(req), Some(got)) = (level, granted) {
+        if let Some((req, got)) = threading {
             libraries.push(format!("MPI thread level: requested {req:?}, granted {got:?}"));
         }
         let info = RunInfo {
@@ -175,7 +183,7 @@ impl Paw {
             timer: String::new(),
         };
         let session = Session::new(World { comm: world }, info)?;
-        Ok(Paw { session, granted })
+        Ok(Paw { session, granted: threading.map(|(_, got)| got) })
     }
 
     /// MPI_COMM_WORLD.

@@ -6,14 +6,14 @@ use crate::bench::{Bench, Timing};
 use crate::calib::{Calibration, Policy};
 use crate::check::Verdict;
 use crate::config::{self, Family, Loops, ProcessEnv, SizeRange};
-use crate::dat::{DatFile, DatSpec};
+use crate::dat::{DatFile, DatSpec, Table};
 use crate::error::{Error, Result};
 use crate::meta::RunInfo;
 use crate::team::{Combine, Team};
 use crate::timer::TimerInfo;
 use std::cell::Cell;
 use std::ops::RangeInclusive;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A benchmark's session over a [`Team`]: [`crate::Paw`] dereferences to
 /// `Session<World>`, and [`crate::Node`] is `Session<Solo>`.
@@ -172,22 +172,48 @@ impl<T: Team> Session<T> {
                     .to_string(),
             );
         }
+        let file =
+            self.on_root(&spec.file, |dir| DatFile::create(dir, &header, &spec, self.checking))?;
+        Ok(file.unwrap_or_else(DatFile::inactive))
+    }
+
+    /// Opens a plain table `file` on rank 0 (collective): the run header, `notes` and a
+    /// `# columns:` line when the file is new; with `append`, rows go after those of
+    /// earlier runs (their header is kept).
+    pub fn table(
+        &self,
+        file: &str,
+        notes: &[String],
+        columns: &str,
+        append: bool,
+    ) -> Result<Table> {
+        let mut header = self.info.header_lines();
+        header.extend(notes.iter().cloned());
+        header.push(format!("columns: {columns}"));
+        let table = self.on_root(file, |dir| Table::open(&dir.join(file), &header, append))?;
+        Ok(table.unwrap_or_else(Table::inactive))
+    }
+
+    /// Runs `create` in the output directory on rank 0; every rank learns whether it worked.
+    fn on_root<F>(
+        &self,
+        file: &str,
+        create: impl FnOnce(&Path) -> std::io::Result<F>,
+    ) -> Result<Option<F>> {
         let mut created = None;
         let mut failure = None;
         if self.team.is_root() {
             let dir = output_dir();
-            match std::fs::create_dir_all(&dir)
-                .and_then(|_| DatFile::create(&dir, &header, &spec, self.checking))
-            {
+            match std::fs::create_dir_all(&dir).and_then(|_| create(&dir)) {
                 Ok(f) => created = Some(f),
-                Err(e) => failure = Some(output_error(&dir, &spec.file, &e)),
+                Err(e) => failure = Some(output_error(&dir, file, &e)),
             }
         }
         if self.team.share_u64(failure.is_some() as u64) == 1 {
             return Err(failure
                 .unwrap_or_else(|| Error::runtime("cannot create output (reported by rank 0)")));
         }
-        Ok(created.unwrap_or_else(DatFile::inactive))
+        Ok(created)
     }
 }
 

@@ -71,6 +71,15 @@ pub(crate) enum Args {
 }
 
 impl Spec {
+    /// Prints the help and exits with status 0 if `-h` or `--help` was given (call it before
+    /// starting MPI: help needs no MPI).
+    pub fn exit_on_help(&self) {
+        if self.read_args(std::env::args().skip(1)) == Args::Help {
+            println!("{}", self.help_text());
+            std::process::exit(0);
+        }
+    }
+
     /// The full `-h` text.
     pub fn help_text(&self) -> String {
         format!("{} -- {}\n\n{}\n\n{COMMON_HELP}", self.name, self.title, self.help.trim_end())
