@@ -15,11 +15,8 @@ use mpi_ext::batch::Batch;
 use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Combine, Error, Family, Paw, Policy, Ranks, Spec, Timing};
-use paw_mpi::{time_and_second, Second};
-
-/// Most bytes of receive buffers a task may be asked to hold (WINDOW_SIZE x MAX_P2P_SIZE).
-const RECEIVE_LIMIT: u64 = 1 << 34;
+use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing};
+use paw_mpi::{time_and_second, window_size, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_mrate_bidir",
@@ -58,15 +55,7 @@ fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
         let sizes = paw.sizes(Family::P2p)?;
-        let ws = paw.knob("WINDOW_SIZE", 128, 1..=65536)? as usize;
-        let held = ws as u64 * sizes.max;
-        if held > RECEIVE_LIMIT {
-            return Err(Error::input(format!(
-                "WINDOW_SIZE x MAX_P2P_SIZE = {ws} x {} = {held} bytes of receive buffers per \
-                 task; accepted: at most {RECEIVE_LIMIT} (16 GiB)",
-                sizes.max
-            )));
-        }
+        let ws = window_size(&paw, &sizes)?;
         let pairs = (paw.size() / 2) as f64;
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);

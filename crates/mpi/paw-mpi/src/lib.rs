@@ -6,7 +6,7 @@
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{Axis, Bench, DatFile, DatSpec, Paw, World};
+use paw_core::{Axis, Bench, DatFile, DatSpec, Error, Paw, SizeRange, World};
 
 /// One ping-pong of PAW Table 7.5: the leader runs MPI_Send then MPI_Recv, its partner
 /// MPI_Recv then MPI_Send.
@@ -118,4 +118,23 @@ fn files(
         },
     )?;
     Ok((time, other))
+}
+
+/// Most bytes of receive buffers a message-rate test may hold per task.
+pub const RECEIVE_LIMIT: u64 = 1 << 34;
+
+/// WINDOW_SIZE (PAW Table 3.1: messages in flight, default 128), refused when a task would
+/// need more than [`RECEIVE_LIMIT`] bytes of receive buffers (one per message in flight, of
+/// MAX_P2P_SIZE bytes each). Collective: read on rank 0 and shared.
+pub fn window_size(paw: &Paw, sizes: &SizeRange) -> paw_core::Result<usize> {
+    let ws = paw.knob("WINDOW_SIZE", 128, 1..=65536)?;
+    let held = ws * sizes.max;
+    if held > RECEIVE_LIMIT {
+        return Err(Error::input(format!(
+            "WINDOW_SIZE x MAX_P2P_SIZE = {ws} x {} = {held} bytes of receive buffers per task; \
+             accepted: at most {RECEIVE_LIMIT} (16 GiB)",
+            sizes.max
+        )));
+    }
+    Ok(ws as usize)
 }
