@@ -36,10 +36,7 @@ fn main() -> std::process::ExitCode {
         node.add_library(format!("BLAS: {} ({threads} threads)", paw_blas::config()));
 
         // Untimed setup: deterministic values in [-1, 1).
-        let fill = |seed: usize| -> Vec<f64> {
-            (0..n * n).map(|i| ((i * 2654435761 + seed) % 2000) as f64 / 1000.0 - 1.0).collect()
-        };
-        let (a, b) = (fill(1), fill(7));
+        let (a, b) = (paw_blas::fill::<f64>(n * n, 1), paw_blas::fill::<f64>(n * n, 7));
         let mut c = vec![0.0; n * n];
 
         let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Fewest);
@@ -70,12 +67,12 @@ fn main() -> std::process::ExitCode {
             },
         )?;
 
-        let m = bench.measure(|| paw_blas::dgemm(n, &a, &b, &mut c));
+        let m = bench.measure(|| paw_blas::gemm(n, &a, &b, &mut c));
         time_out.row(n, &m.row(|t| t));
         flops_out.row(n, &m.row(|t| paw_blas::gemm_flops(n) / t / 1e9));
 
-        let error = paw_blas::dgemm_error(n, &a, &b, &c);
-        let tolerance = 2.0 * n as f64 * f64::EPSILON;
+        let error = paw_blas::gemm_error(n, &a, &b, &c);
+        let tolerance = paw_blas::tolerance::<f64>(n);
         if error > tolerance {
             return Err(Error::runtime(format!(
                 "DGEMM result check failed: relative error {error:.3e} exceeds {tolerance:.3e}"

@@ -6,6 +6,7 @@
 extern crate blas_src;
 
 use cblas::{Layout, Transpose};
+use paw_core::{Axis, Bench, DatFile, DatSpec, Error, Node, Solo};
 use std::ffi::{c_char, c_int, CStr};
 
 extern "C" {
@@ -33,53 +34,185 @@ pub fn gemm_flops(n: usize) -> f64 {
     2.0 * n * n * (n + 1.0)
 }
 
-/// C = A B for order-`n` column-major matrices (DGEMM, alpha 1, beta 0).
-///
-/// Panics unless every slice holds exactly n*n elements and n fits a BLAS integer.
-pub fn dgemm(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
-    let len = n.checked_mul(n).expect("matrix order overflows");
-    assert!(a.len() == len && b.len() == len && c.len() == len, "dgemm needs n*n elements");
-    let ni = i32::try_from(n).expect("matrix order exceeds the BLAS integer range");
-    // SAFETY: all three slices hold n*n elements (checked above), which is what DGEMM reads
-    // and writes for m = n = k = lda = ldb = ldc = n; `c` is borrowed exclusively.
-    unsafe {
-        cblas::dgemm(
-            Layout::ColumnMajor,
-            Transpose::None,
-            Transpose::None,
-            ni,
-            ni,
-            ni,
-            1.0,
-            a,
-            ni,
-            b,
-            ni,
-            0.0,
-            c,
-            ni,
-        );
+/// Floating-point operations PAW counts for an order-`n` matrix-vector product: 2n(n+1).
+pub fn gemv_flops(n: usize) -> f64 {
+    let n = n as f64;
+    2.0 * n * (n + 1.0)
+}
+
+/// The two precisions the BLAS tests run: `f64` (D routines) and `f32` (S routines).
+pub trait Real: Copy + Default + Into<f64> + std::fmt::Debug + 'static {
+    /// Machine epsilon, as f64.
+    const EPSILON: f64;
+    /// The value nearest to `x`.
+    fn from_f64(x: f64) -> Self;
+    /// cblas_?gemm for square column-major matrices; the caller checked the lengths.
+    ///
+    /// # Safety
+    /// `a`, `b` and `c` must hold n*n elements.
+    unsafe fn gemm_unchecked(n: i32, a: &[Self], b: &[Self], c: &mut [Self]);
+    /// cblas_?gemv for a square column-major matrix; the caller checked the lengths.
+    ///
+    /// # Safety
+    /// `a` must hold n*n elements, `x` and `y` n each.
+    unsafe fn gemv_unchecked(n: i32, a: &[Self], x: &[Self], y: &mut [Self]);
+}
+
+impl Real for f64 {
+    const EPSILON: f64 = f64::EPSILON;
+    fn from_f64(x: f64) -> Self {
+        x
+    }
+    unsafe fn gemm_unchecked(n: i32, a: &[f64], b: &[f64], c: &mut [f64]) {
+        let (l, t) = (Layout::ColumnMajor, Transpose::None);
+        // SAFETY: the caller guarantees n*n elements in each slice, what DGEMM reads and
+        // writes for m = n = k = lda = ldb = ldc = n.
+        unsafe { cblas::dgemm(l, t, t, n, n, n, 1.0, a, n, b, n, 0.0, c, n) }
+    }
+    unsafe fn gemv_unchecked(n: i32, a: &[f64], x: &[f64], y: &mut [f64]) {
+        // SAFETY: the caller guarantees n*n elements in `a` and n in `x` and `y`.
+        unsafe {
+            cblas::dgemv(Layout::ColumnMajor, Transpose::None, n, n, 1.0, a, n, x, 1, 0.0, y, 1)
+        }
     }
 }
 
-/// Largest relative error of `c` against A B over a sample of entries (every entry for
-/// small matrices), computed naively in f64: the correctness check done after timing.
-pub fn dgemm_error(n: usize, a: &[f64], b: &[f64], c: &[f64]) -> f64 {
+impl Real for f32 {
+    const EPSILON: f64 = f32::EPSILON as f64;
+    fn from_f64(x: f64) -> Self {
+        x as f32
+    }
+    unsafe fn gemm_unchecked(n: i32, a: &[f32], b: &[f32], c: &mut [f32]) {
+        let (l, t) = (Layout::ColumnMajor, Transpose::None);
+        // SAFETY: as for f64.
+        unsafe { cblas::sgemm(l, t, t, n, n, n, 1.0, a, n, b, n, 0.0, c, n) }
+    }
+    unsafe fn gemv_unchecked(n: i32, a: &[f32], x: &[f32], y: &mut [f32]) {
+        // SAFETY: as for f64.
+        unsafe {
+            cblas::sgemv(Layout::ColumnMajor, Transpose::None, n, n, 1.0, a, n, x, 1, 0.0, y, 1)
+        }
+    }
+}
+
+/// The matrix order as a BLAS integer; panics beyond i32.
+fn blas_int(n: usize) -> i32 {
+    i32::try_from(n).expect("matrix order exceeds the BLAS integer range")
+}
+
+/// C = A B for order-`n` column-major matrices (?GEMM, alpha 1, beta 0).
+///
+/// Panics unless every slice holds exactly n*n elements and n fits a BLAS integer.
+pub fn gemm<T: Real>(n: usize, a: &[T], b: &[T], c: &mut [T]) {
+    let len = n.checked_mul(n).expect("matrix order overflows");
+    assert!(a.len() == len && b.len() == len && c.len() == len, "gemm needs n*n elements");
+    // SAFETY: the lengths were checked above.
+    unsafe { T::gemm_unchecked(blas_int(n), a, b, c) }
+}
+
+/// y = A x for an order-`n` column-major matrix (?GEMV, alpha 1, beta 0).
+///
+/// Panics unless `a` holds n*n elements and `x`, `y` n each.
+pub fn gemv<T: Real>(n: usize, a: &[T], x: &[T], y: &mut [T]) {
+    let len = n.checked_mul(n).expect("matrix order overflows");
+    assert!(a.len() == len && x.len() == n && y.len() == n, "gemv needs n*n and n elements");
+    // SAFETY: the lengths were checked above.
+    unsafe { T::gemv_unchecked(blas_int(n), a, x, y) }
+}
+
+/// Deterministic values in [-1, 1) for matrix and vector contents (setup, untimed).
+pub fn fill<T: Real>(len: usize, seed: usize) -> Vec<T> {
+    (0..len).map(|i| T::from_f64(((i * 2654435761 + seed) % 2000) as f64 / 1000.0 - 1.0)).collect()
+}
+
+/// Largest relative error of `c` against A B over a sample of entries (every entry up to
+/// order 64, a 16 x 16 grid above), computed naively in f64, relative to the sum of the
+/// magnitudes of each entry's products: the correctness check done after timing.
+pub fn gemm_error<T: Real>(n: usize, a: &[T], b: &[T], c: &[T]) -> f64 {
     let stride = if n <= 64 { 1 } else { n / 16 };
     let mut worst = 0.0f64;
     for i in (0..n).step_by(stride) {
         for j in (0..n).step_by(stride) {
-            let (mut exact, mut magnitude) = (0.0f64, 0.0f64);
-            for k in 0..n {
-                let p = a[i + k * n] * b[k + j * n];
-                exact += p;
-                magnitude += p.abs();
-            }
-            let err = (c[i + j * n] - exact).abs() / magnitude.max(f64::MIN_POSITIVE);
-            worst = worst.max(err);
+            let col = (0..n).map(|k| (a[i + k * n].into(), b[k + j * n].into()));
+            worst = worst.max(relative_error(c[i + j * n].into(), col));
         }
     }
     worst
+}
+
+/// Largest relative error of `y` against A x (every entry up to order 64, 256 spread
+/// entries above), computed naively in f64.
+pub fn gemv_error<T: Real>(n: usize, a: &[T], x: &[T], y: &[T]) -> f64 {
+    let stride = if n <= 64 { 1 } else { n / 256 };
+    (0..n)
+        .step_by(stride.max(1))
+        .map(|i| relative_error(y[i].into(), (0..n).map(|k| (a[i + k * n].into(), x[k].into()))))
+        .fold(0.0, f64::max)
+}
+
+/// |got - sum of products| / sum of |products|.
+fn relative_error(got: f64, products: impl Iterator<Item = (f64, f64)>) -> f64 {
+    let (mut exact, mut magnitude) = (0.0f64, 0.0f64);
+    for (p, q) in products {
+        exact += p * q;
+        magnitude += (p * q).abs();
+    }
+    (got - exact).abs() / magnitude.max(f64::MIN_POSITIVE)
+}
+
+/// The error a correct order-`n` product may show in precision `T`: 2 n epsilon (the
+/// classic bound for a dot product of length n, doubled).
+pub fn tolerance<T: Real>(n: usize) -> f64 {
+    2.0 * n as f64 * T::EPSILON
+}
+
+/// Creates `<call>_time-np_TTTT.dat` (seconds per call) and `<call>_flops-np_TTTT.dat`
+/// (GFLOP/s, echoed as the summary), TTTT = thread count, headed by `notes`.
+pub fn time_and_flops(
+    node: &Node,
+    bench: &Bench<'_, Solo>,
+    call: &str,
+    threads: usize,
+    notes: &[String],
+) -> paw_core::Result<(DatFile, DatFile)> {
+    let order = Axis::new("matrix order N", "elements");
+    let time = node.dat(
+        bench,
+        DatSpec {
+            file: node.np_file(&format!("{call}_time"), threads),
+            x: order.clone(),
+            y: Axis::new(format!("time per {} call", call.to_uppercase()), "s"),
+            notes: notes.to_vec(),
+            echo: false,
+            extra: vec![],
+        },
+    )?;
+    let flops = node.dat(
+        bench,
+        DatSpec {
+            file: node.np_file(&format!("{call}_flops"), threads),
+            x: order,
+            y: Axis::new(format!("{} rate", call.to_uppercase()), "GFLOP/s (1e9 flop/s)"),
+            notes: notes.to_vec(),
+            echo: true,
+            extra: vec![],
+        },
+    )?;
+    Ok((time, flops))
+}
+
+/// The run's verdict from the worst error/tolerance ratio over the sizes checked.
+pub fn checked(call: &str, worst_ratio: f64) -> paw_core::Result<()> {
+    if worst_ratio > 1.0 {
+        return Err(Error::runtime(format!(
+            "{call} result check failed: an entry's relative error is {worst_ratio:.1} times \
+             the tolerance (2 N epsilon)"
+        )));
+    }
+    println!(
+        "result check: every checked entry within {worst_ratio:.3} of the tolerance (2 N epsilon)"
+    );
+    Ok(())
 }
 
 #[cfg(test)]
@@ -92,8 +225,8 @@ mod tests {
         let a: Vec<f64> = (0..n * n).map(|i| ((i * 7) % 11) as f64 - 5.0).collect();
         let b: Vec<f64> = (0..n * n).map(|i| ((i * 3) % 13) as f64 * 0.5).collect();
         let mut c = vec![f64::NAN; n * n];
-        dgemm(n, &a, &b, &mut c);
-        assert!(dgemm_error(n, &a, &b, &c) < 1e-14);
+        gemm(n, &a, &b, &mut c);
+        assert!(gemm_error(n, &a, &b, &c) < 1e-14);
         // Column-major: C[0,1] = sum_k A[0,k] B[k,1].
         let expect: f64 = (0..n).map(|k| a[k * n] * b[k + n]).sum();
         assert_eq!(c[n], expect);
@@ -105,10 +238,28 @@ mod tests {
         let a = vec![1.0; n * n];
         let b = vec![2.0; n * n];
         let mut c = vec![0.0; n * n];
-        dgemm(n, &a, &b, &mut c);
-        assert!(dgemm_error(n, &a, &b, &c) < 1e-15);
+        gemm(n, &a, &b, &mut c);
+        assert!(gemm_error(n, &a, &b, &c) < 1e-15);
         c[3 * n + 5] += 1e-3;
-        assert!(dgemm_error(n, &a, &b, &c) > 1e-6);
+        assert!(gemm_error(n, &a, &b, &c) > 1e-6);
+    }
+
+    #[test]
+    fn single_precision_and_gemv_are_checked() {
+        let n = 100;
+        let (a, b) = (fill::<f32>(n * n, 1), fill::<f32>(n * n, 7));
+        let mut c = vec![0.0f32; n * n];
+        gemm(n, &a, &b, &mut c);
+        assert!(gemm_error(n, &a, &b, &c) < tolerance::<f32>(n));
+        let (x, mut y) = (fill::<f32>(n, 3), vec![0.0f32; n]);
+        gemv(n, &a, &x, &mut y);
+        assert!(gemv_error(n, &a, &x, &y) < tolerance::<f32>(n));
+        y[50] += 0.5;
+        assert!(gemv_error(n, &a, &x, &y) > tolerance::<f32>(n));
+        let (a, x, mut y) = (fill::<f64>(n * n, 1), fill::<f64>(n, 3), vec![0.0f64; n]);
+        gemv(n, &a, &x, &mut y);
+        assert!(gemv_error(n, &a, &x, &y) < tolerance::<f64>(n));
+        assert_eq!(gemv_flops(10), 220.0);
     }
 
     #[test]
@@ -123,8 +274,8 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "n*n elements")]
+    #[should_panic(expected = "gemm needs n*n elements")]
     fn short_slice_is_refused() {
-        dgemm(4, &[0.0; 16], &[0.0; 15], &mut [0.0; 16]);
+        gemm(4, &[0.0f64; 16], &[0.0; 15], &mut [0.0; 16]);
     }
 }
