@@ -97,6 +97,11 @@ impl<T: Team> Session<T> {
         }
     }
 
+    /// Whether `ok` holds on every rank (collective).
+    pub fn all_ok(&self, ok: bool) -> bool {
+        self.team.combine(&[if ok { 1.0 } else { 0.0 }], Combine::Min)[0] == 1.0
+    }
+
     /// An error if any size failed its data check: call it last, so a corrupt run exits
     /// non-zero after writing every row.
     pub fn checks_passed(&self) -> Result<()> {
