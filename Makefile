@@ -2,6 +2,8 @@
 #
 #   make            release build of every benchmark (installs missing system packages first)
 #   make core       build, then run PAW's core set on this machine into results/core/
+#   make blas       build, then run the BLAS sweeps (small orders) into results/blas/
+#   make extras     build, then run stream, rayon_overhead, posix_io into results/extras/
 #   make test       build and run every test (unit tests and mpirun launches)
 #   make install    copy the benchmarks to $(PREFIX) (default ./bin)
 #   make plots      render every .dat under results/ to PNG
@@ -24,9 +26,16 @@ P2P_BINS := p2p_send p2p_isend p2p_isend_bidir p2p_isend_ping p2p_mrate p2p_mrat
 	p2p_put p2p_get p2p_put_fence p2p_get_fence p2p_rput p2p_rget
 COL_BINS := col_agtr col_ardc col_a2a col_bct col_gtr col_rdc col_sct \
 	col_acc col_acc_fence col_racc col_init col_init_th
-BINS := $(CORE_BINS) $(P2P_BINS) $(COL_BINS)
+BLAS_BINS := dgemm sgemm dgemv sgemv
+EXTRA_BINS := rayon_overhead posix_io
+BINS := $(CORE_BINS) $(P2P_BINS) $(COL_BINS) $(BLAS_BINS) $(EXTRA_BINS)
 
-.PHONY: all build deps core install test plots clean
+# Small defaults for make blas / make extras (seconds to a minute here); override on the
+# command line, e.g. make blas BLAS_MAX=10000.
+BLAS_MAX ?= 2048
+IO_FILE_SIZE ?= 268435456
+
+.PHONY: all build deps core blas extras install test plots clean
 
 all: build
 
@@ -38,6 +47,23 @@ build: deps
 
 core: build
 	MPIRUN="$(MPIRUN)" NP="$(NP)" MPIFLAGS="$(MPIFLAGS)" RESULTS="$(RESULTS)/core" scripts/run-core
+
+blas: build
+	mkdir -p "$(RESULTS)/blas"
+	for b in $(BLAS_BINS); do \
+		PAW_OUTPUT_DIR="$(RESULTS)/blas" MAX_BLAS_SIZE=$(BLAS_MAX) "target/release/$$b" || exit 1; \
+	done
+
+extras: build
+	mkdir -p "$(RESULTS)/extras"
+	PAW_OUTPUT_DIR="$(RESULTS)/extras" target/release/stream
+	PAW_OUTPUT_DIR="$(RESULTS)/extras" target/release/rayon_overhead
+	@# Open MPI started by root runs nothing unless told otherwise; the file check below
+	@# catches a launcher that ran nothing.
+	if [ "$$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi; \
+	PAW_OUTPUT_DIR="$(RESULTS)/extras" IO_FILE_SIZE=$(IO_FILE_SIZE) \
+		$(MPIRUN) -n $(NP) $(MPIFLAGS) target/release/posix_io
+	@ls "$(RESULTS)"/extras/posix_io_read-np_*.dat >/dev/null
 
 install: build
 	mkdir -p "$(PREFIX)"
