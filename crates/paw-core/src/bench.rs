@@ -110,6 +110,10 @@ pub struct Bench<'t, T: Team> {
     last_nloop: Option<u64>,
 }
 
+/// The warm-up of a workload never runs longer than this (seconds) beyond its first
+/// iteration, so a large first workload does not run NLOOP_MAX times just to be estimated.
+const WARMUP_SECONDS: f64 = 1.0;
+
 /// How often a size whose samples fell below the floor is re-run with NLOOP doubled.
 const MAX_RERUNS: u32 = 10;
 
@@ -148,21 +152,32 @@ impl<'t, T: Team> Bench<'t, T> {
 
     /// Measures `op` (collective: every rank calls this with its side of the operation).
     ///
-    /// Runs a timed warm-up (its time per iteration is the slowest rank's), lets rank 0
-    /// choose NLOOP from it and broadcast it, then takes NREPS
+    /// Runs a timed warm-up (one iteration, then up to the calibration's warm-up count but
+    /// at most about a second more; its time per iteration is the slowest rank's), lets
+    /// rank 0 choose NLOOP from it and broadcast it, then takes NREPS
     /// samples of NLOOP iterations each, with a barrier before every sample and nothing but
     /// `op` between the clock reads. Per-repetition times are combined over ranks.
     pub fn measure(&mut self, mut op: impl FnMut()) -> Measurement {
         let team = self.team;
-        let warmup = self.calibration.warmup_iterations(self.last_nloop);
+        // Every estimate is the slowest rank's: rank 0 may have the least to do (a passive
+        // target). First one timed iteration: a warm-up, and a bound on what more cost.
         team.barrier();
         let start = team.now();
-        for _ in 0..warmup {
-            op();
-        }
-        let local_iter = (team.now() - start) / warmup as f64;
-        // The slowest rank's estimate: rank 0 may have the least to do (a passive target).
-        let t_iter = team.combine(&[local_iter], Combine::Max)[0];
+        op();
+        let probe = team.combine(&[team.now() - start], Combine::Max)[0];
+        let wanted = self.calibration.warmup_iterations(self.last_nloop).saturating_sub(1);
+        let affordable = (WARMUP_SECONDS / probe.max(1e-12)) as u64;
+        let more = team.share_u64(if team.is_root() { wanted.min(affordable) } else { 0 });
+        let t_iter = if more == 0 {
+            probe
+        } else {
+            team.barrier();
+            let start = team.now();
+            for _ in 0..more {
+                op();
+            }
+            team.combine(&[(team.now() - start) / more as f64], Combine::Max)[0]
+        };
         let proposal = if team.is_root() { self.calibration.nloop(t_iter) } else { 0 };
         let mut nloop = team.share_u64(proposal);
 
@@ -284,6 +299,20 @@ mod tests {
         let row = m.row(|t| t * 1e6);
         assert!((row.stats.mean - 10.0).abs() < 1e-9);
         assert_eq!(row.nreps, 5);
+    }
+
+    #[test]
+    fn slow_first_workload_is_estimated_from_one_call() {
+        // NLOOP_MAX warm-up iterations of 30 s would take an hour: the first call suffices,
+        // and a sample is one call.
+        let team = FakeTeam { clock: Cell::new(0.0) };
+        let mut b = bench(&team, Policy::Calibrated, 1e-6);
+        let mut calls = 0u64;
+        let m = b.measure(|| {
+            calls += 1;
+            team.clock.set(team.clock.get() + 30.0)
+        });
+        assert_eq!((m.nloop, calls), (1, 1 + 5));
     }
 
     #[test]

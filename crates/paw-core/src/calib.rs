@@ -4,6 +4,10 @@
 
 use crate::config::Loops;
 
+/// A first-workload sample is cut to about this many seconds when NLOOP_MAX iterations
+/// would take longer (PAW assumes the first workload is small; a sweep may start large).
+pub const FIRST_SAMPLE_CAP: f64 = 1.0;
+
 /// Largest NLOOP ever chosen, whatever the estimates say.
 pub const NLOOP_CAP: u64 = 1_000_000_000;
 
@@ -65,7 +69,10 @@ impl Calibration {
         let n = match (self.policy, self.budget) {
             (Policy::Fewest, _) => lowest,
             (Policy::Calibrated, None) => {
-                let n = self.loops.nloop_max.max(above_floor);
+                // NLOOP_MAX iterations, unless a sample would then last more than
+                // FIRST_SAMPLE_CAP seconds (a large first workload): then as many as fit.
+                let fit = ceil_count(FIRST_SAMPLE_CAP / t).max(lowest);
+                let n = self.loops.nloop_max.max(above_floor).min(fit);
                 self.budget = Some(n as f64 * t);
                 n
             }
@@ -90,7 +97,8 @@ impl Calibration {
         );
         match self.policy {
             Policy::Calibrated => format!(
-                "calibrated (PAW 3): first size runs NLOOP_MAX={} iterations per sample; later sizes \
+                "calibrated (PAW 3): first size runs NLOOP_MAX={} iterations per sample (fewer if a \
+                 sample would exceed 1 s); later sizes \
                  keep that sample length, NLOOP within [max(NLOOP_MIN={}, floor), NLOOP_MAX]; {floor}; \
                  a size whose samples fall below the floor is re-run with NLOOP doubled",
                 self.loops.nloop_max, self.loops.nloop_min
@@ -143,6 +151,15 @@ mod tests {
         assert_eq!(c.nloop(1e-3), 1);
         assert_eq!(c.nloop(1.0), 1, "never below one iteration");
         assert_eq!(c.nloop(1e-7), 1000, "never above NLOOP_MAX");
+    }
+
+    #[test]
+    fn large_first_workload_is_not_run_nloop_max_times() {
+        let mut c = Calibration::new(LOOPS, 2.5e-6, Policy::Calibrated);
+        assert_eq!(c.nloop(12.5), 1, "a 12.5 s DGEMM runs once per sample");
+        let mut c = Calibration::new(LOOPS, 2.5e-6, Policy::Calibrated);
+        assert_eq!(c.nloop(0.01), 100, "1000 x 10 ms would exceed the 1 s cap");
+        assert!((c.budget().unwrap() - 1.0).abs() < 1e-9);
     }
 
     #[test]

@@ -73,8 +73,6 @@ fn main() -> std::process::ExitCode {
             extra: vec!["TASK_MIN_BW", "TASK_MAX_BW"],
         };
         let mut write_out = paw.dat(&bench, spec("write", "open, write() x N, fsync, close"))?;
-        let mut read_out =
-            paw.dat(&bench, spec("read", "open, fadvise(DONTNEED), read() x N, close"))?;
         let bw = |t: f64| file_size as f64 / t / MB;
 
         let m = bench.measure(|| {
@@ -85,6 +83,8 @@ fn main() -> std::process::ExitCode {
         // The fastest task's time gives the highest per-task bandwidth.
         let [fastest, slowest] = m.spread(bw);
         write_out.row_with(file_size, &m.row(|t| tasks * bw(t)), &[slowest, fastest]);
+        let mut read_out =
+            paw.dat(&bench, spec("read", "open, fadvise(DONTNEED), read() x N, close"))?;
         let m = bench.measure(|| {
             if let Err(e) = read_file(&path, &mut back, transfer) {
                 failure.get_or_insert(e);
