@@ -4,13 +4,15 @@
 #   make core       build, then run PAW's core set on this machine into results/core/
 #   make blas       build, then run the BLAS sweeps (small orders) into results/blas/
 #   make extras     build, then run stream, rayon_overhead, posix_io into results/extras/
+#   make gpu        build, then run the GPU tests (cuBLAS GEMM, transfers) into results/gpu/
 #   make test       build and run every test (unit tests and mpirun launches)
 #   make install    copy the benchmarks to $(PREFIX) (default ./bin)
 #   make plots      render every .dat under results/ to PNG
 #   make clean      remove build output and results/
 #
 # Variables: MPIRUN (mpirun, mpiexec, srun ...), NP (tasks for the multi-task tests),
-# MPIFLAGS (extra launcher options), PREFIX, RESULTS.
+# MPIFLAGS (extra launcher options), PREFIX, RESULTS, BLAS_MAX, IO_FILE_SIZE, GPU_MAX,
+# GPU_BLAS_MAX.
 
 MPIRUN ?= mpirun
 NP ?= 2
@@ -28,14 +30,19 @@ COL_BINS := col_agtr col_ardc col_a2a col_bct col_gtr col_rdc col_sct \
 	col_acc col_acc_fence col_racc col_init col_init_th
 BLAS_BINS := dgemm sgemm dgemv sgemv
 EXTRA_BINS := rayon_overhead posix_io
-BINS := $(CORE_BINS) $(P2P_BINS) $(COL_BINS) $(BLAS_BINS) $(EXTRA_BINS)
+GPU_BINS := gpu_dgemm gpu_sgemm \
+	gpu_in_pinned gpu_out_pinned gpu_inout_pinned gpu_in_nopin gpu_out_nopin gpu_inout_nopin \
+	$(foreach m,alloc keep,$(foreach a,al noal,$(foreach d,in out inout,gpu_$(m)_$(a)_$(d))))
+BINS := $(CORE_BINS) $(P2P_BINS) $(COL_BINS) $(BLAS_BINS) $(EXTRA_BINS) $(GPU_BINS)
 
 # Small defaults for make blas / make extras (seconds to a minute here); override on the
 # command line, e.g. make blas BLAS_MAX=10000.
 BLAS_MAX ?= 2048
 IO_FILE_SIZE ?= 268435456
+GPU_MAX ?= 67108864
+GPU_BLAS_MAX ?= 4096
 
-.PHONY: all build deps core blas extras install test plots clean
+.PHONY: all build deps core blas extras gpu install test plots clean
 
 all: build
 
@@ -64,6 +71,14 @@ extras: build
 	PAW_OUTPUT_DIR="$(RESULTS)/extras" IO_FILE_SIZE=$(IO_FILE_SIZE) \
 		$(MPIRUN) -n $(NP) $(MPIFLAGS) target/release/posix_io
 	@ls "$(RESULTS)"/extras/posix_io_read-np_*.dat >/dev/null
+
+# Without a GPU the first binary says what is missing (one line) and make stops.
+gpu: build
+	mkdir -p "$(RESULTS)/gpu"
+	for b in $(GPU_BINS); do \
+		PAW_OUTPUT_DIR="$(RESULTS)/gpu" MAX_GPU_SIZE=$(GPU_MAX) MAX_GPU_BLAS_SIZE=$(GPU_BLAS_MAX) \
+			"target/release/$$b" || exit $$?; \
+	done
 
 install: build
 	mkdir -p "$(PREFIX)"

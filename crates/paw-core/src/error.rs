@@ -36,6 +36,12 @@ impl Error {
         Error { message: message.into(), code: 2 }
     }
 
+    /// Something the benchmark needs is missing from this machine (a GPU, a driver
+    /// library). Exit status 2, like bad input: the run could not start.
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Error { message: message.into(), code: 2 }
+    }
+
     /// A failure while running (I/O, a result check). Exit status 1.
     pub fn runtime(message: impl Into<String>) -> Self {
         Error { message: message.into(), code: 1 }

@@ -10,6 +10,7 @@
 
 pub mod collective;
 mod dat;
+pub mod gpu;
 mod launch;
 pub mod p2p;
 

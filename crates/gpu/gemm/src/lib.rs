@@ -1,0 +1,109 @@
+//! The cuBLAS GEMM sweep of `gpu_dgemm` and `gpu_sgemm` (PAW 1.6 §8.1), one body for
+//! both precisions.
+//!
+//! Timed: cublas?gemm, C = A B (N x N matrices in device memory), column-major, alpha 1,
+//! beta 0, each call followed by a stream synchronisation so the clock covers the whole
+//! product; NLOOP calls per sample (PAW's calibrated NLOOP), NREPS samples per order.
+//! Untimed: filling A and B on the host, copying them to the device (once, at the largest
+//! order), one warm-up call at MED_GPU_BLAS_SIZE, and after each order copying C back and
+//! checking sampled entries against a naive f64 computation (tolerance 2 N epsilon).
+//! Reported: seconds per call and GFLOP/s = 2 N^2 (N+1) / time / 1e9.
+//! Orders MIN_GPU_BLAS_SIZE, doubling, to MAX_GPU_BLAS_SIZE, on GPU 0.
+//! Writes <name>_time.dat (s) and <name>_flops.dat (GFLOP/s).
+#![warn(missing_docs)]
+
+use paw_blas::{fill, gemm_error, gemm_flops, tolerance, Real};
+use paw_core::{Axis, DatSpec, Family, Node, Policy, Spec, Timing};
+use paw_gpu::cudarc::cublas::{sys::cublasOperation_t, CudaBlas, Gemm, GemmConfig};
+use paw_gpu::cudarc::driver::{CudaSlice, DeviceRepr, ValidAsZeroBits};
+use paw_gpu::{failed, FirstError, Gpu};
+
+/// A precision cuBLAS multiplies: `f64` (cublasDgemm) or `f32` (cublasSgemm).
+pub trait GpuReal: Real + DeviceRepr + ValidAsZeroBits {}
+impl GpuReal for f64 {}
+impl GpuReal for f32 {}
+
+/// Runs the sweep in precision `T` for the binary described by `spec`.
+pub fn run<T: GpuReal>(spec: &Spec) -> std::process::ExitCode
+where
+    CudaBlas: Gemm<T>,
+{
+    paw_core::main(spec.name, || sweep::<T>(spec))
+}
+
+fn sweep<T: GpuReal>(spec: &Spec) -> paw_core::Result<()>
+where
+    CudaBlas: Gemm<T>,
+{
+    let name = spec.name;
+    let mut node = Node::init(spec)?;
+    let sizes = node.sizes(Family::GpuBlas)?;
+    paw_gpu::devices()?;
+    paw_gpu::require_cublas()?;
+    let gpu = Gpu::open(0)?;
+    node.add_library(gpu.describe());
+    let stream = gpu.context().default_stream();
+    let blas = CudaBlas::new(stream.clone())
+        .map_err(|e| paw_core::Error::runtime(format!("creating the cuBLAS handle: {e:?}")))?;
+
+    let most = sizes.max.max(sizes.med) as usize;
+    let (a, b) = (fill::<T>(most * most, 1), fill::<T>(most * most, 7));
+    let copy = |h: &[T]| stream.clone_htod(h).map_err(|e| failed("copying a matrix to the GPU", e));
+    let (da, db) = (copy(&a)?, copy(&b)?);
+    let mut dc = stream.alloc_zeros::<T>(most * most).map_err(|e| failed("allocating C", e))?;
+
+    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated);
+    let call = if std::mem::size_of::<T>() == 8 { "cublasDgemm" } else { "cublasSgemm" };
+    let notes = vec![
+        format!(
+            "timed call: {call}, C = A B (N x N matrices in device memory), column-major, \
+             then a stream synchronisation; default math mode (no TF32)"
+        ),
+        "flops per call: 2 N^2 (N+1)".to_string(),
+    ];
+    let order = Axis::new("matrix order N", "elements");
+    let file = |stem: &str, y: Axis, echo: bool| {
+        let (x, notes, extra) = (order.clone(), notes.clone(), vec![]);
+        node.dat(&bench, DatSpec { file: format!("{name}_{stem}.dat"), x, y, notes, echo, extra })
+    };
+    let mut time = file("time", Axis::new(format!("time per {call} call"), "s"), false)?;
+    let mut rate = file("flops", Axis::new(format!("{call} rate"), "GFLOP/s (1e9 flop/s)"), true)?;
+
+    let multiply = |n: usize, dc: &mut CudaSlice<T>| -> paw_core::Result<()> {
+        let n32 = n as i32;
+        let cfg = GemmConfig {
+            transa: cublasOperation_t::CUBLAS_OP_N,
+            transb: cublasOperation_t::CUBLAS_OP_N,
+            m: n32,
+            n: n32,
+            k: n32,
+            alpha: T::from_f64(1.0),
+            lda: n32,
+            ldb: n32,
+            beta: T::from_f64(0.0),
+            ldc: n32,
+        };
+        let len = n * n;
+        // SAFETY: each operand holds at least n*n elements (allocated at the largest
+        // order), which is what GEMM reads and writes with m = n = k = ld? = n.
+        unsafe { blas.gemm(cfg, &da.slice(..len), &db.slice(..len), &mut dc.slice_mut(..len)) }
+            .map_err(|e| paw_core::Error::runtime(format!("{call} failed: {e:?}")))?;
+        stream.synchronize().map_err(|e| failed("synchronising the stream", e))
+    };
+    multiply(sizes.med as usize, &mut dc)?;
+    let mut worst = 0.0f64;
+    let mut failure = FirstError::default();
+    for size in sizes.sweep() {
+        let n = size as usize;
+        let m = bench.measure(|| failure.keep(multiply(n, &mut dc)));
+        failure.result()?;
+        time.row(size, &m.row(|t| t));
+        rate.row(size, &m.row(|t| gemm_flops(n) / t / 1e9));
+        let host_c =
+            stream.clone_dtoh(&dc.slice(..n * n)).map_err(|e| failed("copying C back", e))?;
+        stream.synchronize().map_err(|e| failed("synchronising the stream", e))?;
+        let error = gemm_error(n, &a[..n * n], &b[..n * n], &host_c);
+        worst = worst.max(error / tolerance::<T>(n));
+    }
+    paw_blas::checked(name, worst)
+}

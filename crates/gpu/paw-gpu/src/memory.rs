@@ -1,0 +1,193 @@
+//! Device and host buffers of bytes, and the synchronous copies between them.
+//!
+//! The copies are the driver's synchronous cuMemcpyHtoD / cuMemcpyDtoH (what PAW's
+//! cudaMemcpy did): when they return, the data has arrived, so a clock read after them
+//! covers the whole transfer. Each buffer makes its device's context current before use,
+//! so a thread may serve any device.
+
+use crate::{failed, Gpu};
+use cudarc::driver::{result, sys};
+use paw_core::Result;
+
+/// Device memory from cuMemAlloc (not a stream-ordered pool), freed on drop.
+#[derive(Debug)]
+pub struct DeviceBuffer {
+    gpu: Gpu,
+    ptr: sys::CUdeviceptr,
+    len: usize,
+}
+
+impl DeviceBuffer {
+    /// `len` bytes on `gpu`, contents unset. cuMemAlloc refuses zero bytes, so zero gives
+    /// one byte that is never copied.
+    pub fn new(gpu: &Gpu, len: usize) -> Result<DeviceBuffer> {
+        gpu.bind()?;
+        // SAFETY: a plain allocation in the current context (bound just above).
+        let ptr = unsafe { result::malloc_sync(len.max(1)) }
+            .map_err(|e| failed(&format!("allocating {len} bytes of GPU memory"), e))?;
+        Ok(DeviceBuffer { gpu: gpu.clone(), ptr, len })
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for DeviceBuffer {
+    fn drop(&mut self) {
+        if self.gpu.bind().is_ok() {
+            // SAFETY: `ptr` came from cuMemAlloc in this context and is freed once, here;
+            // every copy into or out of it was synchronous and has finished.
+            let _ = unsafe { result::free_sync(self.ptr) };
+        }
+    }
+}
+
+/// Host memory the copies can use as source or destination.
+pub trait HostBuffer {
+    /// The buffer's bytes.
+    fn bytes(&self) -> &[u8];
+    /// The buffer's bytes, writable.
+    fn bytes_mut(&mut self) -> &mut [u8];
+}
+
+impl HostBuffer for Vec<u8> {
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        self
+    }
+}
+
+/// Page-locked host memory from cuMemHostAlloc with flags 0: cached, not write-combined
+/// (write-combined memory is slow for the CPU to read), freed on drop.
+#[derive(Debug)]
+pub struct PinnedBuffer {
+    gpu: Gpu,
+    ptr: *mut u8,
+    len: usize,
+}
+
+impl PinnedBuffer {
+    /// `len` bytes pinned for `gpu`'s context, every byte written (0xa5).
+    pub fn new(gpu: &Gpu, len: usize) -> Result<PinnedBuffer> {
+        gpu.bind()?;
+        // SAFETY: a plain allocation in the current context; flags 0 = ordinary pinned.
+        let ptr = unsafe { result::malloc_host(len.max(1), 0) }
+            .map_err(|e| failed(&format!("pinning {len} bytes of host memory"), e))?;
+        let mut buf = PinnedBuffer { gpu: gpu.clone(), ptr: ptr.cast(), len };
+        buf.bytes_mut().fill(0xa5);
+        Ok(buf)
+    }
+}
+
+impl HostBuffer for PinnedBuffer {
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: `ptr` points to at least `len` bytes owned by this buffer until drop,
+        // initialised in `new`; the borrow of self keeps them alive.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as in `bytes`, and the exclusive borrow makes this the only view.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+// SAFETY: the buffer owns its allocation alone (no aliasing pointer is handed out beyond
+// borrows of self), and pinned memory may be used from any thread.
+unsafe impl Send for PinnedBuffer {}
+
+impl Drop for PinnedBuffer {
+    fn drop(&mut self) {
+        if self.gpu.bind().is_ok() {
+            // SAFETY: `ptr` came from cuMemHostAlloc and is freed once, here.
+            let _ = unsafe { result::free_host(self.ptr.cast()) };
+        }
+    }
+}
+
+/// Where a [`PageableBuffer`] starts.
+pub const PAGE: usize = 4096;
+
+/// Ordinary (pageable) host memory whose first byte lies `offset` bytes past a page
+/// boundary: 0 for an aligned buffer, anything else for a misaligned one.
+#[derive(Debug)]
+pub struct PageableBuffer {
+    storage: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl PageableBuffer {
+    /// `len` bytes starting `offset` (< [`PAGE`]) bytes past a page boundary, every byte
+    /// written (0xa5) so that no page is the kernel's shared zero page.
+    pub fn new(len: usize, offset: usize) -> PageableBuffer {
+        assert!(offset < PAGE, "offset {offset} is not below the page size");
+        let storage = vec![0xa5u8; len + PAGE + offset];
+        let start = storage.as_ptr().align_offset(PAGE) + offset;
+        PageableBuffer { storage, start, len }
+    }
+
+    /// Bytes past a page boundary where the buffer starts.
+    pub fn offset(&self) -> usize {
+        self.bytes().as_ptr() as usize % PAGE
+    }
+}
+
+impl HostBuffer for PageableBuffer {
+    fn bytes(&self) -> &[u8] {
+        &self.storage[self.start..self.start + self.len]
+    }
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.storage[self.start..self.start + self.len]
+    }
+}
+
+/// Host to device: the first `host.len()` bytes of `dev` receive `host` (cuMemcpyHtoD,
+/// returns once the data is on the device). Panics if `host` is longer than `dev`.
+pub fn copy_in(dev: &mut DeviceBuffer, host: &[u8]) -> Result<()> {
+    assert!(host.len() <= dev.len, "copy of {} bytes into {} device bytes", host.len(), dev.len);
+    if host.is_empty() {
+        return Ok(());
+    }
+    dev.gpu.bind()?;
+    // SAFETY: `dev` owns at least host.len() bytes in the context bound above; `host` is
+    // a live slice for the whole (synchronous) call.
+    unsafe { result::memcpy_htod_sync(dev.ptr, host) }.map_err(|e| failed("cuMemcpyHtoD", e))
+}
+
+/// Device to host: `host` receives the first `host.len()` bytes of `dev` (cuMemcpyDtoH,
+/// returns once the data is in host memory). Panics if `host` is longer than `dev`.
+pub fn copy_out(host: &mut [u8], dev: &DeviceBuffer) -> Result<()> {
+    assert!(host.len() <= dev.len, "copy of {} bytes out of {} device bytes", host.len(), dev.len);
+    if host.is_empty() {
+        return Ok(());
+    }
+    dev.gpu.bind()?;
+    // SAFETY: as in `copy_in`, with `host` written by the device for the call's duration.
+    unsafe { result::memcpy_dtoh_sync(host, dev.ptr) }.map_err(|e| failed("cuMemcpyDtoH", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pageable_buffers_start_where_asked() {
+        for offset in [0, 1, 8, 64, 4095] {
+            let mut b = PageableBuffer::new(1000, offset);
+            assert_eq!(b.offset(), offset);
+            assert_eq!(b.bytes().len(), 1000);
+            assert!(b.bytes().iter().all(|&x| x == 0xa5));
+            b.bytes_mut()[999] = 1;
+            assert_eq!(b.bytes()[999], 1);
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! The host/device transfer sweep behind every transfer binary (PAW 1.6 §8.2 and the
+//! GPU form of §9.1): sizes MIN_GPU_SIZE, doubling, to MAX_GPU_SIZE bytes; per sample,
+//! NLOOP synchronous copies between two clock reads; NREPS samples per size.
+//!
+//! A binary picks a [`Transfer`]: the direction, the host memory (pinned, or pageable
+//! and page-aligned or not) and whether device memory is kept for the whole run or
+//! allocated and freed around every copy. With `both_devices` and two or more GPUs the
+//! sweep runs a second time on devices 0 and 1 at once, one thread each (PAW §9.1.1).
+
+use crate::memory::{copy_in, copy_out, DeviceBuffer, HostBuffer, PageableBuffer, PinnedBuffer};
+use crate::{devices, FirstError, Gpu};
+use paw_core::{
+    check, Axis, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing,
+};
+use std::process::ExitCode;
+
+/// Which way the bytes go in one timed iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Host to device (cuMemcpyHtoD).
+    In,
+    /// Device to host (cuMemcpyDtoH).
+    Out,
+    /// Host to device, then back (both copies; twice the bytes).
+    InOut,
+}
+
+/// The host side of the copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Host {
+    /// Page-locked memory (cuMemHostAlloc, flags 0), page-aligned.
+    Pinned,
+    /// Ordinary memory starting on a page boundary.
+    Aligned,
+    /// Ordinary memory starting GPU_MISALIGN bytes (default 8) past a page boundary.
+    Misaligned,
+}
+
+/// The device side of the copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Device {
+    /// Allocated once, before timing, at the largest size.
+    Keep,
+    /// cuMemAlloc before and cuMemFree after every copy, both inside the timing.
+    Alloc,
+}
+
+/// What one transfer binary measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Transfer {
+    /// Which way the bytes go.
+    pub direction: Direction,
+    /// The host memory.
+    pub host: Host,
+    /// The device memory.
+    pub device: Device,
+    /// Also run devices 0 and 1 at once when the machine has two GPUs.
+    pub both_devices: bool,
+}
+
+/// Runs the sweep for the binary described by `spec` (its name is the file stem).
+pub fn run(spec: &Spec, transfer: Transfer) -> ExitCode {
+    paw_core::main(spec.name, || sweep(spec, transfer))
+}
+
+fn sweep(spec: &Spec, t: Transfer) -> Result<()> {
+    let mut node = Node::init(spec)?;
+    let sizes = node.sizes(Family::Gpu)?;
+    let offset = match t.host {
+        Host::Misaligned => node.knob("GPU_MISALIGN", 8, 1..=4095)? as usize,
+        _ => 0,
+    };
+    let count = devices()?;
+    let largest = sizes.max.max(sizes.med) as usize;
+    let two = t.both_devices && count >= 2;
+    let gpus: Vec<Gpu> = (0..if two { 2 } else { 1 }).map(Gpu::open).collect::<Result<_>>()?;
+    for gpu in &gpus {
+        node.add_library(gpu.describe());
+    }
+    let mut lanes: Vec<Lane> =
+        gpus.iter().map(|g| Lane::new(g, t, largest, offset)).collect::<Result<_>>()?;
+    let notes = notes(t, offset);
+    measure_sweep(&node, spec.name, "", &notes, &sizes, &mut lanes[..1])?;
+    if two {
+        measure_sweep(&node, spec.name, "_dev0+1", &notes, &sizes, &mut lanes)?;
+    } else if t.both_devices {
+        println!("one GPU: the two-device run (files *_dev0+1.dat) needs two and is skipped");
+    }
+    node.checks_passed()
+}
+
+/// The header lines: what one iteration does and how the columns are computed.
+fn notes(t: Transfer, offset: usize) -> Vec<String> {
+    let copies = match t.direction {
+        Direction::In => "cuMemcpyHtoD",
+        Direction::Out => "cuMemcpyDtoH",
+        Direction::InOut => "cuMemcpyHtoD, cuMemcpyDtoH",
+    };
+    let timed = match t.device {
+        Device::Keep => format!("timed per iteration: {copies} (synchronous)"),
+        Device::Alloc => {
+            format!("timed per iteration: cuMemAlloc, {copies} (synchronous), cuMemFree")
+        }
+    };
+    let host = match t.host {
+        Host::Pinned => {
+            "host memory: pinned (cuMemHostAlloc, flags 0: cached, not write-combined)".to_string()
+        }
+        Host::Aligned => "host memory: pageable, page-aligned".to_string(),
+        Host::Misaligned => format!("host memory: pageable, starting {offset} bytes past a page"),
+    };
+    let device = match t.device {
+        Device::Keep => "device memory: cuMemAlloc once, before timing",
+        Device::Alloc => "device memory: allocated and freed inside every timed iteration",
+    };
+    vec![timed, host, device.to_string()]
+}
+
+/// One device's buffers.
+struct Lane {
+    gpu: Gpu,
+    direction: Direction,
+    host: Box<dyn HostBuffer + Send>,
+    /// The kept device buffer (`Device::Keep`); `None` allocates per copy.
+    device: Option<DeviceBuffer>,
+}
+
+impl Lane {
+    fn new(gpu: &Gpu, t: Transfer, len: usize, offset: usize) -> Result<Lane> {
+        let host: Box<dyn HostBuffer + Send> = match t.host {
+            Host::Pinned => Box::new(PinnedBuffer::new(gpu, len)?),
+            Host::Aligned | Host::Misaligned => Box::new(PageableBuffer::new(len, offset)),
+        };
+        let device = match t.device {
+            Device::Keep => Some(DeviceBuffer::new(gpu, len)?),
+            Device::Alloc => None,
+        };
+        Ok(Lane { gpu: gpu.clone(), direction: t.direction, host, device })
+    }
+
+    /// One timed iteration at `size` bytes.
+    fn step(&mut self, size: usize) -> Result<()> {
+        let host = &mut self.host.bytes_mut()[..size];
+        match &mut self.device {
+            Some(dev) => moves(self.direction, dev, host),
+            None => moves(self.direction, &mut DeviceBuffer::new(&self.gpu, size)?, host),
+        }
+    }
+
+    /// The untimed data check at `size`, on a fresh device buffer: a pattern goes each
+    /// way the lane copies, through the lane's host buffer; returns the wrong bytes found.
+    fn check(&mut self, size: usize, seq: u64) -> Result<usize> {
+        let mut dev = DeviceBuffer::new(&self.gpu, size)?;
+        let host = &mut self.host.bytes_mut()[..size];
+        let mut other = vec![0u8; size];
+        let (key, len) = (self.gpu.context().ordinal() as i32, size as u64);
+        let mut wrong = 0;
+        if self.direction != Direction::Out {
+            check::fill(host, key, len, 2 * seq);
+            copy_in(&mut dev, host)?;
+            copy_out(&mut other, &dev)?;
+            wrong += check::mismatches(&other, key, len, 2 * seq);
+        }
+        if self.direction != Direction::In {
+            check::fill(&mut other, key, len, 2 * seq + 1);
+            copy_in(&mut dev, &other)?;
+            host.fill(0);
+            copy_out(host, &dev)?;
+            wrong += check::mismatches(host, key, len, 2 * seq + 1);
+        }
+        Ok(wrong)
+    }
+}
+
+/// The copies of one iteration between `host` and `dev`.
+fn moves(direction: Direction, dev: &mut DeviceBuffer, host: &mut [u8]) -> Result<()> {
+    match direction {
+        Direction::In => copy_in(dev, host),
+        Direction::Out => copy_out(host, dev),
+        Direction::InOut => {
+            copy_in(dev, host)?;
+            copy_out(host, dev)
+        }
+    }
+}
+
+/// Measures every size with `lanes` (one device, or two at once) and writes
+/// `<name>_time<suffix>.dat` (usec) and `<name>_bw<suffix>.dat` (GB/s).
+fn measure_sweep(
+    node: &Node,
+    name: &str,
+    suffix: &str,
+    notes: &[String],
+    sizes: &SizeRange,
+    lanes: &mut [Lane],
+) -> Result<()> {
+    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated);
+    let per_size = if lanes[0].direction == Direction::InOut { 2 } else { 1 } * lanes.len();
+    let mut notes = notes.to_vec();
+    if lanes.len() == 2 {
+        notes.push(
+            "two devices at once: each iteration runs the copies to GPU 0 and GPU 1 on two \
+             threads and ends when both have finished; bandwidth is the sum over both"
+                .to_string(),
+        );
+    }
+    notes.push(format!(
+        "bandwidth = {per_size} x SIZE / time, GB/s (GB = 1e9 B); time per iteration, usec"
+    ));
+    let file = |stem: &str, y: Axis, echo: bool| {
+        node.dat(
+            &bench,
+            DatSpec {
+                file: format!("{name}_{stem}{suffix}.dat"),
+                x: Axis::new("transfer size", "bytes"),
+                y,
+                notes: notes.clone(),
+                echo,
+                extra: vec![],
+            },
+        )
+    };
+    let mut time = file("time", Axis::new("time per iteration", "usec"), false)?;
+    let mut bw = file("bw", Axis::new("bandwidth", "GB/s (1e9 B/s)"), true)?;
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(lanes.len())
+        .build()
+        .map_err(|e| Error::runtime(format!("starting the copy threads: {e}")))?;
+    iteration(&pool, lanes, sizes.med as usize)?;
+    let mut failure = FirstError::default();
+    for size in sizes.sweep() {
+        let n = size as usize;
+        let m = bench.measure(|| failure.keep(iteration(&pool, lanes, n)));
+        failure.result()?;
+        let mut wrong = 0;
+        if node.checking() {
+            for lane in lanes.iter_mut() {
+                wrong += lane.check(n, size)?;
+            }
+        }
+        let verdict = node.verdict(wrong);
+        time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
+        bw.row(size, &m.row(|t| (per_size * n) as f64 / t / 1e9).verdict(verdict));
+    }
+    Ok(())
+}
+
+/// One timed iteration: the lane's copies, or both lanes' copies at once on two threads.
+fn iteration(pool: &rayon::ThreadPool, lanes: &mut [Lane], size: usize) -> Result<()> {
+    match lanes {
+        [one] => one.step(size),
+        [a, b] => {
+            let (x, y) = pool.join(|| a.step(size), || b.step(size));
+            x.and(y)
+        }
+        _ => unreachable!("one or two devices"),
+    }
+}
