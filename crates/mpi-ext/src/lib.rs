@@ -10,10 +10,13 @@
 //! - [`batch`]: many MPI_Isend/MPI_Irecv completed by one MPI_Waitall, with request storage
 //!   reused between batches (no allocation per batch).
 //!
+//! - [`collective`]: MPI_Reduce_scatter (the form with a count per rank).
+//!
 //! All `unsafe` code of paw's MPI use lives in this crate; each block states why it is sound.
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod collective;
 pub mod io;
 pub mod rma;
 

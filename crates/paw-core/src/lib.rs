@@ -53,7 +53,7 @@ pub use config::{Family, Loops, SizeRange};
 pub use dat::{Axis, DatFile, DatSpec, Table};
 pub use error::{main, Error, Result};
 pub use node::Node;
-pub use paw::{Pair, Paw, World};
+pub use paw::{mpi_library_version, start_mpi, Pair, Paw, World};
 pub use session::{output_dir, Session};
 pub use spec::{Ranks, Spec};
 pub use stats::Stats;

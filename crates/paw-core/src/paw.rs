@@ -99,6 +99,29 @@ pub(crate) fn finalize(failed: bool) {
     });
 }
 
+/// Starts MPI for a program with its own command line and repetition rules (the suites:
+/// IMB, b_eff, PRESTA): MPI_Init, a panic on any rank ends the job through MPI_Abort,
+/// errors are printed once by rank 0, and MPI is finalized when [`crate::main`] returns.
+/// Nothing of PAW's configuration (NLOOP, NREPS, sizes) is read. Call inside
+/// [`crate::main`]; returns MPI_COMM_WORLD.
+pub fn start_mpi(name: &'static str) -> Result<SimpleCommunicator> {
+    let universe =
+        mpi::initialize().ok_or_else(|| error::Error::runtime("MPI was already initialised"))?;
+    install_abort_on_panic(name);
+    let world = universe.world();
+    UNIVERSE.with(|u| *u.borrow_mut() = Some(universe));
+    error::set_rank(world.rank());
+    Ok(world)
+}
+
+/// The MPI library's version string (first line), without a prefix.
+pub fn mpi_library_version() -> String {
+    let v = mpi::environment::library_version().unwrap_or_else(|_| "unknown".into());
+    // The string may carry the C terminator.
+    let v = v.replace('\0', "");
+    v.lines().next().unwrap_or("unknown").trim().trim_end_matches(',').to_string()
+}
+
 /// An MPI benchmark's session. MPI stays initialised until [`crate::main`] returns, so
 /// create it inside `paw_core::main`.
 ///
@@ -245,13 +268,9 @@ fn install_abort_on_panic(name: &'static str) {
     }));
 }
 
-/// The MPI library's version string (first line).
+/// The MPI library line of output headers.
 fn mpi_library() -> String {
-    let v = mpi::environment::library_version().unwrap_or_else(|_| "unknown".into());
-    // The string may carry the C terminator.
-    let v = v.replace('\0', "");
-    let first = v.lines().next().unwrap_or("unknown").trim().trim_end_matches(',');
-    format!("MPI: {first}")
+    format!("MPI: {}", mpi_library_version())
 }
 
 /// Gathers one string per rank onto rank 0 (other ranks get an empty list).

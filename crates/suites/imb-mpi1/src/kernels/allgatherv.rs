@@ -1,0 +1,24 @@
+//! Allgatherv (guide §3.3.4.5): Allgather through MPI_Allgatherv (counts X, displacements
+//! i X), showing what the vector interface costs. Times only.
+
+use super::{Benchmark, Bufs, Class, Ctx, Plan};
+use paw_core::mpi::datatype::PartitionMut;
+use paw_core::mpi::traits::*;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "Allgatherv",
+    class: Class::Collective,
+    n_msg: 0,
+    time_factor: 1.0,
+    unit: 1,
+    has_bytes: true,
+    memory: |q, x| (x, q * x),
+    pattern,
+    expect: super::allgather::expect,
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let recv = b.recv.bytes_mut(ctx.q * plan.x);
+    let mut gathered = PartitionMut::new(recv, &plan.counts[..], &plan.displs[..]);
+    ctx.comm.all_gather_varcount_into(b.send.bytes(plan.x), &mut gathered);
+}

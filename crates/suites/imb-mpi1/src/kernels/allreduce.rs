@@ -1,0 +1,29 @@
+//! Allreduce (guide §3.3.4.3): MPI_Allreduce of L = X / sizeof(float) floats, MPI_FLOAT,
+//! MPI_SUM. Times only.
+
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
+use crate::buffers::{sums, Expect};
+use crate::settings::FLOAT;
+use paw_core::mpi::collective::SystemOperation;
+use paw_core::mpi::traits::*;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "Allreduce",
+    class: Class::Collective,
+    n_msg: 0,
+    time_factor: 1.0,
+    unit: FLOAT,
+    has_bytes: true,
+    memory: one_each,
+    pattern,
+    expect,
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let (send, recv) = (b.send.floats(plan.floats), b.recv.floats_mut(plan.floats));
+    ctx.comm.all_reduce_into(send, recv, SystemOperation::sum());
+}
+
+fn expect(_rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {
+    sums(q, 0, plan.floats)
+}

@@ -1,0 +1,28 @@
+//! Alltoall (guide §3.3.4.6): MPI_Alltoall; every process sends X bytes to each process
+//! and receives X bytes from each. Times only.
+
+use super::{Benchmark, Bufs, Class, Ctx, Plan};
+use crate::buffers::{sent_bytes, Expect};
+use paw_core::mpi::traits::*;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "Alltoall",
+    class: Class::Collective,
+    n_msg: 0,
+    time_factor: 1.0,
+    unit: 1,
+    has_bytes: true,
+    memory: |q, x| (q * x, q * x),
+    pattern,
+    expect,
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let n = ctx.q * plan.x;
+    ctx.comm.all_to_all_into(b.send.bytes(n), b.recv.bytes_mut(n));
+}
+
+/// Block j holds the block of rank j's send buffer meant for this rank (also Alltoallv's).
+pub fn expect(rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {
+    Expect::Bytes((0..q).flat_map(|j| sent_bytes(j, rank * plan.x, plan.x)).collect())
+}

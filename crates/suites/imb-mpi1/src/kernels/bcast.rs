@@ -1,0 +1,38 @@
+//! Bcast (guide §3.3.4.8): MPI_Bcast of X bytes, the root changing cyclically (run i has
+//! root i mod Q). Times only.
+
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
+use crate::buffers::{sent_bytes, Expect};
+use paw_core::mpi::traits::*;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "Bcast",
+    class: Class::Collective,
+    n_msg: 0,
+    time_factor: 1.0,
+    unit: 1,
+    has_bytes: true,
+    memory: one_each,
+    pattern,
+    expect,
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+    let root = iteration % ctx.q;
+    let process = ctx.comm.process_at_rank(root as i32);
+    if ctx.rank == root {
+        // MPI_Bcast only reads the root's buffer: the send buffer keeps its contents.
+        process.broadcast_into(b.send.bytes_mut(plan.x));
+    } else {
+        process.broadcast_into(b.recv.bytes_mut(plan.x));
+    }
+}
+
+fn expect(rank: usize, q: usize, plan: &Plan, iteration: usize) -> Expect {
+    let root = iteration % q;
+    if rank == root {
+        Expect::Nothing
+    } else {
+        Expect::Bytes(sent_bytes(root, 0, plan.x))
+    }
+}

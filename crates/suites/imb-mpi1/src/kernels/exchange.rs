@@ -1,0 +1,39 @@
+//! Exchange (guide §3.3.3.2): a periodic chain; every process MPI_Isend to the left and to
+//! the right, MPI_Recv from the left and from the right, MPI_Waitall. Reported time Δt,
+//! throughput 4X / 2^20 / time.
+
+use super::{Benchmark, Bufs, Class, Ctx, Plan};
+use crate::buffers::{sent_bytes, Expect};
+use paw_core::mpi::traits::*;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "Exchange",
+    class: Class::ParallelTransfer,
+    n_msg: 4,
+    time_factor: 1.0,
+    unit: 1,
+    has_bytes: true,
+    memory: |_, x| (x, 2 * x),
+    pattern,
+    expect,
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let (left, right) = ctx.chain();
+    let (left, right) = (ctx.comm.process_at_rank(left), ctx.comm.process_at_rank(right));
+    let send = b.send.bytes(plan.x);
+    let (from_left, from_right) = b.recv.bytes_mut(2 * plan.x).split_at_mut(plan.x);
+    // The batch ends with MPI_Waitall on both sends.
+    b.batch.run(|sends| {
+        sends.isend(&left, send, 0);
+        sends.isend(&right, send, 0);
+        left.receive_into(from_left);
+        right.receive_into(from_right);
+    });
+}
+
+fn expect(rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {
+    let mut bytes = sent_bytes((rank + q - 1) % q, 0, plan.x);
+    bytes.extend(sent_bytes((rank + 1) % q, 0, plan.x));
+    Expect::Bytes(bytes)
+}

@@ -1,0 +1,33 @@
+//! PingPing (guide §3.3.2.2): both ranks MPI_Isend to the other, MPI_Recv, MPI_Wait, the
+//! sends issued simultaneously. Reported time Δt, throughput X / 2^20 / time.
+
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
+use crate::buffers::{sent_bytes, Expect};
+use paw_core::mpi::request;
+use paw_core::mpi::traits::*;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "PingPing",
+    class: Class::SingleTransfer,
+    n_msg: 1,
+    time_factor: 1.0,
+    unit: 1,
+    has_bytes: true,
+    memory: one_each,
+    pattern,
+    expect,
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
+    let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
+    request::scope(|scope| {
+        let sent = other.immediate_send(scope, send);
+        other.receive_into(recv);
+        sent.wait_without_status();
+    });
+}
+
+fn expect(rank: usize, _q: usize, plan: &Plan, _: usize) -> Expect {
+    Expect::Bytes(sent_bytes(1 - rank, 0, plan.x))
+}

@@ -1,0 +1,34 @@
+//! PingPong (guide §3.3.2.1): rank 0 MPI_Send, MPI_Recv; rank 1 MPI_Recv, MPI_Send.
+//! Reported time Δt/2, throughput X / 2^20 / time.
+
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
+use crate::buffers::{sent_bytes, Expect};
+use paw_core::mpi::traits::*;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "PingPong",
+    class: Class::SingleTransfer,
+    n_msg: 1,
+    time_factor: 0.5,
+    unit: 1,
+    has_bytes: true,
+    memory: one_each,
+    pattern,
+    expect,
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
+    let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
+    if ctx.rank == 0 {
+        other.send(send);
+        other.receive_into(recv);
+    } else {
+        other.receive_into(recv);
+        other.send(send);
+    }
+}
+
+fn expect(rank: usize, _q: usize, plan: &Plan, _: usize) -> Expect {
+    Expect::Bytes(sent_bytes(1 - rank, 0, plan.x))
+}

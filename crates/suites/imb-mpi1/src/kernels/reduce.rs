@@ -1,0 +1,39 @@
+//! Reduce (guide §3.3.4.1): MPI_Reduce of L = X / sizeof(float) floats, MPI_FLOAT, MPI_SUM,
+//! the root changing cyclically (run i has root i mod Q). Times only.
+
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
+use crate::buffers::{sums, Expect};
+use crate::settings::FLOAT;
+use paw_core::mpi::collective::SystemOperation;
+use paw_core::mpi::traits::*;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "Reduce",
+    class: Class::Collective,
+    n_msg: 0,
+    time_factor: 1.0,
+    unit: FLOAT,
+    has_bytes: true,
+    memory: one_each,
+    pattern,
+    expect,
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+    let root = iteration % ctx.q;
+    let process = ctx.comm.process_at_rank(root as i32);
+    let send = b.send.floats(plan.floats);
+    if ctx.rank == root {
+        process.reduce_into_root(send, b.recv.floats_mut(plan.floats), SystemOperation::sum());
+    } else {
+        process.reduce_into(send, SystemOperation::sum());
+    }
+}
+
+fn expect(rank: usize, q: usize, plan: &Plan, iteration: usize) -> Expect {
+    if rank == iteration % q {
+        sums(q, 0, plan.floats)
+    } else {
+        Expect::Nothing
+    }
+}

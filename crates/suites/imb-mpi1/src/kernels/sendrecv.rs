@@ -1,0 +1,29 @@
+//! Sendrecv (guide §3.3.3.1): a periodic chain; every process MPI_Sendrecv, sending to the
+//! right and receiving from the left neighbour. Reported time Δt, throughput 2X / 2^20 / time.
+
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
+use crate::buffers::{sent_bytes, Expect};
+use paw_core::mpi::point_to_point::send_receive_into;
+use paw_core::mpi::traits::*;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "Sendrecv",
+    class: Class::ParallelTransfer,
+    n_msg: 2,
+    time_factor: 1.0,
+    unit: 1,
+    has_bytes: true,
+    memory: one_each,
+    pattern,
+    expect,
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let (left, right) = ctx.chain();
+    let (left, right) = (ctx.comm.process_at_rank(left), ctx.comm.process_at_rank(right));
+    send_receive_into(b.send.bytes(plan.x), &right, b.recv.bytes_mut(plan.x), &left);
+}
+
+fn expect(rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {
+    Expect::Bytes(sent_bytes((rank + q - 1) % q, 0, plan.x))
+}

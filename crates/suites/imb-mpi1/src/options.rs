@@ -1,0 +1,400 @@
+//! The command line (guide §5.1.2, plus the options today's IMB users type most), read on
+//! rank 0 and sent to every rank as text ([`Options::encode`], [`Options::decode`]).
+
+use crate::kernels::{find, Class, BENCHMARKS};
+use crate::settings::{
+    lengths_for_unit, process_counts, standard_lengths, MAXMSGLOG, MINMSGLOG, MSGSPERSAMPLE,
+};
+
+/// Where the message lengths come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lengths {
+    /// 0 and 2^lo .. 2^hi (standard: 0..22; `-msglog`).
+    Log {
+        /// Smallest exponent.
+        lo: u32,
+        /// Largest exponent.
+        hi: u32,
+    },
+    /// Exactly these lengths, in this order (`-msglen` file).
+    List(Vec<usize>),
+}
+
+impl Lengths {
+    /// The lengths benchmark `b` runs: the reductions start at a float with log lengths.
+    pub fn for_benchmark(&self, unit: usize) -> Vec<usize> {
+        match self {
+            Lengths::Log { lo, hi } => lengths_for_unit(&standard_lengths(*lo, *hi), unit),
+            Lengths::List(l) => l.clone(),
+        }
+    }
+}
+
+/// Everything the command line chose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// `-h`: print the usage and stop.
+    pub help: bool,
+    /// Indices into [`BENCHMARKS`], in table order.
+    pub benchmarks: Vec<usize>,
+    /// `-npmin`: smallest process count (default 2).
+    pub npmin: usize,
+    /// `-multi 0|1`: run the Multi- versions; the flag is the output mode.
+    pub multi: Option<u8>,
+    /// Message lengths.
+    pub lengths: Lengths,
+    /// `-map PxQ`: renumber processes along the rows of a P x Q matrix.
+    pub map: Option<(usize, usize)>,
+    /// MSGSPERSAMPLE (`-iter`).
+    pub per_sample: usize,
+    /// `-time`: seconds a length may take at most (fewer repetitions).
+    pub time: Option<f64>,
+    /// `-mem`: GB of message buffers per process allowed.
+    pub mem: Option<f64>,
+    /// `-check`: compare every received buffer with what was sent.
+    pub check: bool,
+}
+
+/// The one-line usage summary.
+pub const USAGE: &str = "mpirun -np P IMB-MPI1 [benchmark ...] [-npmin P_min] [-multi 0|1] \
+[-input file] [-msglen file] [-msglog [a:]b] [-map PxQ] [-iter n] [-time s] [-mem GB] [-check] [-h]";
+
+fn names() -> String {
+    BENCHMARKS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
+}
+
+fn number<T: std::str::FromStr>(opt: &str, v: &str, what: &str, ok: impl Fn(&T) -> bool) -> Result<T, String> {
+    match v.parse::<T>() {
+        Ok(n) if ok(&n) => Ok(n),
+        _ => Err(format!("{opt} takes {what}, got {v:?}")),
+    }
+}
+
+/// Reads the arguments (without the program name) for a run on `np` processes; `read`
+/// returns a file's text (rank 0 reads the `-input` and `-msglen` files).
+pub fn parse(
+    args: &[String],
+    np: usize,
+    read: impl Fn(&str) -> std::io::Result<String>,
+) -> Result<Options, String> {
+    let mut o = Options {
+        help: false,
+        benchmarks: Vec::new(),
+        npmin: 2,
+        multi: None,
+        lengths: Lengths::Log { lo: MINMSGLOG, hi: MAXMSGLOG },
+        map: None,
+        per_sample: MSGSPERSAMPLE,
+        time: None,
+        mem: None,
+        check: false,
+    };
+    let mut chosen = vec![false; BENCHMARKS.len()];
+    let (mut msglen, mut msglog) = (false, false);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let lower = arg.to_ascii_lowercase();
+        let mut value = || it.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
+        match lower.as_str() {
+            "-h" | "-help" | "--help" => o.help = true,
+            "-check" => o.check = true,
+            "-npmin" => o.npmin = number(arg, &value()?, "an integer >= 1", |n: &usize| *n >= 1)?,
+            "-multi" => o.multi = Some(number(arg, &value()?, "0 or 1", |n: &u8| *n <= 1)?),
+            "-iter" => {
+                o.per_sample = number(arg, &value()?, "an integer >= 1", |n: &usize| *n >= 1)?
+            }
+            "-time" => {
+                let ok = |s: &f64| s.is_finite() && *s > 0.0;
+                o.time = Some(number(arg, &value()?, "seconds > 0", ok)?)
+            }
+            "-mem" => {
+                let ok = |g: &f64| g.is_finite() && *g > 0.0;
+                o.mem = Some(number(arg, &value()?, "gigabytes > 0", ok)?)
+            }
+            "-map" => o.map = Some(map(&value()?)?),
+            "-msglog" => {
+                msglog = true;
+                o.lengths = msglog_range(&value()?)?;
+            }
+            "-msglen" => {
+                msglen = true;
+                o.lengths = Lengths::List(length_file(&value()?, &read)?);
+            }
+            "-input" => {
+                let file = value()?;
+                let text = read(&file).map_err(|e| format!("-input: cannot read {file:?}: {e}"))?;
+                for (n, line) in text.lines().enumerate() {
+                    let name = line.trim();
+                    if name.is_empty() || name.starts_with('#') {
+                        continue;
+                    }
+                    let i = find(name).ok_or_else(|| {
+                        format!(
+                            "-input {file:?} line {}: unknown benchmark {name:?}; valid names: {}",
+                            n + 1,
+                            names()
+                        )
+                    })?;
+                    chosen[i] = true;
+                }
+            }
+            _ if arg.starts_with('-') => {
+                return Err(format!(
+                    "unknown option {arg:?}; accepted: -npmin -multi -input -msglen -msglog -map \
+                     -iter -time -mem -check -h"
+                ))
+            }
+            _ => {
+                let i = find(arg).ok_or_else(|| {
+                    format!("unknown benchmark {arg:?}; valid names: {}", names())
+                })?;
+                chosen[i] = true;
+            }
+        }
+    }
+    if msglen && msglog {
+        return Err("-msglen and -msglog both set the message lengths; give one".to_string());
+    }
+    if let Some((p, q)) = o.map {
+        if p * q != np {
+            return Err(format!("-map {p}x{q} needs {} processes, this run has {np}", p * q));
+        }
+    }
+    o.benchmarks = (0..BENCHMARKS.len()).filter(|&i| chosen[i]).collect();
+    if o.benchmarks.is_empty() {
+        o.benchmarks = (0..BENCHMARKS.len()).collect();
+    }
+    check_memory(&o, np)?;
+    Ok(o)
+}
+
+fn map(v: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("-map takes PxQ with whole numbers P, Q >= 1, got {v:?}");
+    let (p, q) = v.to_ascii_lowercase().split_once('x').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(bad)?;
+    match (p.parse::<usize>(), q.parse::<usize>()) {
+        (Ok(p), Ok(q)) if p >= 1 && q >= 1 => Ok((p, q)),
+        _ => Err(bad()),
+    }
+}
+
+fn msglog_range(v: &str) -> Result<Lengths, String> {
+    let bad = || format!("-msglog takes [a:]b with 0 <= a <= b <= 30, got {v:?}");
+    let (lo, hi) = match v.split_once(':') {
+        Some((a, b)) => (a.parse::<u32>().map_err(|_| bad())?, b.parse::<u32>().map_err(|_| bad())?),
+        None => (MINMSGLOG, v.parse::<u32>().map_err(|_| bad())?),
+    };
+    if lo > hi || hi > 30 {
+        return Err(bad());
+    }
+    Ok(Lengths::Log { lo, hi })
+}
+
+fn length_file(file: &str, read: &impl Fn(&str) -> std::io::Result<String>) -> Result<Vec<usize>, String> {
+    let text = read(file).map_err(|e| format!("-msglen: cannot read {file:?}: {e}"))?;
+    let mut lengths = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let x = t.parse::<usize>().ok().filter(|&x| x <= i32::MAX as usize).ok_or_else(|| {
+            format!(
+                "-msglen {file:?} line {}: {t:?} is not a length (a whole number of bytes, \
+                 0 to 2147483647)",
+                n + 1
+            )
+        })?;
+        lengths.push(x);
+    }
+    if lengths.is_empty() {
+        return Err(format!("-msglen {file:?} holds no length"));
+    }
+    Ok(lengths)
+}
+
+/// The process counts benchmark class `class` runs on among `np` processes.
+pub fn counts_for(class: Class, np: usize, npmin: usize) -> Vec<usize> {
+    match class {
+        Class::SingleTransfer if np >= 2 => vec![2],
+        Class::SingleTransfer => vec![],
+        _ => process_counts(np, npmin),
+    }
+}
+
+/// Refuses a run whose buffers exceed `-mem` or a count MPI cannot express (guide §7.1:
+/// the per-process demand is that of the largest length on the largest process count).
+fn check_memory(o: &Options, np: usize) -> Result<(), String> {
+    let mut worst = (0usize, "", 0usize, 0usize);
+    for &i in &o.benchmarks {
+        let b = &BENCHMARKS[i];
+        let xmax = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
+        for q in counts_for(b.class, np, o.npmin) {
+            let (send, recv) = (b.memory)(q, xmax);
+            if send.max(recv) > i32::MAX as usize {
+                return Err(format!(
+                    "{}: length {xmax} on {q} processes needs a buffer of {} bytes, beyond the \
+                     MPI count range (2147483647)",
+                    b.name,
+                    send.max(recv)
+                ));
+            }
+            if send + recv > worst.0 {
+                worst = (send + recv, b.name, q, xmax);
+            }
+        }
+    }
+    if let Some(gb) = o.mem {
+        let allowed = gb * (1u64 << 30) as f64;
+        let (need, name, q, x) = worst;
+        if need as f64 > allowed {
+            return Err(format!(
+                "-mem {gb} is too small: {name} on {q} processes needs {:.1} MiB of message \
+                 buffers per process at length {x} (guide §7.1), more than {:.1} MiB",
+                need as f64 / (1u64 << 20) as f64,
+                allowed / (1u64 << 20) as f64
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Options {
+    /// The options as text, for rank 0 to send to the other ranks.
+    pub fn encode(&self) -> String {
+        let list = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+        let lengths = match &self.lengths {
+            Lengths::Log { lo, hi } => format!("log {lo} {hi}"),
+            Lengths::List(l) => format!("list {}", list(l)),
+        };
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
+        [
+            format!("help {}", self.help as u8),
+            format!("benchmarks {}", list(&self.benchmarks)),
+            format!("npmin {}", self.npmin),
+            format!("multi {}", opt(self.multi.map(|m| m.to_string()))),
+            format!("lengths {lengths}"),
+            format!("map {}", opt(self.map.map(|(p, q)| format!("{p}x{q}")))),
+            format!("per_sample {}", self.per_sample),
+            format!("time {}", opt(self.time.map(|t| t.to_string()))),
+            format!("mem {}", opt(self.mem.map(|m| m.to_string()))),
+            format!("check {}", self.check as u8),
+        ]
+        .join("\n")
+    }
+
+    /// Reads what [`Options::encode`] wrote; panics on anything else (a bug, not input).
+    pub fn decode(text: &str) -> Options {
+        let field = |key: &str| -> &str {
+            text.lines()
+                .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
+                .unwrap_or_else(|| panic!("encoded options lack {key}"))
+        };
+        let list = |s: &str| -> Vec<usize> {
+            s.split(',').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect()
+        };
+        let opt = |s: &str| (s != "-").then(|| s.to_string());
+        let lengths = match field("lengths").split_once(' ').unwrap() {
+            ("log", r) => {
+                let (lo, hi) = r.split_once(' ').unwrap();
+                Lengths::Log { lo: lo.parse().unwrap(), hi: hi.parse().unwrap() }
+            }
+            (_, r) => Lengths::List(list(r)),
+        };
+        Options {
+            help: field("help") == "1",
+            benchmarks: list(field("benchmarks")),
+            npmin: field("npmin").parse().unwrap(),
+            multi: opt(field("multi")).map(|m| m.parse().unwrap()),
+            lengths,
+            map: opt(field("map")).map(|m| map(&m).unwrap()),
+            per_sample: field("per_sample").parse().unwrap(),
+            time: opt(field("time")).map(|t| t.parse().unwrap()),
+            mem: opt(field("mem")).map(|m| m.parse().unwrap()),
+            check: field("check") == "1",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn no_files(_: &str) -> std::io::Result<String> {
+        Err(std::io::Error::new(std::io::ErrorKind::NotFound, "No such file or directory"))
+    }
+
+    #[test]
+    fn defaults_select_everything_in_table_order() {
+        let o = parse(&[], 4, no_files).unwrap();
+        assert_eq!(o.benchmarks, (0..BENCHMARKS.len()).collect::<Vec<_>>());
+        assert_eq!((o.npmin, o.multi, o.per_sample, o.check), (2, None, 1000, false));
+        assert_eq!(o.lengths, Lengths::Log { lo: 0, hi: 22 });
+    }
+
+    #[test]
+    fn names_are_case_insensitive_and_options_go_anywhere() {
+        let o = parse(&args("barrier -npmin 3 PINGPONG -multi 1 allreduce -map 2x2"), 4, no_files)
+            .unwrap();
+        let names: Vec<_> = o.benchmarks.iter().map(|&i| BENCHMARKS[i].name).collect();
+        assert_eq!(names, ["PingPong", "Allreduce", "Barrier"]);
+        assert_eq!((o.npmin, o.multi, o.map), (3, Some(1), Some((2, 2))));
+    }
+
+    #[test]
+    fn files_give_benchmarks_and_lengths() {
+        let read = |f: &str| match f {
+            "sel" => Ok("# comment\nSendrecv\n\n#Barrier\nbcast\n".to_string()),
+            "len" => Ok("0\n100\n  1000 \n".to_string()),
+            _ => no_files(f),
+        };
+        let o = parse(&args("-input sel -msglen len"), 2, read).unwrap();
+        let names: Vec<_> = o.benchmarks.iter().map(|&i| BENCHMARKS[i].name).collect();
+        assert_eq!(names, ["Sendrecv", "Bcast"]);
+        assert_eq!(o.lengths, Lengths::List(vec![0, 100, 1000]));
+    }
+
+    #[test]
+    fn bad_input_is_named() {
+        let read = |f: &str| match f {
+            "neg" => Ok("0\n-5\n".to_string()),
+            "sel" => Ok("PingPang\n".to_string()),
+            _ => no_files(f),
+        };
+        let err = |a: &str, np| parse(&args(a), np, read).unwrap_err();
+        assert!(err("Pingpang", 2).contains("valid names: PingPong, PingPing"));
+        assert!(err("-npmin 0", 2).contains("-npmin takes an integer >= 1"));
+        assert!(err("-npmin two", 2).contains("got \"two\""));
+        assert!(err("-multi 2", 2).contains("-multi takes 0 or 1"));
+        assert!(err("-msglen nofile", 2).contains("cannot read \"nofile\""));
+        assert!(err("-msglen neg", 2).contains("line 2: \"-5\" is not a length"));
+        assert!(err("-input sel", 2).contains("line 1: unknown benchmark \"PingPang\""));
+        assert!(err("-map 2x3", 4).contains("-map 2x3 needs 6 processes, this run has 4"));
+        assert!(err("-map 2by2", 4).contains("-map takes PxQ"));
+        assert!(err("-mem 0.001", 4).contains("-mem 0.001 is too small: Alltoall on 4 processes"));
+        assert!(err("-npmin", 2).contains("-npmin needs a value"));
+        assert!(err("-fast", 2).contains("unknown option \"-fast\""));
+        assert!(err("-msglog 5:3", 2).contains("-msglog takes"));
+    }
+
+    #[test]
+    fn encoding_round_trips() {
+        for a in ["", "-multi 0 -map 2x2 -time 0.5 -mem 2 -check Exchange", "-msglog 3:9 -iter 7"] {
+            let o = parse(&args(a), 4, no_files).unwrap();
+            assert_eq!(Options::decode(&o.encode()), o, "{a}");
+        }
+        let o = Options { lengths: Lengths::List(vec![0, 7]), ..parse(&[], 2, no_files).unwrap() };
+        assert_eq!(Options::decode(&o.encode()), o);
+    }
+
+    #[test]
+    fn memory_follows_section_7_1() {
+        // Alltoall on 4 at 4 MiB: 2 x 4 x 4 MiB = 32 MiB; 0.03125 GB is exactly that.
+        assert!(parse(&args("-mem 0.03125"), 4, no_files).is_ok());
+        assert!(parse(&args("-mem 0.031"), 4, no_files).is_err());
+        assert!(parse(&args("-mem 0.001 -msglog 10"), 4, no_files).is_ok());
+    }
+}
