@@ -36,7 +36,8 @@ impl Buffer {
         let all = &mut self.data[..];
         // SAFETY: as in `bytes`; any byte pattern is a valid f32, so writes through the
         // byte view cannot create an invalid value; the exclusive borrow is the only view.
-        let b = unsafe { std::slice::from_raw_parts_mut(all.as_mut_ptr().cast::<u8>(), all.len() * 4) };
+        let b =
+            unsafe { std::slice::from_raw_parts_mut(all.as_mut_ptr().cast::<u8>(), all.len() * 4) };
         &mut b[..n]
     }
 
@@ -85,7 +86,10 @@ pub fn defects(expect: &Expect, received: &Buffer) -> usize {
             let eps = *terms as f64 * f32::EPSILON as f64;
             got.iter()
                 .zip(values)
-                .filter(|(&g, &w)| !((g as f64 - w).abs() <= eps * w.abs().max(1.0)))
+                .filter(|(&g, &w)| {
+                    let close = (g as f64 - w).abs() <= eps * w.abs().max(1.0);
+                    !close // NaN is never close
+                })
                 .count()
         }
     }

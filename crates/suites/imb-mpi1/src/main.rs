@@ -52,7 +52,7 @@ fn run() -> paw_core::Result<()> {
     for b in selected {
         let counts = counts_for(b.class, p, opts.npmin);
         if counts.is_empty() && root {
-            println!("\n# Benchmarking {}: needs 2 processes, this run has {p}; skipped", b.name);
+            println!("\n# {} skipped: it needs 2 processes, this run has {p}", b.name);
         }
         for q in counts {
             total_defects += block(b, q, &mapped, &order, &opts);
@@ -89,7 +89,7 @@ fn shared_options(world: &SimpleCommunicator) -> paw_core::Result<Options> {
     let text = String::from_utf8_lossy(&text);
     match text.split_once('\n') {
         Some(("ok", encoded)) => Ok(Options::decode(encoded)),
-        Some((_, message)) => Err(Error::input(format!("{message}\nusage: {USAGE}"))),
+        Some((_, message)) => Err(Error::input(message)),
         None => Err(Error::runtime("options were not received from rank 0")),
     }
 }
@@ -119,7 +119,10 @@ fn help() -> String {
 
 /// MPI_COMM_WORLD renumbered by `-map PxQ` (guide §5.1.2.6), and the world rank of each
 /// new rank. Without a map, a copy of the world in the same order.
-fn renumber(world: &SimpleCommunicator, map: Option<(usize, usize)>) -> (SimpleCommunicator, Vec<i32>) {
+fn renumber(
+    world: &SimpleCommunicator,
+    map: Option<(usize, usize)>,
+) -> (SimpleCommunicator, Vec<i32>) {
     let n = world.size() as usize;
     let order: Vec<i32> = match map {
         // New rank k = i Q + j is the process in row i, column j: world rank j P + i.

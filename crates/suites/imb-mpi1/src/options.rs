@@ -63,7 +63,12 @@ fn names() -> String {
     BENCHMARKS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
 }
 
-fn number<T: std::str::FromStr>(opt: &str, v: &str, what: &str, ok: impl Fn(&T) -> bool) -> Result<T, String> {
+fn number<T: std::str::FromStr>(
+    opt: &str,
+    v: &str,
+    what: &str,
+    ok: impl Fn(&T) -> bool,
+) -> Result<T, String> {
     match v.parse::<T>() {
         Ok(n) if ok(&n) => Ok(n),
         _ => Err(format!("{opt} takes {what}, got {v:?}")),
@@ -170,7 +175,11 @@ pub fn parse(
 
 fn map(v: &str) -> Result<(usize, usize), String> {
     let bad = || format!("-map takes PxQ with whole numbers P, Q >= 1, got {v:?}");
-    let (p, q) = v.to_ascii_lowercase().split_once('x').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(bad)?;
+    let (p, q) = v
+        .to_ascii_lowercase()
+        .split_once('x')
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .ok_or_else(bad)?;
     match (p.parse::<usize>(), q.parse::<usize>()) {
         (Ok(p), Ok(q)) if p >= 1 && q >= 1 => Ok((p, q)),
         _ => Err(bad()),
@@ -180,7 +189,9 @@ fn map(v: &str) -> Result<(usize, usize), String> {
 fn msglog_range(v: &str) -> Result<Lengths, String> {
     let bad = || format!("-msglog takes [a:]b with 0 <= a <= b <= 30, got {v:?}");
     let (lo, hi) = match v.split_once(':') {
-        Some((a, b)) => (a.parse::<u32>().map_err(|_| bad())?, b.parse::<u32>().map_err(|_| bad())?),
+        Some((a, b)) => {
+            (a.parse::<u32>().map_err(|_| bad())?, b.parse::<u32>().map_err(|_| bad())?)
+        }
         None => (MINMSGLOG, v.parse::<u32>().map_err(|_| bad())?),
     };
     if lo > hi || hi > 30 {
@@ -189,7 +200,10 @@ fn msglog_range(v: &str) -> Result<Lengths, String> {
     Ok(Lengths::Log { lo, hi })
 }
 
-fn length_file(file: &str, read: &impl Fn(&str) -> std::io::Result<String>) -> Result<Vec<usize>, String> {
+fn length_file(
+    file: &str,
+    read: &impl Fn(&str) -> std::io::Result<String>,
+) -> Result<Vec<usize>, String> {
     let text = read(file).map_err(|e| format!("-msglen: cannot read {file:?}: {e}"))?;
     let mut lengths = Vec::new();
     for (n, line) in text.lines().enumerate() {

@@ -31,7 +31,9 @@ fn uname() -> [String; 4] {
     unsafe {
         let mut u: libc::utsname = std::mem::zeroed();
         libc::uname(&mut u);
-        let s = |f: &[libc::c_char]| std::ffi::CStr::from_ptr(f.as_ptr()).to_string_lossy().into_owned();
+        let s = |f: &[libc::c_char]| {
+            std::ffi::CStr::from_ptr(f.as_ptr()).to_string_lossy().into_owned()
+        };
         [s(&u.machine), s(&u.sysname), s(&u.release), s(&u.version)]
     }
 }
@@ -84,13 +86,17 @@ pub fn general(o: &Options, selected: &[&Benchmark]) -> String {
         o.per_sample,
     );
     if o.per_sample != MSGSPERSAMPLE {
-        s += &format!("# (-iter {}: MSGSPERSAMPLE is {MSGSPERSAMPLE} in standard mode)\n", o.per_sample);
+        s += &format!(
+            "# (-iter {}: MSGSPERSAMPLE is {MSGSPERSAMPLE} in standard mode)\n",
+            o.per_sample
+        );
     }
     if let Some(t) = o.time {
         s += &format!("# Time limit per length          :   {t} s (-time: fewer repetitions)\n");
     }
     if o.check {
-        s += "# Results checking               :   on (-check; defects column, timings not valid)\n";
+        s +=
+            "# Results checking               :   on (-check; defects column, timings not valid)\n";
     }
     s += "#\n#\n\n# List of Benchmarks to run:\n\n";
     for b in selected {
@@ -119,7 +125,11 @@ pub fn block(b: &Benchmark, a: &Arrangement) -> String {
     let mut s = format!("\n{RULE}\n");
     if a.multi {
         s += &format!("# Benchmarking Multi-{}\n", b.name);
-        s += &format!("# ( {} groups of {} processes each running simultaneous )\n", a.groups.len(), a.q);
+        s += &format!(
+            "# ( {} groups of {} processes each running simultaneous )\n",
+            a.groups.len(),
+            a.q
+        );
         for (g, ranks) in a.groups.iter().enumerate() {
             let list: String = ranks.iter().map(|r| format!("{r:>6}")).collect();
             s += &format!("# Group {g:>2}:{list}\n");
@@ -258,7 +268,10 @@ mod tests {
         let c = Columns { single_time: true, bytes: true, n_msg: 1, group: false, defects: false };
         assert_eq!(c.header(), "       #bytes #repetitions      t[usec]   Mbytes/sec");
         let t = Times { min: 1.0, max: 2.0, avg: 1.5, defects: 0 };
-        assert_eq!(c.row(0, 1048576, 40, &t), "      1048576           40         2.00    500000.00");
+        assert_eq!(
+            c.row(0, 1048576, 40, &t),
+            "      1048576           40         2.00    500000.00"
+        );
         let c = Columns { single_time: false, bytes: false, n_msg: 0, group: false, defects: true };
         assert_eq!(c.header(), " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects");
     }

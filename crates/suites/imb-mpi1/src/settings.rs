@@ -19,10 +19,9 @@ pub const FLOAT: usize = 4;
 
 /// Repetitions for length `x`: `per_sample` for 0, else min(per_sample, max(1, OVERALL_VOL/x)).
 pub fn repetitions(x: usize, per_sample: usize) -> usize {
-    if x == 0 {
-        per_sample
-    } else {
-        per_sample.min((OVERALL_VOL / x).max(1))
+    match OVERALL_VOL.checked_div(x) {
+        None => per_sample,
+        Some(fit) => per_sample.min(fit.max(1)),
     }
 }
 

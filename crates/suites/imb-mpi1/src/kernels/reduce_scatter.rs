@@ -28,7 +28,13 @@ pub fn split(l: usize, q: usize) -> Vec<c_int> {
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let (send, recv) = (b.send.floats(plan.floats), b.recv.floats_mut(plan.floats));
-    mpi_ext::collective::reduce_scatter(ctx.comm, send, recv, &plan.scatter, SystemOperation::sum());
+    mpi_ext::collective::reduce_scatter(
+        ctx.comm,
+        send,
+        recv,
+        &plan.scatter,
+        SystemOperation::sum(),
+    );
 }
 
 fn expect(rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {

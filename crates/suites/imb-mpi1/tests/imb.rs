@@ -1,0 +1,337 @@
+//! IMB-MPI1 under mpirun: the parsed output must hold every benchmark, process count and
+//! length, repetitions by the guide's formula, t_min <= t_avg <= t_max and throughput
+//! consistent with time; options and bad input behave as documented.
+
+use paw_test::{Launch, Outcome};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_IMB-MPI1");
+
+/// All benchmarks in output order: (name, class, throughput factor n_msg, reduction).
+const TABLE: [(&str, Class, f64, bool); 13] = [
+    ("PingPong", Class::Single, 1.0, false),
+    ("PingPing", Class::Single, 1.0, false),
+    ("Sendrecv", Class::Parallel, 2.0, false),
+    ("Exchange", Class::Parallel, 4.0, false),
+    ("Reduce", Class::Collective, 0.0, true),
+    ("Reduce_scatter", Class::Collective, 0.0, true),
+    ("Allreduce", Class::Collective, 0.0, true),
+    ("Allgather", Class::Collective, 0.0, false),
+    ("Allgatherv", Class::Collective, 0.0, false),
+    ("Alltoall", Class::Collective, 0.0, false),
+    ("Alltoallv", Class::Collective, 0.0, false),
+    ("Bcast", Class::Collective, 0.0, false),
+    ("Barrier", Class::Collective, 0.0, false),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Class {
+    Single,
+    Parallel,
+    Collective,
+}
+
+/// One `# Benchmarking` block of the output.
+#[derive(Debug, Default)]
+struct Block {
+    name: String,
+    processes: usize,
+    groups: Vec<Vec<usize>>,
+    idle: usize,
+    rank_order: Vec<usize>,
+    columns: Vec<String>,
+    rows: Vec<Vec<f64>>,
+}
+
+impl Block {
+    fn col(&self, name: &str) -> Vec<f64> {
+        let i = self.columns.iter().position(|c| c == name);
+        let i =
+            i.unwrap_or_else(|| panic!("{}: no column {name} in {:?}", self.name, self.columns));
+        self.rows.iter().map(|r| r[i]).collect()
+    }
+}
+
+fn numbers(s: &str) -> Vec<usize> {
+    s.split_whitespace().filter_map(|w| w.parse().ok()).collect()
+}
+
+/// Parses IMB output the way IMB parsers do: blocks start at `# Benchmarking`, the table
+/// at the column header line.
+fn parse(stdout: &str) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    for line in stdout.lines() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix("# Benchmarking ") {
+            blocks.push(Block { name: name.trim().to_string(), ..Block::default() });
+            continue;
+        }
+        let Some(b) = blocks.last_mut() else { continue };
+        if let Some(q) = t.strip_prefix("# #processes = ") {
+            b.processes = q.trim().parse().unwrap();
+        } else if let Some(rest) = t.strip_prefix("# ( ") {
+            let n = numbers(rest);
+            if rest.contains("groups of") {
+                b.processes = n[1];
+            } else if rest.contains("additional processes") {
+                b.idle = n[0];
+            }
+        } else if let Some(rest) = t.strip_prefix("# Group ") {
+            let (_, ranks) = rest.split_once(':').unwrap();
+            b.groups.push(numbers(ranks));
+        } else if let Some(rest) = t.strip_prefix("# rank order") {
+            b.rank_order = numbers(rest.split_once(':').unwrap().1);
+        } else if t.starts_with("#bytes")
+            || t.starts_with("#repetitions")
+            || t.starts_with("#group")
+        {
+            b.columns = t.split_whitespace().map(String::from).collect();
+        } else if !t.is_empty() && !t.starts_with('#') && !b.columns.is_empty() {
+            let row: Vec<f64> = t.split_whitespace().map(|c| c.parse().unwrap()).collect();
+            assert_eq!(row.len(), b.columns.len(), "torn row {t:?}");
+            b.rows.push(row);
+        }
+    }
+    blocks
+}
+
+fn run(np: usize, args: &str) -> (Outcome, Vec<Block>) {
+    let out =
+        Launch::mpi(BIN, np).args(args.split_whitespace()).timeout(Duration::from_secs(240)).run();
+    out.success();
+    assert!(out.stdout.contains("# All processes entering MPI_Finalize"), "{}", out.report());
+    let blocks = parse(&out.stdout);
+    (out, blocks)
+}
+
+/// IMB's repetition count for length x.
+fn reps(x: f64, per_sample: f64) -> f64 {
+    if x == 0.0 {
+        per_sample
+    } else {
+        per_sample.min((40.0 * 1048576.0 / x).floor().max(1.0))
+    }
+}
+
+fn log_lengths(lo: u32, hi: u32, reduction: bool) -> Vec<f64> {
+    let mut l = vec![0.0];
+    l.extend((lo..=hi).map(|k| f64::from(1u32 << k)).filter(|&x| !reduction || x >= 4.0));
+    if reduction && lo < 2 {
+        l.insert(1, 4.0);
+        l.dedup();
+    }
+    l
+}
+
+/// The invariants every table must hold.
+fn check_table(b: &Block, lengths: &[f64], per_sample: f64, n_msg: f64, time_col: &str) {
+    let reps_col = b.col("#repetitions");
+    if b.columns.iter().any(|c| c == "#bytes") {
+        assert_eq!(b.col("#bytes"), lengths, "{} lengths", b.name);
+        for (x, r) in b.col("#bytes").iter().zip(&reps_col) {
+            assert_eq!(*r, reps(*x, per_sample), "{} repetitions at {x}", b.name);
+        }
+    } else {
+        assert_eq!(reps_col, [per_sample], "{}", b.name);
+    }
+    if time_col == "t[usec]" {
+        assert!(b.col("t[usec]").iter().all(|t| t.is_finite() && *t >= 0.0), "{}", b.name);
+    } else {
+        let (lo, hi, avg) = (b.col("t_min[usec]"), b.col("t_max[usec]"), b.col("t_avg[usec]"));
+        for i in 0..lo.len() {
+            assert!(
+                lo[i] >= 0.0 && lo[i] <= avg[i] + 0.01 && avg[i] <= hi[i] + 0.01,
+                "{} row {i}",
+                b.name
+            );
+        }
+    }
+    if n_msg > 0.0 {
+        // Mbytes/sec = n_msg x / 1.048576 / t, t printed to 0.01 usec.
+        for ((x, t), mb) in b.col("#bytes").iter().zip(b.col(time_col)).zip(b.col("Mbytes/sec")) {
+            if t == 0.0 {
+                continue;
+            }
+            let k = n_msg * x / 1.048576;
+            let (low, high) = (k / (t + 0.005) - 0.01, k / (t - 0.005).max(1e-9) + 0.01);
+            assert!(mb >= low && mb <= high, "{} at {x}: {mb} MB/s for {t} usec", b.name);
+        }
+    }
+}
+
+#[test]
+fn every_benchmark_at_2_3_4_processes() {
+    for np in [2, 3, 4] {
+        let (_, blocks) = run(np, "-msglog 0:17 -iter 400");
+        let mut expected = Vec::new();
+        for (name, class, _, _) in TABLE {
+            let counts = match (class, np) {
+                (Class::Single, _) => vec![2],
+                (_, 2) => vec![2],
+                (_, 3) => vec![2, 3],
+                _ => vec![2, 4],
+            };
+            expected.extend(counts.into_iter().map(|q| (name.to_string(), q)));
+        }
+        let got: Vec<(String, usize)> =
+            blocks.iter().map(|b| (b.name.clone(), b.processes)).collect();
+        assert_eq!(got, expected, "np {np}");
+        for b in &blocks {
+            let (_, class, n_msg, reduction) = TABLE.iter().find(|t| t.0 == b.name).unwrap();
+            assert_eq!(b.idle, np - b.processes, "{} idle on {np}", b.name);
+            let time_col = if *class == Class::Single { "t[usec]" } else { "t_max[usec]" };
+            check_table(b, &log_lengths(0, 17, *reduction), 400.0, *n_msg, time_col);
+        }
+    }
+}
+
+#[test]
+fn standard_settings_give_the_guides_lengths_and_repetitions() {
+    let (out, blocks) = run(2, "PingPong allreduce BARRIER");
+    assert!(out.stdout.contains("# Maximum message length in bytes:   4194304"));
+    assert!(out.stdout.contains("2^20 bytes"));
+    let names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["PingPong", "Allreduce", "Barrier"]);
+    check_table(&blocks[0], &log_lengths(0, 22, false), 1000.0, 1.0, "t[usec]");
+    assert_eq!(blocks[0].col("#repetitions")[17..], [640.0, 320.0, 160.0, 80.0, 40.0, 20.0, 10.0]);
+    check_table(&blocks[1], &log_lengths(0, 22, true), 1000.0, 0.0, "t_max[usec]");
+    assert_eq!(blocks[1].col("#bytes")[..3], [0.0, 4.0, 8.0]);
+    assert_eq!(blocks[2].columns, ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"]);
+}
+
+#[test]
+fn multi_modes_run_disjoint_groups() {
+    let (_, blocks) = run(4, "-multi 0 PingPong Sendrecv Allreduce -msglog 0:4");
+    let got: Vec<(&str, usize, usize)> =
+        blocks.iter().map(|b| (b.name.as_str(), b.processes, b.groups.len())).collect();
+    let expected = [
+        ("Multi-PingPong", 2, 2),
+        ("Multi-Sendrecv", 2, 2),
+        ("Multi-Sendrecv", 4, 1),
+        ("Multi-Allreduce", 2, 2),
+        ("Multi-Allreduce", 4, 1),
+    ];
+    assert_eq!(got, expected);
+    assert_eq!(blocks[0].groups, [vec![0, 1], vec![2, 3]]);
+    // Multi single transfer shows t_min/t_max/t_avg; throughput from t_max.
+    check_table(&blocks[0], &log_lengths(0, 4, false), 1000.0, 1.0, "t_max[usec]");
+    check_table(&blocks[1], &log_lengths(0, 4, false), 1000.0, 2.0, "t_max[usec]");
+
+    let (_, blocks) = run(4, "-multi 1 PingPing Bcast -msglog 0:3");
+    for b in &blocks {
+        let g = b.groups.len() as f64;
+        let groups = b.col("#group");
+        assert_eq!(groups.len() as f64, g * 5.0, "{}: one row per group and length", b.name);
+        for (i, chunk) in groups.chunks(b.groups.len()).enumerate() {
+            assert_eq!(
+                chunk,
+                (0..b.groups.len()).map(|x| x as f64).collect::<Vec<_>>(),
+                "length {i}"
+            );
+        }
+        let lengths: Vec<f64> = b.col("#bytes").iter().step_by(b.groups.len()).copied().collect();
+        assert_eq!(lengths, log_lengths(0, 3, false));
+    }
+    // Five processes: two groups of two, one waiting.
+    let (_, blocks) = run(5, "-multi 0 PingPong -msglog 0:2");
+    assert_eq!((blocks[0].groups.len(), blocks[0].idle), (2, 1));
+}
+
+#[test]
+fn npmin_map_msglen_and_input() {
+    let (_, blocks) = run(4, "Allreduce -npmin 1 -msglog 0:3");
+    assert_eq!(blocks.iter().map(|b| b.processes).collect::<Vec<_>>(), [1, 2, 4]);
+    let (_, blocks) = run(4, "-npmin 3 Allreduce -msglog 0:3");
+    assert_eq!(blocks.iter().map(|b| b.processes).collect::<Vec<_>>(), [3, 4]);
+    let (_, blocks) = run(3, "-npmin 9 Allreduce -msglog 0:3");
+    assert_eq!(blocks.iter().map(|b| b.processes).collect::<Vec<_>>(), [3], "P_min > P is P");
+
+    let (_, blocks) = run(4, "-map 2x2 Allreduce -msglog 0:2 -npmin 4");
+    assert_eq!(blocks[0].rank_order, [0, 2, 1, 3]);
+    let (_, blocks) = run(4, "-map 2x2 -multi 0 PingPong -msglog 0:2");
+    assert_eq!(blocks[0].groups, [vec![0, 2], vec![1, 3]]);
+
+    let dir = tempfile::tempdir().unwrap();
+    let lengths = dir.path().join("Lengths");
+    std::fs::write(&lengths, "0\n100\n1000\n# a comment\n10000\n").unwrap();
+    let select = dir.path().join("select");
+    std::fs::write(&select, "#\n# selection\nexchange\n#PingPong\nALLGATHERV\n").unwrap();
+    let args = format!("-msglen {} -input {}", lengths.display(), select.display());
+    let (_, blocks) = run(2, &args);
+    let names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["Exchange", "Allgatherv"]);
+    for b in &blocks {
+        assert_eq!(b.col("#bytes"), [0.0, 100.0, 1000.0, 10000.0]);
+    }
+    check_table(&blocks[0], &[0.0, 100.0, 1000.0, 10000.0], 1000.0, 4.0, "t_max[usec]");
+}
+
+#[test]
+fn check_finds_no_defects_in_a_clean_run() {
+    for np in [2, 4] {
+        let (out, blocks) = run(np, "-check -msglog 0:12 -iter 20");
+        assert!(out.stdout.contains("Results checking"));
+        assert_eq!(blocks.len(), if np == 2 { 13 } else { 2 + 11 * 2 });
+        for b in &blocks {
+            assert!(b.col("defects").iter().all(|&d| d == 0.0), "{}: {:?}", b.name, b.rows);
+        }
+    }
+    let (_, blocks) =
+        run(4, "-check -multi 1 -msglog 0:6 -iter 10 Exchange Reduce_scatter Alltoallv");
+    assert!(blocks.iter().all(|b| b.col("defects").iter().all(|&d| d == 0.0)));
+}
+
+#[test]
+fn time_limit_and_single_process() {
+    let (_, blocks) = run(2, "PingPong -time 0.000001 -msglog 0:20");
+    let r = blocks[0].col("#repetitions");
+    let x = blocks[0].col("#bytes");
+    for (x, r) in x.iter().zip(&r) {
+        assert!(*r >= 1.0 && *r <= reps(*x, 1000.0), "{x}: {r}");
+    }
+    assert_eq!(*r.last().unwrap(), 1.0, "a 1 MiB ping-pong takes longer than 1 usec");
+
+    let (out, blocks) = run(1, "PingPong Allreduce -msglog 0:3");
+    assert!(out.stdout.contains("# PingPong skipped: it needs 2 processes, this run has 1"));
+    assert_eq!(
+        blocks.iter().map(|b| (b.name.as_str(), b.processes)).collect::<Vec<_>>(),
+        [("Allreduce", 1)]
+    );
+}
+
+#[test]
+fn bad_input_gets_one_line_and_a_non_zero_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let negative = dir.path().join("neg");
+    std::fs::write(&negative, "0\n16\n-4\n").unwrap();
+    let cases = [
+        ("PingPang", "unknown benchmark \"PingPang\"; valid names: PingPong, PingPing"),
+        ("-npmin 0", "-npmin takes an integer >= 1"),
+        ("-npmin x", "-npmin takes an integer >= 1, got \"x\""),
+        ("-multi 2", "-multi takes 0 or 1"),
+        ("-msglen /nonexistent/lengths", "-msglen: cannot read \"/nonexistent/lengths\""),
+        (&format!("-msglen {}", negative.display()), "line 3: \"-4\" is not a length"),
+        ("-map 3x3", "-map 3x3 needs 9 processes, this run has 2"),
+        ("-mem 0.0001", "-mem 0.0001 is too small"),
+        ("-bogus", "unknown option \"-bogus\""),
+    ];
+    for (args, message) in cases {
+        let out = Launch::mpi(BIN, 2)
+            .args(args.split_whitespace())
+            .timeout(Duration::from_secs(30))
+            .run();
+        out.failure(message);
+        assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
+        assert!(!out.stdout.contains("# Benchmarking"), "{}", out.report());
+    }
+}
+
+#[test]
+fn help_lists_options_and_benchmarks() {
+    let out = Launch::mpi(BIN, 2).arg("-h").run();
+    out.success();
+    assert_eq!(out.stdout.matches("usage: mpirun -np P IMB-MPI1").count(), 1, "rank 0 only");
+    for word in ["-npmin", "-multi", "-msglen", "-map", "-check", "Reduce_scatter", "Barrier"] {
+        assert!(out.stdout.contains(word), "{word}\n{}", out.report());
+    }
+}
