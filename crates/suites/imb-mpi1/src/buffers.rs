@@ -56,6 +56,17 @@ impl Buffer {
         let n = self.data.len() * 4;
         self.bytes_mut(n).fill(0xff);
     }
+
+    /// Before a check: every byte that `expect` names becomes its complement, so a byte
+    /// that never arrives differs from what was expected; the rest becomes 0xff.
+    pub fn poison_against(&mut self, expect: &Expect) {
+        self.poison();
+        if let Expect::Bytes(e) = expect {
+            for (b, w) in self.bytes_mut(e.len()).iter_mut().zip(e) {
+                *b = !w;
+            }
+        }
+    }
 }
 
 /// The bytes `offset .. offset + len` of the send buffer of group rank `rank`.
@@ -126,9 +137,12 @@ mod tests {
         // Data from another sender or another offset is wrong everywhere it differs.
         assert!(defects(&Expect::Bytes(sent_bytes(2, 0, 64)), &got) > 0);
         assert!(defects(&Expect::Bytes(sent_bytes(1, 8, 56)), &got) > 0);
-        // A stale (poisoned) buffer is all defects.
-        got.poison();
+        // A stale (poisoned) buffer is all defects, 0xff bytes included.
+        got.poison_against(&expect);
         assert_eq!(defects(&expect, &got), 64);
+        let ones = Expect::Bytes(vec![0xff; 8]);
+        got.poison_against(&ones);
+        assert_eq!(defects(&ones, &got), 8);
     }
 
     #[test]

@@ -165,9 +165,18 @@ fn block(b: &Benchmark, q: usize, mapped: &SimpleCommunicator, order: &[i32], o:
     if let (Some(active), Some(group)) = (active, group) {
         found = measure_block(b, q, &active, &group, o, columns);
     }
-    // The processes outside the groups wait here for the others.
+    // The processes outside the groups wait here for the others; then every rank learns
+    // the defects rank 0 counted, so all leave with the same status.
     mapped.barrier();
+    mapped.process_at_rank(0).broadcast_into(&mut found);
     found
+}
+
+/// A self-test of `-check`: `PAW_IMB_CORRUPT=r` flips one received byte in group rank r
+/// after every check run (never in timed runs), so the defects column and the exit status
+/// can be seen to work.
+fn corrupt_rank() -> Option<usize> {
+    std::env::var("PAW_IMB_CORRUPT").ok().and_then(|v| v.parse().ok())
 }
 
 /// The measurement of one block on an active process; rank 0 prints the rows.
@@ -193,6 +202,7 @@ fn measure_block(
         (b.pattern)(&ctx, &mut bufs, &warm, i);
     }
     let leader = active.rank() == 0;
+    let corrupt = corrupt_rank();
     let mut found = 0;
     for x in lengths {
         let plan = Plan::new(x, q);
@@ -205,9 +215,13 @@ fn measure_block(
         if o.check {
             // Untimed: one more run into a poisoned receive buffer, then compare.
             let iteration = q - 1;
-            bufs.recv.poison();
+            let expect = (b.expect)(ctx.rank, q, &plan, iteration);
+            bufs.recv.poison_against(&expect);
             (b.pattern)(&ctx, &mut bufs, &plan, iteration);
-            wrong = defects(&(b.expect)(ctx.rank, q, &plan, iteration), &bufs.recv);
+            if corrupt == Some(ctx.rank) && x > 0 {
+                bufs.recv.bytes_mut(1)[0] ^= 1;
+            }
+            wrong = defects(&expect, &bufs.recv);
         }
         let mine = [seconds * 1e6, wrong as f64];
         let to = active.process_at_rank(0);

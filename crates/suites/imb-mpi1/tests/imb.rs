@@ -13,14 +13,14 @@ const TABLE: [(&str, Class, f64, bool); 13] = [
     ("PingPing", Class::Single, 1.0, false),
     ("Sendrecv", Class::Parallel, 2.0, false),
     ("Exchange", Class::Parallel, 4.0, false),
-    ("Reduce", Class::Collective, 0.0, true),
-    ("Reduce_scatter", Class::Collective, 0.0, true),
-    ("Allreduce", Class::Collective, 0.0, true),
+    ("Bcast", Class::Collective, 0.0, false),
     ("Allgather", Class::Collective, 0.0, false),
     ("Allgatherv", Class::Collective, 0.0, false),
     ("Alltoall", Class::Collective, 0.0, false),
     ("Alltoallv", Class::Collective, 0.0, false),
-    ("Bcast", Class::Collective, 0.0, false),
+    ("Reduce", Class::Collective, 0.0, true),
+    ("Reduce_scatter", Class::Collective, 0.0, true),
+    ("Allreduce", Class::Collective, 0.0, true),
     ("Barrier", Class::Collective, 0.0, false),
 ];
 
@@ -279,6 +279,25 @@ fn check_finds_no_defects_in_a_clean_run() {
     let (_, blocks) =
         run(4, "-check -multi 1 -msglog 0:6 -iter 10 Exchange Reduce_scatter Alltoallv");
     assert!(blocks.iter().all(|b| b.col("defects").iter().all(|&d| d == 0.0)));
+}
+
+#[test]
+fn a_defect_is_reported_and_fails_the_run_on_every_rank() {
+    // The self-test hook flips one received byte on group rank 1 after each check run.
+    let out = Launch::mpi(BIN, 3)
+        .args(["-check", "-msglog", "0:3", "-iter", "10", "Sendrecv", "Allgather"])
+        .env("PAW_IMB_CORRUPT", 1)
+        .timeout(Duration::from_secs(60))
+        .run();
+    out.failure("-check found");
+    assert_eq!(out.code, Some(1), "{}", out.report());
+    let blocks = parse(&out.stdout);
+    assert_eq!(blocks.len(), 4, "every block still printed\n{}", out.report());
+    for b in &blocks {
+        let d = b.col("defects");
+        assert_eq!(d[0], 0.0, "{}: nothing to corrupt at length 0", b.name);
+        assert!(d[1..].iter().all(|&x| x == 1.0), "{}: {d:?}", b.name);
+    }
 }
 
 #[test]
