@@ -10,7 +10,7 @@ use std::ops::RangeInclusive;
 /// Largest size any size variable accepts (1 TiB): keeps doubling sweeps far from overflow.
 pub const SIZE_LIMIT: u64 = 1 << 40;
 
-/// Largest MPI message (bytes): an MPI count is a C int.
+/// Largest MPI message (bytes) and matrix order: an MPI count and a BLAS integer are C ints.
 pub const MPI_COUNT_LIMIT: u64 = i32::MAX as u64;
 
 /// A source of environment values (the process environment, or a map in tests).
@@ -118,11 +118,12 @@ impl Family {
         }
     }
 
-    /// Largest value the family's variables accept: MPI message sizes must fit an MPI count.
+    /// Largest value the family's variables accept: MPI message sizes must fit an MPI
+    /// count, matrix orders a BLAS integer.
     pub fn limit(self) -> u64 {
         match self {
-            Family::P2p | Family::Col => MPI_COUNT_LIMIT,
-            Family::Blas | Family::GpuBlas | Family::Gpu => SIZE_LIMIT,
+            Family::P2p | Family::Col | Family::Blas | Family::GpuBlas => MPI_COUNT_LIMIT,
+            Family::Gpu => SIZE_LIMIT,
         }
     }
 

@@ -157,7 +157,13 @@ fn relative_error(got: f64, products: impl Iterator<Item = (f64, f64)>) -> f64 {
         exact += p * q;
         magnitude += (p * q).abs();
     }
-    (got - exact).abs() / magnitude.max(f64::MIN_POSITIVE)
+    let error = (got - exact).abs() / magnitude.max(f64::MIN_POSITIVE);
+    // A NaN result is infinitely wrong (f64::max would otherwise drop it).
+    if error.is_nan() {
+        f64::INFINITY
+    } else {
+        error
+    }
 }
 
 /// The error a correct order-`n` product may show in precision `T`: 2 n epsilon (the

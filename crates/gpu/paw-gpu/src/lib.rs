@@ -84,6 +84,11 @@ impl Gpu {
         self.ctx.bind_to_thread().map_err(|e| failed("binding the GPU context", e))
     }
 
+    /// Waits until all work of this context has finished (cuCtxSynchronize).
+    pub fn synchronize(&self) -> Result<()> {
+        self.ctx.synchronize().map_err(|e| failed("cuCtxSynchronize", e))
+    }
+
     /// One line for output headers: ordinal, name, compute capability, memory.
     pub fn describe(&self) -> String {
         let name = self.ctx.name().unwrap_or_else(|_| "unknown device".to_string());

@@ -1,8 +1,9 @@
 //! Device and host buffers of bytes, and the synchronous copies between them.
 //!
 //! The copies are the driver's synchronous cuMemcpyHtoD / cuMemcpyDtoH (what PAW's
-//! cudaMemcpy did): when they return, the data has arrived, so a clock read after them
-//! covers the whole transfer. Each buffer makes its device's context current before use,
+//! cudaMemcpy did). They return once the source may be reused: a device-to-host copy and a
+//! copy from pinned memory have then arrived, but a copy from pageable memory to the
+//! device may only be staged -- the transfer sweep adds cuCtxSynchronize for that case. Each buffer makes its device's context current before use,
 //! so a thread may serve any device.
 
 use crate::{failed, Gpu};
@@ -43,7 +44,7 @@ impl Drop for DeviceBuffer {
     fn drop(&mut self) {
         if self.gpu.bind().is_ok() {
             // SAFETY: `ptr` came from cuMemAlloc in this context and is freed once, here;
-            // every copy into or out of it was synchronous and has finished.
+            // no Rust reference points into device memory.
             let _ = unsafe { result::free_sync(self.ptr) };
         }
     }

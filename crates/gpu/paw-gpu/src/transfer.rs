@@ -13,6 +13,8 @@ use paw_core::{
     check, Axis, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing,
 };
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Which way the bytes go in one timed iteration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,14 +76,13 @@ fn sweep(spec: &Spec, t: Transfer) -> Result<()> {
     let largest = sizes.max.max(sizes.med) as usize;
     let two = t.both_devices && count >= 2;
     let gpus: Vec<Gpu> = (0..if two { 2 } else { 1 }).map(Gpu::open).collect::<Result<_>>()?;
-    for gpu in &gpus {
-        node.add_library(gpu.describe());
-    }
+    node.add_library(gpus[0].describe());
     let mut lanes: Vec<Lane> =
         gpus.iter().map(|g| Lane::new(g, t, largest, offset)).collect::<Result<_>>()?;
     let notes = notes(t, offset);
     measure_sweep(&node, spec.name, "", &notes, &sizes, &mut lanes[..1])?;
     if two {
+        node.add_library(gpus[1].describe());
         measure_sweep(&node, spec.name, "_dev0+1", &notes, &sizes, &mut lanes)?;
     } else if t.both_devices {
         println!("one GPU: the two-device run (files *_dev0+1.dat) needs two and is skipped");
@@ -109,6 +110,11 @@ fn notes(t: Transfer, offset: usize) -> Vec<String> {
         Host::Aligned => "host memory: pageable, page-aligned".to_string(),
         Host::Misaligned => format!("host memory: pageable, starting {offset} bytes past a page"),
     };
+    let host = match (t.host, t.direction) {
+        (Host::Pinned, _) | (_, Direction::Out | Direction::InOut) => host,
+        // From pageable memory cuMemcpyHtoD returns once the data is staged.
+        _ => format!("{host}; each iteration ends with cuCtxSynchronize (data arrived)"),
+    };
     let device = match t.device {
         Device::Keep => "device memory: cuMemAlloc once, before timing",
         Device::Alloc => "device memory: allocated and freed inside every timed iteration",
@@ -123,6 +129,9 @@ struct Lane {
     host: Box<dyn HostBuffer + Send>,
     /// The kept device buffer (`Device::Keep`); `None` allocates per copy.
     device: Option<DeviceBuffer>,
+    /// Pageable host memory: cuMemcpyHtoD returns once the data is staged, so the
+    /// iteration ends with cuCtxSynchronize to cover its arrival.
+    staged: bool,
 }
 
 impl Lane {
@@ -135,16 +144,31 @@ impl Lane {
             Device::Keep => Some(DeviceBuffer::new(gpu, len)?),
             Device::Alloc => None,
         };
-        Ok(Lane { gpu: gpu.clone(), direction: t.direction, host, device })
+        let staged = t.host != Host::Pinned;
+        Ok(Lane { gpu: gpu.clone(), direction: t.direction, host, device, staged })
     }
 
     /// One timed iteration at `size` bytes.
     fn step(&mut self, size: usize) -> Result<()> {
         let host = &mut self.host.bytes_mut()[..size];
-        match &mut self.device {
-            Some(dev) => moves(self.direction, dev, host),
-            None => moves(self.direction, &mut DeviceBuffer::new(&self.gpu, size)?, host),
+        if let Some(dev) = &mut self.device {
+            moves(self.direction, dev, host)?;
+            return self.arrived();
         }
+        let mut dev = DeviceBuffer::new(&self.gpu, size)?;
+        moves(self.direction, &mut dev, host)?;
+        self.arrived()?;
+        drop(dev); // cuMemFree, inside the timing
+        Ok(())
+    }
+
+    /// After a host-to-device copy from pageable memory, waits for the data to arrive (in
+    /// `InOut` the device-to-host copy that follows already waits for it).
+    fn arrived(&self) -> Result<()> {
+        if self.staged && self.direction == Direction::In {
+            self.gpu.synchronize()?;
+        }
+        Ok(())
     }
 
     /// The untimed data check at `size`, on a fresh device buffer: a pattern goes each
@@ -223,15 +247,25 @@ fn measure_sweep(
     let mut time = file("time", Axis::new("time per iteration", "usec"), false)?;
     let mut bw = file("bw", Axis::new("bandwidth", "GB/s (1e9 B/s)"), true)?;
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(lanes.len())
-        .build()
-        .map_err(|e| Error::runtime(format!("starting the copy threads: {e}")))?;
-    iteration(&pool, lanes, sizes.med as usize)?;
+    for lane in lanes.iter_mut() {
+        lane.step(sizes.med as usize)?;
+    }
     let mut failure = FirstError::default();
     for size in sizes.sweep() {
         let n = size as usize;
-        let m = bench.measure(|| failure.keep(iteration(&pool, lanes, n)));
+        let m = match lanes {
+            [one] => bench.measure(|| failure.keep(one.step(n))),
+            [a, b] => {
+                let handshake = Handshake::default();
+                std::thread::scope(|s| {
+                    s.spawn(|| handshake.serve(b));
+                    let m = bench.measure(|| failure.keep(handshake.together(n, || a.step(n))));
+                    handshake.stop.store(true, Ordering::Release);
+                    m
+                })
+            }
+            _ => unreachable!("one or two devices"),
+        };
         failure.result()?;
         let mut wrong = 0;
         if node.checking() {
@@ -246,14 +280,51 @@ fn measure_sweep(
     Ok(())
 }
 
-/// One timed iteration: the lane's copies, or both lanes' copies at once on two threads.
-fn iteration(pool: &rayon::ThreadPool, lanes: &mut [Lane], size: usize) -> Result<()> {
-    match lanes {
-        [one] => one.step(size),
-        [a, b] => {
-            let (x, y) = pool.join(|| a.step(size), || b.step(size));
-            x.and(y)
+/// Runs a second lane on its own thread in step with the measuring thread: the measuring
+/// thread starts an iteration, does its own copies, and waits for the partner's. Both sides
+/// spin instead of sleeping, so an iteration costs no thread wake-up and the two devices'
+/// copies overlap (PAW §9.1.1 used two OpenMP threads the same way).
+#[derive(Debug, Default)]
+struct Handshake {
+    size: AtomicUsize,
+    started: AtomicU64,
+    finished: AtomicU64,
+    stop: AtomicBool,
+    failure: Mutex<Option<Error>>,
+}
+
+impl Handshake {
+    /// The partner thread's loop: one `lane.step` per started iteration, until `stop`.
+    fn serve(&self, lane: &mut Lane) {
+        let mut seen = 0;
+        loop {
+            let go = loop {
+                if self.stop.load(Ordering::Acquire) {
+                    return;
+                }
+                let g = self.started.load(Ordering::Acquire);
+                if g != seen {
+                    break g;
+                }
+                std::hint::spin_loop();
+            };
+            seen = go;
+            if let Err(e) = lane.step(self.size.load(Ordering::Relaxed)) {
+                self.failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+            }
+            self.finished.store(go, Ordering::Release);
         }
-        _ => unreachable!("one or two devices"),
+    }
+
+    /// One iteration at `size` bytes: starts the partner, runs `mine`, waits for the partner.
+    fn together(&self, size: usize, mine: impl FnOnce() -> Result<()>) -> Result<()> {
+        self.size.store(size, Ordering::Relaxed);
+        let go = self.started.fetch_add(1, Ordering::AcqRel) + 1;
+        let result = mine();
+        while self.finished.load(Ordering::Acquire) != go {
+            std::hint::spin_loop();
+        }
+        let theirs = self.failure.lock().unwrap_or_else(|p| p.into_inner()).take();
+        result.and(theirs.map_or(Ok(()), Err))
     }
 }
