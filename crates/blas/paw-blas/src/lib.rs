@@ -181,29 +181,29 @@ pub fn time_and_flops(
     threads: usize,
     notes: &[String],
 ) -> paw_core::Result<(DatFile, DatFile)> {
+    let files = [
+        node.np_file(&format!("{call}_time"), threads),
+        node.np_file(&format!("{call}_flops"), threads),
+    ];
+    rate_files(node, bench, files, &call.to_uppercase(), notes)
+}
+
+/// Creates the `[time, flops]` files of a matrix-order sweep of `call` (its name as the
+/// axis labels show it): seconds per call, and GFLOP/s echoed as the summary.
+pub fn rate_files(
+    node: &Node,
+    bench: &Bench<'_, Solo>,
+    [time_file, flops_file]: [String; 2],
+    call: &str,
+    notes: &[String],
+) -> paw_core::Result<(DatFile, DatFile)> {
     let order = Axis::new("matrix order N", "elements");
-    let time = node.dat(
-        bench,
-        DatSpec {
-            file: node.np_file(&format!("{call}_time"), threads),
-            x: order.clone(),
-            y: Axis::new(format!("time per {} call", call.to_uppercase()), "s"),
-            notes: notes.to_vec(),
-            echo: false,
-            extra: vec![],
-        },
-    )?;
-    let flops = node.dat(
-        bench,
-        DatSpec {
-            file: node.np_file(&format!("{call}_flops"), threads),
-            x: order,
-            y: Axis::new(format!("{} rate", call.to_uppercase()), "GFLOP/s (1e9 flop/s)"),
-            notes: notes.to_vec(),
-            echo: true,
-            extra: vec![],
-        },
-    )?;
+    let file = |file: String, y: Axis, echo: bool| {
+        let (x, notes, extra) = (order.clone(), notes.to_vec(), vec![]);
+        node.dat(bench, DatSpec { file, x, y, notes, echo, extra })
+    };
+    let time = file(time_file, Axis::new(format!("time per {call} call"), "s"), false)?;
+    let flops = file(flops_file, Axis::new(format!("{call} rate"), "GFLOP/s (1e9 flop/s)"), true)?;
     Ok((time, flops))
 }
 

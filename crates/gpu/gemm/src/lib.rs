@@ -13,7 +13,7 @@
 #![warn(missing_docs)]
 
 use paw_blas::{fill, gemm_error, gemm_flops, tolerance, Real};
-use paw_core::{Axis, DatSpec, Family, Node, Policy, Spec, Timing};
+use paw_core::{Family, Node, Policy, Spec, Timing};
 use paw_gpu::cudarc::cublas::{sys::cublasOperation_t, CudaBlas, Gemm, GemmConfig};
 use paw_gpu::cudarc::driver::{CudaSlice, DeviceRepr, ValidAsZeroBits};
 use paw_gpu::{failed, FirstError, Gpu};
@@ -61,13 +61,8 @@ where
         ),
         "flops per call: 2 N^2 (N+1)".to_string(),
     ];
-    let order = Axis::new("matrix order N", "elements");
-    let file = |stem: &str, y: Axis, echo: bool| {
-        let (x, notes, extra) = (order.clone(), notes.clone(), vec![]);
-        node.dat(&bench, DatSpec { file: format!("{name}_{stem}.dat"), x, y, notes, echo, extra })
-    };
-    let mut time = file("time", Axis::new(format!("time per {call} call"), "s"), false)?;
-    let mut rate = file("flops", Axis::new(format!("{call} rate"), "GFLOP/s (1e9 flop/s)"), true)?;
+    let files = [format!("{name}_time.dat"), format!("{name}_flops.dat")];
+    let (mut time, mut rate) = paw_blas::rate_files(&node, &bench, files, call, &notes)?;
 
     let multiply = |n: usize, dc: &mut CudaSlice<T>| -> paw_core::Result<()> {
         let n32 = n as i32;

@@ -45,15 +45,9 @@ pub fn lengths_for_unit(lengths: &[usize], unit: usize) -> Vec<usize> {
 /// Process counts for `p` started processes and minimum `p_min` (guide §5.1.2.2):
 /// P_min, 2 P_min, 4 P_min, ..., largest 2^x P_min < P, then P. P_min > P counts as P.
 pub fn process_counts(p: usize, p_min: usize) -> Vec<usize> {
-    let p_min = p_min.clamp(1, p.max(1));
-    let mut counts = Vec::new();
-    let mut q = p_min;
-    while q < p {
-        counts.push(q);
-        q *= 2;
-    }
-    counts.push(p);
-    counts
+    let p = p.max(1) as u64;
+    let doubled = paw_core::config::doubling((p_min as u64).clamp(1, p), p);
+    doubled.into_iter().map(|q| q as usize).collect()
 }
 
 #[cfg(test)]
