@@ -1,9 +1,13 @@
-//! The measurement loop: warm-up, NLOOP decision, NREPS timed samples, cross-rank combination.
+//! The measurement loop: warm-up, NLOOP decision, NREPS timed samples (more with
+//! PAW_PRECISION), cross-rank combination.
 
 use crate::calib::Calibration;
 use crate::check::Verdict;
-use crate::stats::Stats;
+use crate::error::{Error, Result};
+use crate::stats::{median_interval, Stats};
 use crate::team::{Combine, Team};
+use crate::{process, watchdog};
+use std::fmt::Display;
 
 /// How a sample's clock readings become a time per operation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -105,9 +109,12 @@ pub struct Bench<'t, T: Team> {
     team: &'t T,
     timing: Timing,
     combine: Combine,
+    rule: Combine,
     calibration: Calibration,
-    nreps: usize,
     last_nloop: Option<u64>,
+    steps: usize,
+    hang: Option<(i32, usize)>,
+    warned: bool,
 }
 
 /// The warm-up of a workload never runs longer than this (seconds) beyond its first
@@ -117,17 +124,31 @@ const WARMUP_SECONDS: f64 = 1.0;
 /// How often a size whose samples fell below the floor is re-run with NLOOP doubled.
 const MAX_RERUNS: u32 = 10;
 
+/// PAW_PRECISION never takes a size beyond this many samples.
+pub const MAX_SAMPLES: usize = 10_000;
+
 impl<'t, T: Team> Bench<'t, T> {
-    /// A bench over `team`; call [`Bench::measure`] once per workload, smallest first.
+    /// A bench over `team` combining ranks by `combine` (the benchmark's own rule is
+    /// `rule`, for the header); call [`Bench::measure`] once per workload, smallest first.
     pub fn new(
         team: &'t T,
         timing: Timing,
         combine: Combine,
+        rule: Combine,
         calibration: Calibration,
-        nreps: usize,
     ) -> Self {
-        assert!(nreps >= 1);
-        Bench { team, timing, combine, calibration, nreps, last_nloop: None }
+        assert!(calibration.loops().nreps >= 1);
+        Bench {
+            team,
+            timing,
+            combine,
+            rule,
+            calibration,
+            last_nloop: None,
+            steps: 0,
+            hang: test_hang(),
+            warned: false,
+        }
     }
 
     /// The calibration state (budget and floor), for reports.
@@ -150,15 +171,75 @@ impl<'t, T: Team> Bench<'t, T> {
         self.combine
     }
 
+    /// Header lines stating the timing model, the rank combination, the loop policy, the
+    /// repetitions and the interval.
+    pub fn describe(&self) -> Vec<String> {
+        let loops = self.calibration.loops();
+        let ranks = if self.team.size() == 1 {
+            "one process, nothing to combine".to_string()
+        } else if self.combine != self.rule {
+            format!(
+                "{} (PAW_COMBINE={}; the benchmark's own rule: {})",
+                self.combine.describe(),
+                self.combine.name(),
+                self.rule.name()
+            )
+        } else {
+            self.combine.describe().to_string()
+        };
+        let n = loops.nreps;
+        let repetitions = match loops.precision {
+            None => format!("NREPS={n} samples per size"),
+            Some(p) => format!(
+                "at least NREPS={n} samples per size, more (in growing batches) until the \
+                 median's 95% interval lies within +-{}% of it (PAW_PRECISION={p}) or {} s were \
+                 spent on added samples (PAW_MAX_TIME), at most {MAX_SAMPLES}",
+                p * 100.0,
+                loops.max_time
+            ),
+        };
+        let (l, u, cover) = median_interval(n as usize);
+        let example = if l == 1 {
+            format!("with {n} samples MIN and MAX, coverage {:.1}%", cover * 100.0)
+        } else {
+            format!("with {n} samples the {l}th and {u}th, coverage {:.1}%", cover * 100.0)
+        };
+        vec![
+            format!("timing: {}", self.timing.describe()),
+            format!("ranks combined: {ranks}"),
+            format!("nloop: {}", self.calibration.describe()),
+            format!("repetitions: {repetitions}"),
+            format!(
+                "interval: CI_LO, CI_HI bound the median with 95% confidence whatever the \
+                 distribution: the l-th and (n+1-l)-th smallest of the n samples ({example}; \
+                 below 6 samples no 95% interval exists and they are MIN and MAX)"
+            ),
+            format!(
+                "noisy: NOISY is 1 when CI_HI - CI_LO exceeds {}% of MEDIAN (PAW_TOLERANCE={})",
+                loops.tolerance * 100.0,
+                loops.tolerance
+            ),
+        ]
+    }
+
     /// Measures `op` (collective: every rank calls this with its side of the operation).
+    /// `step` names the workload (a size, a kernel) for the watchdog.
     ///
     /// Runs a timed warm-up (one iteration, then up to the calibration's warm-up count but
     /// at most about a second more; its time per iteration is the slowest rank's), lets
-    /// rank 0 choose NLOOP from it and broadcast it, then takes NREPS
-    /// samples of NLOOP iterations each, with a barrier before every sample and nothing but
-    /// `op` between the clock reads. Per-repetition times are combined over ranks.
-    pub fn measure(&mut self, mut op: impl FnMut()) -> Measurement {
+    /// rank 0 choose NLOOP from it and broadcast it, then takes NREPS samples of NLOOP
+    /// iterations each, with a barrier before every sample and nothing but `op` between the
+    /// clock reads; with PAW_PRECISION, rank 0 adds samples until the median is as precise
+    /// as asked or the time is spent. Per-repetition times are combined over ranks.
+    pub fn measure(&mut self, step: impl Display, mut op: impl FnMut()) -> Result<Measurement> {
         let team = self.team;
+        watchdog::step(format!("step {step}"));
+        if self.hang == Some((team.rank(), self.steps)) {
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            }
+        }
+        self.steps += 1;
         // Every estimate is the slowest rank's: rank 0 may have the least to do (a passive
         // target). First one timed iteration: a warm-up, and a bound on what more cost.
         team.barrier();
@@ -178,34 +259,19 @@ impl<'t, T: Team> Bench<'t, T> {
             }
             team.combine(&[(team.now() - start) / more as f64], Combine::Max)[0]
         };
-        let proposal = if team.is_root() { self.calibration.nloop(t_iter) } else { 0 };
-        let mut nloop = team.share_u64(proposal);
+        let proposal = if team.is_root() { Some(self.calibration.nloop(t_iter)) } else { None };
+        let ok = team.share_u64(!matches!(proposal, Some(Err(_))) as u64) == 1;
+        let mut nloop = match proposal {
+            Some(Err(e)) => return Err(Error::input(e)),
+            _ if !ok => return Err(Error::input("NLOOP settings cannot be met (reported by rank 0)")),
+            Some(Ok(n)) => team.share_u64(n),
+            None => team.share_u64(0),
+        };
 
+        let nreps = self.calibration.loops().nreps as usize;
         let mut reruns = 0;
-        let (local, samples) = loop {
-            let mut local = vec![0.0; self.nreps];
-            for sample in local.iter_mut() {
-                *sample = match self.timing {
-                    Timing::Batch { .. } => {
-                        team.barrier();
-                        let t0 = team.now();
-                        for _ in 0..nloop {
-                            op();
-                        }
-                        team.now() - t0
-                    }
-                    Timing::PerCall => {
-                        let mut sum = 0.0;
-                        for _ in 0..nloop {
-                            team.barrier();
-                            let t0 = team.now();
-                            op();
-                            sum += team.now() - t0;
-                        }
-                        sum
-                    }
-                };
-            }
+        let (mut local, mut combined) = loop {
+            let local = self.samples(nreps, nloop, &mut op);
             let combined = team.combine(&local, self.combine);
             let shortest = combined.iter().copied().fold(f64::INFINITY, f64::min);
             let rerun = team.is_root()
@@ -213,21 +279,85 @@ impl<'t, T: Team> Bench<'t, T> {
                 && nloop < crate::calib::NLOOP_CAP / 2
                 && self.calibration.too_short(shortest);
             if team.share_u64(rerun as u64) == 0 {
+                if shortest < self.calibration.floor() && !self.warned {
+                    self.warned = true;
+                    process::warn(&format!(
+                        "at step {step} samples of NLOOP={nloop} iterations last {:.3} usec, under \
+                         the timer floor of {:.3} usec: their times carry the clock's error",
+                        shortest * 1e6,
+                        self.calibration.floor() * 1e6
+                    ));
+                }
                 break (local, combined);
             }
             nloop *= 2;
             reruns += 1;
         };
-        self.last_nloop = Some(nloop);
         let per_iter = nloop as f64 * self.timing.ops_per_iter();
-        let per_op = |v: Vec<f64>| v.iter().map(|s| s / per_iter).collect::<Vec<_>>();
-        Measurement {
-            nloop,
-            per_op: per_op(samples),
-            task_min: per_op(team.combine(&local, Combine::Min)),
-            task_max: per_op(team.combine(&local, Combine::Max)),
+        let per_op = |v: &[f64]| v.iter().map(|s| s / per_iter).collect::<Vec<_>>();
+
+        if let Some(precision) = self.calibration.loops().precision {
+            let max_time = self.calibration.loops().max_time;
+            let started = team.now();
+            loop {
+                let enough = team.is_root()
+                    && (Stats::of(&per_op(&combined)).relative_half_width() <= precision
+                        || team.now() - started >= max_time
+                        || local.len() >= MAX_SAMPLES);
+                if team.share_u64(enough as u64) == 1 {
+                    break;
+                }
+                let add = (local.len() / 2).max(nreps).min(MAX_SAMPLES - local.len());
+                local.extend(self.samples(add, nloop, &mut op));
+                combined = team.combine(&local, self.combine);
+            }
         }
+        self.last_nloop = Some(nloop);
+        Ok(Measurement {
+            nloop,
+            per_op: per_op(&combined),
+            task_min: per_op(&team.combine(&local, Combine::Min)),
+            task_max: per_op(&team.combine(&local, Combine::Max)),
+        })
     }
+
+    /// `count` samples of `nloop` iterations each: this rank's seconds per sample.
+    fn samples(&self, count: usize, nloop: u64, op: &mut impl FnMut()) -> Vec<f64> {
+        let team = self.team;
+        let mut local = vec![0.0; count];
+        for sample in local.iter_mut() {
+            *sample = match self.timing {
+                Timing::Batch { .. } => {
+                    team.barrier();
+                    let t0 = team.now();
+                    for _ in 0..nloop {
+                        op();
+                    }
+                    team.now() - t0
+                }
+                Timing::PerCall => {
+                    let mut sum = 0.0;
+                    for _ in 0..nloop {
+                        team.barrier();
+                        let t0 = team.now();
+                        op();
+                        sum += team.now() - t0;
+                    }
+                    sum
+                }
+            };
+        }
+        local
+    }
+}
+
+/// The test-only hang hook: `PAW_TEST_HANG=<rank>:<step>` makes that rank stop for good at
+/// the start of that measurement step (counted from 0), as a lost message would, so the
+/// watchdog can be seen to end the job.
+fn test_hang() -> Option<(i32, usize)> {
+    let v = std::env::var("PAW_TEST_HANG").ok()?;
+    let (rank, step) = v.split_once(':')?;
+    Some((rank.trim().parse().ok()?, step.trim().parse().ok()?))
 }
 
 #[cfg(test)]
@@ -236,6 +366,7 @@ mod tests {
     use crate::calib::Policy;
     use crate::config::Loops;
     use std::cell::Cell;
+    use std::sync::{Arc, Barrier, Mutex};
 
     /// A one-rank team whose clock only moves when the measured operation says so.
     struct FakeTeam {
@@ -262,20 +393,32 @@ mod tests {
         fn share_u64(&self, value: u64) -> u64 {
             value
         }
+        fn share_bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
+            bytes
+        }
         fn combine(&self, local: &[f64], _: Combine) -> Vec<f64> {
             local.to_vec()
         }
     }
 
+    const LOOPS: Loops = Loops {
+        nloop: None,
+        nloop_max: 100,
+        nloop_max_set: false,
+        nloop_min: Some(1),
+        nreps: 5,
+        precision: None,
+        max_time: 10.0,
+        tolerance: 0.05,
+    };
+
+    fn bench_with(team: &FakeTeam, loops: Loops, policy: Policy, floor: f64) -> Bench<'_, FakeTeam> {
+        let timing = Timing::Batch { ops_per_iter: 2.0 };
+        Bench::new(team, timing, Combine::Min, Combine::Min, Calibration::new(loops, floor, policy))
+    }
+
     fn bench(team: &FakeTeam, policy: Policy, floor: f64) -> Bench<'_, FakeTeam> {
-        let loops = Loops { nloop_max: 100, nloop_min: 1, nreps: 5 };
-        Bench::new(
-            team,
-            Timing::Batch { ops_per_iter: 2.0 },
-            Combine::Min,
-            Calibration::new(loops, floor, policy),
-            5,
-        )
+        bench_with(team, LOOPS, policy, floor)
     }
 
     #[test]
@@ -283,10 +426,12 @@ mod tests {
         let team = FakeTeam { clock: Cell::new(0.0) };
         let mut b = bench(&team, Policy::Calibrated, 1e-6);
         let mut calls = 0u64;
-        let m = b.measure(|| {
-            calls += 1;
-            team.clock.set(team.clock.get() + 2e-6)
-        });
+        let m = b
+            .measure(1, || {
+                calls += 1;
+                team.clock.set(team.clock.get() + 2e-6)
+            })
+            .unwrap();
         assert_eq!(m.nloop, 100);
         assert_eq!(calls, 100 + 5 * 100, "warm-up of NLOOP_MAX, then NREPS x NLOOP");
         assert_eq!(m.per_op.len(), 5);
@@ -294,7 +439,7 @@ mod tests {
             assert!((t - 1e-6).abs() < 1e-15, "one-way time is half the round trip: {t}");
         }
         // Ten times the work per iteration: a tenth of the iterations.
-        let m = b.measure(|| team.clock.set(team.clock.get() + 20e-6));
+        let m = b.measure(2, || team.clock.set(team.clock.get() + 20e-6)).unwrap();
         assert_eq!(m.nloop, 10);
         let row = m.row(|t| t * 1e6);
         assert!((row.stats.mean - 10.0).abs() < 1e-9);
@@ -308,25 +453,22 @@ mod tests {
         let team = FakeTeam { clock: Cell::new(0.0) };
         let mut b = bench(&team, Policy::Calibrated, 1e-6);
         let mut calls = 0u64;
-        let m = b.measure(|| {
-            calls += 1;
-            team.clock.set(team.clock.get() + 30.0)
-        });
+        let m = b
+            .measure(1, || {
+                calls += 1;
+                team.clock.set(team.clock.get() + 30.0)
+            })
+            .unwrap();
         assert_eq!((m.nloop, calls), (1, 1 + 5));
     }
 
     #[test]
     fn per_call_timing_counts_only_the_calls() {
         let team = FakeTeam { clock: Cell::new(0.0) };
-        let loops = Loops { nloop_max: 10, nloop_min: 1, nreps: 3 };
-        let mut b = Bench::new(
-            &team,
-            Timing::PerCall,
-            Combine::Min,
-            Calibration::new(loops, 1e-9, Policy::Calibrated),
-            3,
-        );
-        let m = b.measure(|| team.clock.set(team.clock.get() + 5e-6));
+        let loops = Loops { nloop_max: 10, nreps: 3, ..LOOPS };
+        let cal = Calibration::new(loops, 1e-9, Policy::Calibrated);
+        let mut b = Bench::new(&team, Timing::PerCall, Combine::Min, Combine::Min, cal);
+        let m = b.measure(1, || team.clock.set(team.clock.get() + 5e-6)).unwrap();
         assert_eq!(m.nloop, 10);
         assert!(m.per_op.iter().all(|t| (t - 5e-6).abs() < 1e-15), "{:?}", m.per_op);
         assert_eq!(m.task_min, m.per_op);
@@ -341,12 +483,174 @@ mod tests {
         let team = FakeTeam { clock: Cell::new(0.0) };
         let mut b = bench(&team, Policy::Fewest, 1e-3);
         let mut first = true;
-        let m = b.measure(|| {
-            let dt = if first { 1.0 } else { 1e-4 };
-            first = false;
-            team.clock.set(team.clock.get() + dt)
-        });
+        let m = b
+            .measure(1, || {
+                let dt = if first { 1.0 } else { 1e-4 };
+                first = false;
+                team.clock.set(team.clock.get() + dt)
+            })
+            .unwrap();
         assert_eq!(m.nloop, 16, "1 -> 2 -> 4 -> 8 -> 16 iterations of 0.1 ms reach 1 ms");
         assert!(m.per_op.iter().all(|t| (t - 0.5e-4).abs() < 1e-12));
+    }
+
+    #[test]
+    fn fixed_nloop_is_never_doubled() {
+        let team = FakeTeam { clock: Cell::new(0.0) };
+        let loops = Loops { nloop: Some(3), ..LOOPS };
+        let mut b = bench_with(&team, loops, Policy::Calibrated, 1e-3);
+        let m = b.measure(1, || team.clock.set(team.clock.get() + 1e-6)).unwrap();
+        assert_eq!(m.nloop, 3);
+    }
+
+    #[test]
+    fn unmeetable_nloop_max_is_an_input_error() {
+        let team = FakeTeam { clock: Cell::new(0.0) };
+        let loops = Loops { nloop_max: 5, nloop_max_set: true, nloop_min: Some(5), ..LOOPS };
+        let mut b = bench_with(&team, loops, Policy::Calibrated, 1e-3);
+        let e = b.measure(1, || team.clock.set(team.clock.get() + 1e-6)).unwrap_err();
+        assert_eq!(e.code(), 2);
+        assert!(e.message().contains("NLOOP_MAX=5 cannot be met"), "{e}");
+    }
+
+    /// A clock that advances by a noisy operation time: every `spike`-th call takes ten
+    /// times longer.
+    fn noisy(team: &FakeTeam, calls: &Cell<u64>, spike: u64) {
+        calls.set(calls.get() + 1);
+        let dt = if calls.get() % spike == 0 { 1e-3 } else { 1e-4 + (calls.get() % 7) as f64 * 1e-6 };
+        team.clock.set(team.clock.get() + dt);
+    }
+
+    #[test]
+    fn precision_adds_samples_until_the_interval_is_narrow() {
+        let team = FakeTeam { clock: Cell::new(0.0) };
+        let loops = Loops { nloop: Some(1), nreps: 5, precision: Some(0.02), ..LOOPS };
+        let mut b = bench_with(&team, loops, Policy::Fewest, 1e-9);
+        let calls = Cell::new(0);
+        let m = b.measure(1, || noisy(&team, &calls, 3)).unwrap();
+        let s = Stats::of(&m.per_op);
+        assert!(m.per_op.len() > 5, "samples were added");
+        assert!(s.relative_half_width() <= 0.02, "{s:?}");
+        // Without PAW_PRECISION: NREPS samples and a wide interval.
+        let mut plain = bench_with(&team, Loops { precision: None, ..loops }, Policy::Fewest, 1e-9);
+        let m = plain.measure(1, || noisy(&team, &calls, 3)).unwrap();
+        assert_eq!(m.per_op.len(), 5);
+    }
+
+    #[test]
+    fn precision_stops_at_the_time_budget() {
+        // Every other sample is ten times longer: the interval never narrows below 2%, so
+        // the 0.05 s budget (about 300 samples of 0.1-1 ms) ends the size.
+        let team = FakeTeam { clock: Cell::new(0.0) };
+        let loops =
+            Loops { nloop: Some(1), nreps: 5, precision: Some(0.02), max_time: 0.05, ..LOOPS };
+        let mut b = bench_with(&team, loops, Policy::Fewest, 1e-9);
+        let calls = Cell::new(0);
+        let before = team.clock.get();
+        let m = b.measure(1, || noisy(&team, &calls, 2)).unwrap();
+        assert!(m.per_op.len() > 5 && m.per_op.len() < MAX_SAMPLES, "{}", m.per_op.len());
+        let spent = team.clock.get() - before;
+        assert!(spent >= 0.05 && spent < 0.2, "stopped after {spent} s");
+    }
+
+    /// Ranks as threads: collectives meet at a barrier and exchange through shared slots.
+    struct ThreadTeam {
+        rank: i32,
+        size: usize,
+        clock: Cell<f64>,
+        meet: Arc<Barrier>,
+        slots: Arc<Mutex<Vec<Vec<f64>>>>,
+    }
+
+    impl ThreadTeam {
+        fn exchange(&self, mine: Vec<f64>) -> Vec<Vec<f64>> {
+            self.slots.lock().unwrap()[self.rank as usize] = mine;
+            self.meet.wait();
+            let all = self.slots.lock().unwrap().clone();
+            self.meet.wait();
+            all
+        }
+    }
+
+    impl Team for ThreadTeam {
+        fn rank(&self) -> i32 {
+            self.rank
+        }
+        fn size(&self) -> usize {
+            self.size
+        }
+        fn barrier(&self) {
+            self.meet.wait();
+        }
+        fn now(&self) -> f64 {
+            self.clock.get()
+        }
+        fn tick(&self) -> f64 {
+            1e-9
+        }
+        fn clock_name(&self) -> &'static str {
+            "fake"
+        }
+        fn share_u64(&self, value: u64) -> u64 {
+            self.exchange(vec![f64::from_bits(value)])[0][0].to_bits()
+        }
+        fn share_bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
+            bytes
+        }
+        fn combine(&self, local: &[f64], how: Combine) -> Vec<f64> {
+            let all = self.exchange(local.to_vec());
+            (0..local.len())
+                .map(|i| {
+                    let v = all.iter().map(|r| r[i]);
+                    match how {
+                        Combine::Min => v.fold(f64::INFINITY, f64::min),
+                        Combine::Max => v.fold(f64::NEG_INFINITY, f64::max),
+                        Combine::Avg => v.sum::<f64>() / self.size as f64,
+                    }
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn every_rank_runs_the_same_number_of_samples() {
+        // Each rank sees different noise; only rank 0 decides, so all must agree on the
+        // count (a disagreement would deadlock the barriers, or give unequal lengths).
+        let size = 3;
+        let meet = Arc::new(Barrier::new(size));
+        let slots = Arc::new(Mutex::new(vec![Vec::new(); size]));
+        let counts: Vec<(usize, u64)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..size)
+                .map(|r| {
+                    let (meet, slots) = (meet.clone(), slots.clone());
+                    s.spawn(move || {
+                        let team =
+                            ThreadTeam { rank: r as i32, size, clock: Cell::new(0.0), meet, slots };
+                        let loops = Loops {
+                            nloop: Some(1),
+                            nreps: 5,
+                            precision: Some(0.01),
+                            max_time: 1.0,
+                            ..LOOPS
+                        };
+                        let cal = Calibration::new(loops, 1e-9, Policy::Calibrated);
+                        let timing = Timing::Batch { ops_per_iter: 1.0 };
+                        let mut b = Bench::new(&team, timing, Combine::Max, Combine::Max, cal);
+                        let calls = Cell::new(r as u64);
+                        let m = b
+                            .measure(1, || {
+                                calls.set(calls.get() + 1);
+                                let dt = 1e-5 * (1.0 + (calls.get() * (r as u64 + 3) % 11) as f64);
+                                team.clock.set(team.clock.get() + dt);
+                            })
+                            .unwrap();
+                        (m.per_op.len(), m.nloop)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(counts[0].0 > 5, "samples were added: {counts:?}");
+        assert!(counts.iter().all(|c| *c == counts[0]), "{counts:?}");
     }
 }

@@ -11,16 +11,16 @@ pub const FIRST_SAMPLE_CAP: f64 = 1.0;
 /// Largest NLOOP ever chosen, whatever the estimates say.
 pub const NLOOP_CAP: u64 = 1_000_000_000;
 
-/// Which rule sets NLOOP.
+/// Which rule sets NLOOP (unless NLOOP fixes it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Policy {
     /// PAW §3: the first (smallest) workload runs NLOOP_MAX iterations (more if a sample
     /// would not clear the floor); that sample length becomes the budget, and later workloads
-    /// run as many iterations as fit in it, within [max(NLOOP_MIN, floor), NLOOP_MAX].
+    /// run as many iterations as fit in it, within [lowest, NLOOP_MAX].
     Calibrated,
-    /// The fewest iterations that clear the floor, at least NLOOP_MIN (single-size node
-    /// tests such as `blas_dgemm_single` and `stream`, whose one call lasts far longer
-    /// than the floor).
+    /// The fewest iterations that clear the floor and the minimum (single-size node tests
+    /// such as `blas_dgemm_single` and `stream`, whose one call lasts far longer than the
+    /// floor).
     Fewest,
 }
 
@@ -49,63 +49,103 @@ impl Calibration {
         self.floor
     }
 
+    /// The loop controls in effect.
+    pub fn loops(&self) -> &Loops {
+        &self.loops
+    }
+
     /// How many warm-up iterations to run (and time) before deciding NLOOP for a workload.
     ///
     /// The first workload of a calibrated sweep is timed with NLOOP_MAX iterations (PAW §3);
-    /// later ones with a tenth of the previous NLOOP; [`Policy::Fewest`] with one.
+    /// later ones with a tenth of the previous NLOOP; [`Policy::Fewest`] and a fixed NLOOP
+    /// with one.
     pub fn warmup_iterations(&self, previous_nloop: Option<u64>) -> u64 {
         match (self.policy, previous_nloop) {
+            _ if self.loops.nloop.is_some() => 1,
             (Policy::Fewest, _) => 1,
             (Policy::Calibrated, None) => self.loops.nloop_max,
             (Policy::Calibrated, Some(n)) => (n / 10).max(1),
         }
     }
 
-    /// NLOOP for a workload whose one iteration takes about `t_iter` seconds.
-    pub fn nloop(&mut self, t_iter: f64) -> u64 {
+    /// NLOOP for a workload whose one iteration takes about `t_iter` seconds, or why the
+    /// settings cannot be met (an NLOOP_MAX the user set below what the floor needs).
+    pub fn nloop(&mut self, t_iter: f64) -> Result<u64, String> {
+        if let Some(n) = self.loops.nloop {
+            return Ok(n);
+        }
         let t = t_iter.max(1e-12);
         let above_floor = ceil_count(self.floor / t);
-        let lowest = self.loops.nloop_min.max(above_floor);
+        let max = self.loops.nloop_max;
+        if self.loops.nloop_max_set && above_floor > max {
+            return Err(format!(
+                "NLOOP_MAX={max} cannot be met: one iteration takes {:.4} usec here, so \
+                 {max} iterations last {:.4} usec, under the timer floor of {:.4} usec; \
+                 accepted: NLOOP_MAX >= {above_floor}, or NLOOP={max} to run exactly {max} \
+                 iterations per sample",
+                t * 1e6,
+                max as f64 * t * 1e6,
+                self.floor * 1e6
+            ));
+        }
+        let lowest = self.loops.lowest(t).max(above_floor);
         let n = match (self.policy, self.budget) {
             (Policy::Fewest, _) => lowest,
             (Policy::Calibrated, None) => {
                 // NLOOP_MAX iterations, unless a sample would then last more than
                 // FIRST_SAMPLE_CAP seconds (a large first workload): then as many as fit.
                 let fit = ceil_count(FIRST_SAMPLE_CAP / t).max(lowest);
-                let n = self.loops.nloop_max.max(above_floor).min(fit);
+                let n = max.max(above_floor).min(fit);
                 self.budget = Some(n as f64 * t);
                 n
             }
             (Policy::Calibrated, Some(budget)) => {
-                let highest = self.loops.nloop_max.max(lowest);
-                ceil_count(budget / t).clamp(lowest, highest)
+                ceil_count(budget / t).clamp(lowest, max.max(lowest))
             }
         };
-        n.min(NLOOP_CAP)
+        Ok(n.min(NLOOP_CAP))
     }
 
-    /// Whether a measured sample (seconds for NLOOP iterations) is too short to trust.
+    /// Whether a measured sample (seconds for NLOOP iterations) is too short to trust and
+    /// the workload should be measured again with NLOOP doubled (never with NLOOP fixed).
     pub fn too_short(&self, sample: f64) -> bool {
-        sample < self.floor
+        self.loops.nloop.is_none() && sample < self.floor
     }
 
-    /// Header text stating the policy.
+    /// Header text stating the policy in words.
     pub fn describe(&self) -> String {
         let floor = format!(
-            "a sample must last >= {:.3} usec (100 x max(timer overhead, step); PAW asks 10x)",
+            "the timer floor of {:.3} usec (100 x max(timer overhead, step))",
             self.floor * 1e6
         );
+        if let Some(n) = self.loops.nloop {
+            return format!(
+                "fixed by NLOOP={n}: {n} iterations per sample at every size, no calibration; \
+                 a sample shorter than {floor} is kept as asked (and warned about)"
+            );
+        }
+        let lowest = match self.loops.nloop_min {
+            Some(n) => format!("at least NLOOP_MIN={n}"),
+            None => format!(
+                "at least {} (NLOOP_MIN's default; fewer only where {} iterations would last \
+                 over {} s)",
+                Loops::DEFAULT_MIN.min(self.loops.nloop_max),
+                Loops::DEFAULT_MIN.min(self.loops.nloop_max),
+                Loops::DEFAULT_MIN_SECONDS
+            ),
+        };
         match self.policy {
             Policy::Calibrated => format!(
-                "calibrated (PAW 3): first size runs NLOOP_MAX={} iterations per sample (fewer if a \
-                 sample would exceed 1 s); later sizes \
-                 keep that sample length, NLOOP within [max(NLOOP_MIN={}, floor), NLOOP_MAX]; {floor}; \
-                 a size whose samples fall below the floor is re-run with NLOOP doubled",
-                self.loops.nloop_max, self.loops.nloop_min
+                "calibrated (PAW 1.6 section 3): the first size runs NLOOP_MAX={} iterations per \
+                 sample (fewer if a sample would pass {FIRST_SAMPLE_CAP} s); each later size runs \
+                 as many as fit in that sample's length, {lowest} and at most NLOOP_MAX; never a \
+                 sample shorter than {floor}: a size whose samples fall below it is measured \
+                 again with NLOOP doubled; NLOOP=N fixes the count",
+                self.loops.nloop_max
             ),
             Policy::Fewest => format!(
-                "fewest iterations per sample that clear the floor, at least NLOOP_MIN={}; {floor}",
-                self.loops.nloop_min
+                "the fewest iterations per sample that clear {floor}, {lowest}; NLOOP=N fixes \
+                 the count"
             ),
         }
     }
@@ -124,13 +164,22 @@ fn ceil_count(x: f64) -> u64 {
 mod tests {
     use super::*;
 
-    const LOOPS: Loops = Loops { nloop_max: 1000, nloop_min: 1, nreps: 10 };
+    const LOOPS: Loops = Loops {
+        nloop: None,
+        nloop_max: 1000,
+        nloop_max_set: false,
+        nloop_min: Some(1),
+        nreps: 10,
+        precision: None,
+        max_time: 10.0,
+        tolerance: 0.05,
+    };
 
     #[test]
     fn first_size_runs_nloop_max_and_sets_budget() {
         let mut c = Calibration::new(LOOPS, 2.5e-6, Policy::Calibrated);
         assert_eq!(c.warmup_iterations(None), 1000);
-        assert_eq!(c.nloop(0.5e-6), 1000);
+        assert_eq!(c.nloop(0.5e-6), Ok(1000));
         assert!((c.budget().unwrap() - 0.5e-3).abs() < 1e-12);
     }
 
@@ -138,44 +187,75 @@ mod tests {
     fn first_size_below_floor_is_raised() {
         // 1 ns per iteration x 1000 = 1 µs < 2.5 µs floor: NLOOP becomes 2500.
         let mut c = Calibration::new(LOOPS, 2.5e-6, Policy::Calibrated);
-        assert_eq!(c.nloop(1e-9), 2500);
+        assert_eq!(c.nloop(1e-9), Ok(2500));
     }
 
     #[test]
     fn later_sizes_shrink_but_respect_bounds() {
         let mut c = Calibration::new(LOOPS, 2.5e-6, Policy::Calibrated);
-        c.nloop(1e-6); // budget 1 ms
+        c.nloop(1e-6).unwrap(); // budget 1 ms
         assert_eq!(c.warmup_iterations(Some(1000)), 100);
-        assert_eq!(c.nloop(1e-6), 1000);
-        assert_eq!(c.nloop(4e-6), 250);
-        assert_eq!(c.nloop(1e-3), 1);
-        assert_eq!(c.nloop(1.0), 1, "never below one iteration");
-        assert_eq!(c.nloop(1e-7), 1000, "never above NLOOP_MAX");
+        assert_eq!(c.nloop(1e-6), Ok(1000));
+        assert_eq!(c.nloop(4e-6), Ok(250));
+        assert_eq!(c.nloop(1e-3), Ok(1));
+        assert_eq!(c.nloop(1.0), Ok(1), "never below one iteration");
+        assert_eq!(c.nloop(1e-7), Ok(1000), "never above NLOOP_MAX");
+    }
+
+    #[test]
+    fn default_minimum_gives_large_sizes_ten_transfers() {
+        let loops = Loops { nloop_min: None, ..LOOPS };
+        let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
+        c.nloop(0.25e-6).unwrap(); // 1-byte ping-pong: budget 0.25 ms
+        assert_eq!(c.nloop(400e-6), Ok(10), "a 4 MiB round trip: 10, not 1");
+        assert_eq!(c.nloop(0.05), Ok(2), "10 x 50 ms would pass 0.1 s");
+        assert_eq!(c.nloop(12.0), Ok(1));
+    }
+
+    #[test]
+    fn fixed_nloop_is_exact() {
+        let loops = Loops { nloop: Some(5), ..LOOPS };
+        let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
+        assert_eq!(c.warmup_iterations(None), 1);
+        assert_eq!(c.nloop(1e-9), Ok(5), "below the floor, as asked");
+        assert_eq!(c.nloop(10.0), Ok(5));
+        assert!(!c.too_short(1e-12));
+        assert!(c.describe().contains("NLOOP=5"));
+    }
+
+    #[test]
+    fn nloop_max_the_floor_cannot_meet_is_an_error() {
+        let loops = Loops { nloop_max: 5, nloop_max_set: true, nloop_min: Some(5), ..LOOPS };
+        let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
+        let e = c.nloop(0.25e-6).unwrap_err();
+        assert!(e.contains("NLOOP_MAX=5 cannot be met") && e.contains("NLOOP_MAX >= 10"), "{e}");
+        assert!(e.contains("NLOOP=5"), "{e}");
+        assert_eq!(c.nloop(1e-6), Ok(5), "met where iterations are long enough");
     }
 
     #[test]
     fn large_first_workload_is_not_run_nloop_max_times() {
         let mut c = Calibration::new(LOOPS, 2.5e-6, Policy::Calibrated);
-        assert_eq!(c.nloop(12.5), 1, "a 12.5 s DGEMM runs once per sample");
+        assert_eq!(c.nloop(12.5), Ok(1), "a 12.5 s DGEMM runs once per sample");
         let mut c = Calibration::new(LOOPS, 2.5e-6, Policy::Calibrated);
-        assert_eq!(c.nloop(0.01), 100, "1000 x 10 ms would exceed the 1 s cap");
+        assert_eq!(c.nloop(0.01), Ok(100), "1000 x 10 ms would exceed the 1 s cap");
         assert!((c.budget().unwrap() - 1.0).abs() < 1e-9);
     }
 
     #[test]
     fn nloop_min_is_honoured() {
-        let loops = Loops { nloop_min: 20, ..LOOPS };
+        let loops = Loops { nloop_min: Some(20), ..LOOPS };
         let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
-        c.nloop(1e-6);
-        assert_eq!(c.nloop(1e-3), 20);
+        c.nloop(1e-6).unwrap();
+        assert_eq!(c.nloop(1e-3), Ok(20));
     }
 
     #[test]
     fn fewest_clears_the_floor() {
         let mut c = Calibration::new(LOOPS, 1e-4, Policy::Fewest);
         assert_eq!(c.warmup_iterations(None), 1);
-        assert_eq!(c.nloop(2.0), 1);
-        assert_eq!(c.nloop(1e-6), 100);
+        assert_eq!(c.nloop(2.0), Ok(1));
+        assert_eq!(c.nloop(1e-6), Ok(100));
         assert!(c.too_short(0.5e-4));
         assert!(!c.too_short(1e-4));
     }
@@ -183,8 +263,8 @@ mod tests {
     #[test]
     fn zero_time_estimate_does_not_overflow() {
         let mut c = Calibration::new(LOOPS, 1e-4, Policy::Calibrated);
-        assert_eq!(c.nloop(0.0), 100_000_000, "estimate clamped to 1 ps");
+        assert_eq!(c.nloop(0.0), Ok(100_000_000), "estimate clamped to 1 ps");
         let mut c = Calibration::new(LOOPS, 1.0, Policy::Fewest);
-        assert_eq!(c.nloop(0.0), NLOOP_CAP);
+        assert_eq!(c.nloop(0.0), Ok(NLOOP_CAP));
     }
 }

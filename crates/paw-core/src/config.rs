@@ -1,13 +1,16 @@
-//! Environment variables of PAW Table 3.1 (plus NLOOP_MIN and NREPS), parsed and checked.
+//! Parsing and checking the values of environment variables.
 //!
-//! Parsing here is pure: it reads through a lookup function so tests need no process
-//! environment. The MPI session parses on rank 0 only and shares the result, because a
-//! launcher may not forward the environment to every node.
+//! Parsing here is pure: it reads through a [`Lookup`] so tests need no process
+//! environment. Sessions parse on rank 0 only and share the result, because a launcher
+//! may not forward the environment to every node.
 
 use crate::error::{Error, Result};
+use crate::spec::Var;
+use crate::vars;
 use std::ops::RangeInclusive;
 
-/// Largest size any size variable accepts (1 TiB): keeps doubling sweeps far from overflow.
+/// Largest size a variable without a tighter limit accepts (1 TiB): keeps doubling sweeps
+/// far from overflow.
 pub const SIZE_LIMIT: u64 = 1 << 40;
 
 /// Largest MPI message (bytes) and matrix order: an MPI count and a BLAS integer are C ints.
@@ -35,59 +38,98 @@ impl<F: Fn(&str) -> Option<String>> Lookup for F {
     }
 }
 
-/// Reads `name` as a whole number in `range`, or `default` when unset.
-///
-/// The error names the variable, the value given and the accepted range.
-pub fn parse_u64(
-    env: &impl Lookup,
-    name: &str,
-    default: u64,
-    range: RangeInclusive<u64>,
-) -> Result<u64> {
-    let Some(raw) = env.get(name) else {
-        return Ok(default);
-    };
+/// Reads `var` as a whole number in `range`, or its default when unset (`None` when the
+/// default is `-`, off).
+pub fn parse_u64(env: &impl Lookup, var: &Var, range: RangeInclusive<u64>) -> Result<Option<u64>> {
     let accepted = || format!("accepted: a whole number from {} to {}", range.start(), range.end());
-    let value: u64 = raw
-        .trim()
-        .parse()
-        .map_err(|_| Error::input(format!("{name}={raw:?} is not a number; {}", accepted())))?;
+    let Some(raw) = env.get(var.name) else {
+        return Ok(var.default.parse().ok());
+    };
+    let value: u64 = raw.trim().parse().map_err(|_| {
+        Error::input(format!("{}={raw:?} is not a number; {}", var.name, accepted()))
+    })?;
     if !range.contains(&value) {
-        return Err(Error::input(format!("{name}={raw} is out of range; {}", accepted())));
+        return Err(Error::input(format!("{}={raw} is out of range; {}", var.name, accepted())));
     }
-    Ok(value)
+    Ok(Some(value))
 }
 
-/// Loop controls shared by every benchmark.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Reads `var` as a number in `range` (a fraction, seconds), or its default when unset
+/// (`None` when the default is `-`, off).
+pub fn parse_f64(env: &impl Lookup, var: &Var, range: RangeInclusive<f64>) -> Result<Option<f64>> {
+    let accepted = || format!("accepted: a number from {} to {}", range.start(), range.end());
+    let Some(raw) = env.get(var.name) else {
+        return Ok(var.default.parse().ok());
+    };
+    let value: f64 = raw.trim().parse().map_err(|_| {
+        Error::input(format!("{}={raw:?} is not a number; {}", var.name, accepted()))
+    })?;
+    if !(value.is_finite() && range.contains(&value)) {
+        return Err(Error::input(format!("{}={raw} is out of range; {}", var.name, accepted())));
+    }
+    Ok(Some(value))
+}
+
+/// Loop controls and statistics settings shared by every measured sweep.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Loops {
+    /// NLOOP: iterations per sample at every size, when fixed by the user.
+    pub nloop: Option<u64>,
     /// NLOOP_MAX: iterations of the first (smallest) workload; upper bound afterwards.
     pub nloop_max: u64,
-    /// NLOOP_MIN: lower bound on iterations per sample.
-    pub nloop_min: u64,
-    /// NREPS: samples per workload size.
+    /// Whether NLOOP_MAX was set (a set bound the floor cannot meet is an error).
+    pub nloop_max_set: bool,
+    /// NLOOP_MIN, when set; unset, the default minimum yields for long iterations.
+    pub nloop_min: Option<u64>,
+    /// NREPS: samples per workload size (before PAW_PRECISION adds any).
     pub nreps: u64,
+    /// PAW_PRECISION: wanted relative half-width of the median's interval.
+    pub precision: Option<f64>,
+    /// PAW_MAX_TIME: seconds a size may spend on added samples.
+    pub max_time: f64,
+    /// PAW_TOLERANCE: relative width of the median's interval above which a row is NOISY.
+    pub tolerance: f64,
 }
 
-impl Loops {
-    /// Default NLOOP_MAX (PAW Table 3.1).
-    pub const NLOOP_MAX: u64 = 1000;
-    /// Default NLOOP_MIN.
-    pub const NLOOP_MIN: u64 = 1;
-    /// Default NREPS (PAW §3).
-    pub const NREPS: u64 = 10;
+/// Largest loop count a variable accepts.
+const LOOP_LIMIT: u64 = 1_000_000_000;
 
-    /// Parses NLOOP_MAX, NLOOP_MIN and NREPS.
+impl Loops {
+    /// NLOOP_MIN when unset: at least this many iterations per sample ...
+    pub const DEFAULT_MIN: u64 = 10;
+    /// ... unless they would last longer than this many seconds together.
+    pub const DEFAULT_MIN_SECONDS: f64 = 0.1;
+
+    /// Parses the variables of [`vars::MEASURE`].
     pub fn parse(env: &impl Lookup) -> Result<Loops> {
-        let nloop_max = parse_u64(env, "NLOOP_MAX", Self::NLOOP_MAX, 1..=1_000_000_000)?;
-        let nloop_min = parse_u64(env, "NLOOP_MIN", Self::NLOOP_MIN, 1..=1_000_000_000)?;
-        let nreps = parse_u64(env, "NREPS", Self::NREPS, 1..=1_000_000)?;
-        if nloop_min > nloop_max {
+        let count = |v: &Var, hi: u64| parse_u64(env, v, 1..=hi);
+        let nloop = count(&vars::NLOOP, LOOP_LIMIT)?;
+        let nloop_max = count(&vars::NLOOP_MAX, LOOP_LIMIT)?.unwrap_or(1000);
+        let nloop_min = env.get(vars::NLOOP_MIN.name).map(|_| count(&vars::NLOOP_MIN, LOOP_LIMIT));
+        let nloop_min = nloop_min.transpose()?.flatten();
+        let nreps = count(&vars::NREPS, 1_000_000)?.unwrap_or(10);
+        let precision = parse_f64(env, &vars::PAW_PRECISION, 1e-6..=1.0)?;
+        let max_time = parse_f64(env, &vars::PAW_MAX_TIME, 0.0..=86_400.0)?.unwrap_or(10.0);
+        let tolerance = parse_f64(env, &vars::PAW_TOLERANCE, 0.0..=100.0)?.unwrap_or(0.05);
+        if let Some(min) = nloop_min.filter(|&m| m > nloop_max) {
             return Err(Error::input(format!(
-                "NLOOP_MIN={nloop_min} is larger than NLOOP_MAX={nloop_max}; accepted: NLOOP_MIN <= NLOOP_MAX"
+                "NLOOP_MIN={min} is larger than NLOOP_MAX={nloop_max}; accepted: NLOOP_MIN <= \
+                 NLOOP_MAX (or NLOOP=N for exactly N iterations)"
             )));
         }
-        Ok(Loops { nloop_max, nloop_min, nreps })
+        let nloop_max_set = env.get(vars::NLOOP_MAX.name).is_some();
+        Ok(Loops { nloop, nloop_max, nloop_max_set, nloop_min, nreps, precision, max_time, tolerance })
+    }
+
+    /// The lowest NLOOP for an iteration of `t` seconds, before the timer floor.
+    pub fn lowest(&self, t: f64) -> u64 {
+        match self.nloop_min {
+            Some(n) => n,
+            None => {
+                let fit = (Self::DEFAULT_MIN_SECONDS / t.max(1e-12)).floor() as u64;
+                fit.clamp(1, Self::DEFAULT_MIN).min(self.nloop_max)
+            }
+        }
     }
 }
 
@@ -107,14 +149,16 @@ pub enum Family {
 }
 
 impl Family {
-    /// The infix of the variable names (`P2P` for `MIN_P2P_SIZE`).
-    pub fn infix(self) -> &'static str {
+    /// The MIN, MED and MAX variables.
+    pub fn vars(self) -> [Var; 3] {
         match self {
-            Family::P2p => "P2P",
-            Family::Col => "COL",
-            Family::Blas => "BLAS",
-            Family::GpuBlas => "GPU_BLAS",
-            Family::Gpu => "GPU",
+            Family::P2p => [vars::MIN_P2P_SIZE, vars::MED_P2P_SIZE, vars::MAX_P2P_SIZE],
+            Family::Col => [vars::MIN_COL_SIZE, vars::MED_COL_SIZE, vars::MAX_COL_SIZE],
+            Family::Blas => [vars::MIN_BLAS_SIZE, vars::MED_BLAS_SIZE, vars::MAX_BLAS_SIZE],
+            Family::GpuBlas => {
+                [vars::MIN_GPU_BLAS_SIZE, vars::MED_GPU_BLAS_SIZE, vars::MAX_GPU_BLAS_SIZE]
+            }
+            Family::Gpu => [vars::MIN_GPU_SIZE, vars::MED_GPU_SIZE, vars::MAX_GPU_SIZE],
         }
     }
 
@@ -127,33 +171,19 @@ impl Family {
         }
     }
 
-    /// PAW's defaults (min, warm-up, max) from Table 3.1.
-    pub fn defaults(self) -> SizeRange {
-        let (min, med, max) = match self {
-            Family::P2p => (1, 20_000, 1_000_000),
-            Family::Col => (1, 10_000, 100_000),
-            Family::Blas => (8, 1024, 10_000),
-            Family::GpuBlas => (8, 1024, 9192),
-            Family::Gpu => (128, 20_000, 200_000_000),
+    /// Parses MIN, MAX and, with `warmup`, MED (else MED is MIN); MIN must not exceed MAX.
+    pub fn parse(self, env: &impl Lookup, warmup: bool) -> Result<SizeRange> {
+        let [vmin, vmed, vmax] = self.vars();
+        let read = |v: &Var| -> Result<u64> {
+            Ok(parse_u64(env, v, 1..=self.limit())?.expect("size variables have defaults"))
         };
-        SizeRange { min, med, max }
-    }
-
-    /// Parses the family's three variables; MIN must not exceed MAX.
-    pub fn parse(self, env: &impl Lookup) -> Result<SizeRange> {
-        let d = self.defaults();
-        let var = |kind: &str| format!("{kind}_{}_SIZE", self.infix());
-        let limit = self.limit();
-        let min = parse_u64(env, &var("MIN"), d.min, 1..=limit)?;
-        let med = parse_u64(env, &var("MED"), d.med, 1..=limit)?;
-        let max = parse_u64(env, &var("MAX"), d.max, 1..=limit)?;
+        let min = read(&vmin)?;
+        let med = if warmup { read(&vmed)? } else { min };
+        let max = read(&vmax)?;
         if min > max {
             return Err(Error::input(format!(
                 "{}={min} is larger than {}={max}; accepted: {} <= {}",
-                var("MIN"),
-                var("MAX"),
-                var("MIN"),
-                var("MAX")
+                vmin.name, vmax.name, vmin.name, vmax.name
             )));
         }
         Ok(SizeRange { min, med, max })
@@ -175,6 +205,11 @@ impl SizeRange {
     /// The sweep: `min`, doubling, then `max` itself (PAW's sizes).
     pub fn sweep(&self) -> Vec<u64> {
         doubling(self.min, self.max)
+    }
+
+    /// The largest buffer the sweep and its warm-up need.
+    pub fn largest(&self) -> u64 {
+        self.max.max(self.med)
     }
 }
 
@@ -205,20 +240,41 @@ mod tests {
     #[test]
     fn defaults_follow_table_3_1() {
         let e = env(&[]);
-        assert_eq!(Loops::parse(&e).unwrap(), Loops { nloop_max: 1000, nloop_min: 1, nreps: 10 });
+        let l = Loops::parse(&e).unwrap();
+        assert_eq!((l.nloop, l.nloop_max, l.nloop_min, l.nreps), (None, 1000, None, 10));
+        assert_eq!((l.precision, l.max_time, l.tolerance), (None, 10.0, 0.05));
         assert_eq!(
-            Family::P2p.parse(&e).unwrap(),
+            Family::P2p.parse(&e, true).unwrap(),
             SizeRange { min: 1, med: 20_000, max: 1_000_000 }
         );
-        assert_eq!(Family::Blas.parse(&e).unwrap().max, 10_000);
-        assert_eq!(Family::Gpu.parse(&e).unwrap().max, 200_000_000);
+        assert_eq!(Family::P2p.parse(&e, false).unwrap().med, 1);
+        assert_eq!(Family::Blas.parse(&e, true).unwrap().max, 10_000);
+        assert_eq!(Family::Gpu.parse(&e, true).unwrap().max, 200_000_000);
     }
 
     #[test]
     fn values_are_read() {
-        let e = env(&[("MIN_P2P_SIZE", "4"), ("MAX_P2P_SIZE", " 64 "), ("NREPS", "3")]);
-        assert_eq!(Family::P2p.parse(&e).unwrap().sweep(), vec![4, 8, 16, 32, 64]);
-        assert_eq!(Loops::parse(&e).unwrap().nreps, 3);
+        let e = env(&[
+            ("MIN_P2P_SIZE", "4"),
+            ("MAX_P2P_SIZE", " 64 "),
+            ("NREPS", "3"),
+            ("PAW_PRECISION", "0.02"),
+        ]);
+        assert_eq!(Family::P2p.parse(&e, true).unwrap().sweep(), vec![4, 8, 16, 32, 64]);
+        let l = Loops::parse(&e).unwrap();
+        assert_eq!((l.nreps, l.precision), (3, Some(0.02)));
+    }
+
+    #[test]
+    fn default_minimum_yields_for_long_iterations() {
+        let l = Loops::parse(&env(&[])).unwrap();
+        assert_eq!(l.lowest(1e-6), 10);
+        assert_eq!(l.lowest(0.02), 5, "10 x 20 ms would last 0.2 s");
+        assert_eq!(l.lowest(3.0), 1);
+        let l = Loops::parse(&env(&[("NLOOP_MIN", "20")])).unwrap();
+        assert_eq!(l.lowest(3.0), 20, "a minimum the user set is kept");
+        let l = Loops::parse(&env(&[("NLOOP_MAX", "4")])).unwrap();
+        assert_eq!(l.lowest(1e-6), 4, "the default minimum yields to NLOOP_MAX");
     }
 
     #[test]
@@ -227,22 +283,30 @@ mod tests {
         assert_eq!(err.code(), 2);
         assert!(err.message().contains("NLOOP_MAX=\"abc\" is not a number"), "{err}");
         assert!(err.message().contains("from 1 to 1000000000"), "{err}");
+        let err = Loops::parse(&env(&[("PAW_PRECISION", "x")])).unwrap_err();
+        assert!(err.message().contains("PAW_PRECISION=\"x\" is not a number"), "{err}");
+        let err = Loops::parse(&env(&[("PAW_PRECISION", "0")])).unwrap_err();
+        assert!(err.message().contains("out of range"), "{err}");
+        let err = Loops::parse(&env(&[("PAW_MAX_TIME", "inf")])).unwrap_err();
+        assert!(err.message().contains("out of range"), "{err}");
     }
 
     #[test]
     fn negative_and_zero_are_refused() {
-        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "-5")])).unwrap_err();
+        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "-5")]), true).unwrap_err();
         assert!(err.message().starts_with("MAX_P2P_SIZE=\"-5\""), "{err}");
         let err = Loops::parse(&env(&[("NLOOP_MAX", "0")])).unwrap_err();
         assert!(err.message().contains("NLOOP_MAX=0 is out of range"), "{err}");
-        let err = Family::Col.parse(&env(&[("MIN_COL_SIZE", "0")])).unwrap_err();
+        let err = Loops::parse(&env(&[("NLOOP", "0")])).unwrap_err();
+        assert!(err.message().contains("NLOOP=0 is out of range"), "{err}");
+        let err = Family::Col.parse(&env(&[("MIN_COL_SIZE", "0")]), true).unwrap_err();
         assert!(err.message().contains("MIN_COL_SIZE=0"), "{err}");
     }
 
     #[test]
     fn min_above_max_is_refused() {
         let err = Family::P2p
-            .parse(&env(&[("MIN_P2P_SIZE", "5000"), ("MAX_P2P_SIZE", "100")]))
+            .parse(&env(&[("MIN_P2P_SIZE", "5000"), ("MAX_P2P_SIZE", "100")]), true)
             .unwrap_err();
         assert_eq!(
             err.message(),
@@ -250,18 +314,19 @@ mod tests {
         );
         let err = Loops::parse(&env(&[("NLOOP_MIN", "50"), ("NLOOP_MAX", "10")])).unwrap_err();
         assert!(err.message().contains("NLOOP_MIN=50 is larger than NLOOP_MAX=10"));
+        assert!(Loops::parse(&env(&[("NLOOP_MIN", "15")])).is_ok());
     }
 
     #[test]
     fn huge_sizes_are_refused() {
-        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "99999999999999999999")]));
+        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "99999999999999999999")]), true);
         assert!(err.is_err());
-        let err = Family::Gpu.parse(&env(&[("MAX_GPU_SIZE", "1099511627777")]));
+        let err = Family::Gpu.parse(&env(&[("MAX_GPU_SIZE", "1099511627777")]), true);
         assert!(err.unwrap_err().message().contains("out of range"));
         // MPI message sizes must fit an MPI count.
-        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "3000000000")])).unwrap_err();
+        let err = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "3000000000")]), true).unwrap_err();
         assert!(err.message().contains("from 1 to 2147483647"), "{err}");
-        assert!(Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "2147483647")])).is_ok());
+        assert!(Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "2147483647")]), true).is_ok());
     }
 
     #[test]

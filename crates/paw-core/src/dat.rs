@@ -1,11 +1,16 @@
-//! gnuplot-ready `.dat` files: `#` header lines, then one row per workload, flushed at once.
+//! gnuplot-ready `.dat` files and their CSV twins: `#` header lines, then one row per
+//! workload, written and flushed at once, so a run that dies keeps every finished row.
+//!
+//! Nothing here knows about MPI: a write failure is handed to the `fail` function the
+//! session gives (which ends the job), after the file was cut back to its last whole row.
 
 use crate::bench::Row;
-use crate::error::fatal;
+use crate::record::Ledger;
 use std::fmt::Display;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// One axis of a data file: the row key (x) or the measured quantity (y).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,165 +31,395 @@ impl Axis {
 /// What goes into one data file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DatSpec {
-    /// File name, e.g. `isend_time-np_0002.dat`.
+    /// File name, e.g. `isend_time-np_0002.dat`; the CSV twin replaces `.dat` by `.csv`.
     pub file: String,
     /// The row key (first column).
     pub x: Axis,
-    /// The measured quantity (AVG … MEDIAN columns).
+    /// The measured quantity (AVG … MEDIAN, CI_LO, CI_HI columns).
     pub y: Axis,
-    /// Extra header lines: timed calls, formula, how ranks were combined, loop policy.
+    /// Extra header lines: formulas and facts of this file.
     pub notes: Vec<String>,
     /// Also print the rows as a table on standard output (the run's summary).
     pub echo: bool,
-    /// Names of extra numeric columns after NREPS, described in `notes`.
+    /// Names of extra columns after NOISY, in the y axis's unit, described in `notes`.
     pub extra: Vec<&'static str>,
 }
 
-/// Column names of every row.
-pub const COLUMNS: &str = "SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS";
+/// Column names of every row, before the extra columns and CHECK.
+pub const COLUMNS: &str = "SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS CI_LO CI_HI NOISY";
 
-/// An open data file. Only rank 0 holds the file; on other ranks rows are ignored.
+/// What a session decides about the columns of its files.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Layout {
+    /// Rows end with a CHECK column (pass, fail, -).
+    pub check_column: bool,
+    /// A row is NOISY when CI_HI - CI_LO exceeds this fraction of MEDIAN.
+    pub tolerance: f64,
+}
+
+/// A file being appended to, row by row, that can be cut back to its last whole row.
+#[derive(Debug)]
+struct Sink {
+    path: PathBuf,
+    file: File,
+    committed: u64,
+}
+
+impl Sink {
+    /// Opens `path` for appending (O_APPEND, so a cut-back file is written at its end),
+    /// emptied unless `keep` asks to add to what it holds.
+    fn create(path: PathBuf, keep: bool) -> std::io::Result<Sink> {
+        let file = File::options().create(true).append(true).open(&path)?;
+        if !keep {
+            file.set_len(0)?;
+        }
+        let committed = file.metadata()?.len();
+        Ok(Sink { path, file, committed })
+    }
+
+    /// Removes the last `len` bytes appended.
+    fn undo(&mut self, len: usize) {
+        self.committed -= len as u64;
+        let _ = self.file.set_len(self.committed);
+    }
+
+    /// Writes `bytes` whole or not at all: on a failure the file is cut back.
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self.file.write_all(bytes) {
+            Ok(()) => {
+                self.committed += bytes.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                let _ = self.file.set_len(self.committed);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// One CSV record as bytes (the csv crate quotes what needs quoting).
+fn csv_line<S: AsRef<[u8]>>(cells: impl IntoIterator<Item = S>) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(cells).expect("CSV into memory");
+    w.into_inner().expect("CSV into memory")
+}
+
+/// The short unit suffix of a CSV column name: `usec` -> `us`, `MB/s (MB = 2^20 B)` ->
+/// `MiB_per_s`.
+pub fn csv_unit(unit: &str) -> String {
+    let table = [
+        ("usec", "us"),
+        ("s", "s"),
+        ("bytes", "bytes"),
+        ("MB/s (MB = 2^20 B)", "MiB_per_s"),
+        ("GFLOP/s (1e9 flop/s)", "GFLOP_per_s"),
+        ("GB/s (1e9 B/s)", "GB_per_s"),
+        ("messages/s", "msg_per_s"),
+    ];
+    if let Some((_, short)) = table.iter().find(|(long, _)| *long == unit) {
+        return short.to_string();
+    }
+    if unit.starts_with("MB/s (MB = 10^6") {
+        return "MB_per_s".to_string();
+    }
+    let first = unit.split(['(', '[']).next().unwrap_or(unit).trim();
+    first.replace('/', "_per_").replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_")
+}
+
+/// A CSV column name: the `.dat` column in lower case with a unit suffix.
+fn csv_name(column: &str, unit: &str) -> String {
+    let unit = csv_unit(unit);
+    if unit.is_empty() {
+        column.to_lowercase()
+    } else {
+        format!("{}_{unit}", column.to_lowercase())
+    }
+}
+
+/// Where a file goes and what happens around it: the output directory, the run record
+/// that lists it, and the function that ends the job when it cannot be written.
+#[derive(Debug, Clone)]
+pub(crate) struct Place {
+    pub dir: PathBuf,
+    pub ledger: Rc<Ledger>,
+    pub fail: fn(&str) -> !,
+}
+
+/// An open data file and its CSV twin. Only rank 0 holds the files; elsewhere rows are
+/// ignored.
 #[derive(Debug)]
 pub struct DatFile {
-    out: Option<(PathBuf, BufWriter<File>)>,
+    out: Option<(String, Sink, Sink, Place)>,
     echo: bool,
     extra: usize,
-    check_column: bool,
+    layout: Layout,
 }
 
 impl DatFile {
-    /// Creates `dir/spec.file` and writes its header (`common` first, then the spec's lines).
-    /// With `check_column`, rows end with a CHECK column (pass, fail, -).
+    /// Creates `place.dir/spec.file` and its `.csv`, writes their headers (`common` first,
+    /// then the spec's lines) and lists them in the run record.
     pub(crate) fn create(
-        dir: &Path,
+        place: &Place,
         common: &[String],
         spec: &DatSpec,
-        check_column: bool,
+        layout: Layout,
     ) -> std::io::Result<DatFile> {
-        let path = dir.join(&spec.file);
-        let mut w = BufWriter::new(File::create(&path)?);
+        let mut head = String::new();
         for line in common.iter().chain(&spec.notes) {
-            writeln!(w, "# {line}")?;
+            head.push_str(&format!("# {line}\n"));
         }
-        writeln!(w, "# x: SIZE = {} [{}]", spec.x.label, spec.x.unit)?;
-        writeln!(
-            w,
-            "# y: {} [{}]; AVG MIN MAX STDDEV MEDIAN over NREPS repetitions (STDDEV: sample standard deviation)",
+        head.push_str(&format!("# x: SIZE = {} [{}]\n", spec.x.label, spec.x.unit));
+        head.push_str(&format!(
+            "# y: {} [{}]; AVG MIN MAX STDDEV MEDIAN CI_LO CI_HI over the NREPS repetitions\n",
             spec.y.label, spec.y.unit
-        )?;
+        ));
         let mut columns = COLUMNS.to_string();
         let mut heading = format!(
-            "{:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>6}",
-            "SIZE", "AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS"
+            "{:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>6} {:>12} {:>12} {:>5}",
+            "SIZE", "AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS", "CI_LO", "CI_HI",
+            "NOISY"
         );
+        let (x, y) = (spec.x.unit.as_str(), spec.y.unit.as_str());
+        let mut csv_head = vec![csv_name("size", x)];
+        csv_head.extend(["avg", "min", "max", "stddev", "median"].map(|c| csv_name(c, y)));
+        csv_head.extend(["nloop".to_string(), "nreps".to_string()]);
+        csv_head.extend([csv_name("ci_lo", y), csv_name("ci_hi", y), "noisy".to_string()]);
         for name in &spec.extra {
             columns.push_str(&format!(" {name}"));
             heading.push_str(&format!(" {name:>12}"));
+            csv_head.push(csv_name(name, y));
         }
-        if check_column {
+        if layout.check_column {
             columns.push_str(" CHECK");
             heading.push_str(&format!(" {:>6}", "CHECK"));
+            csv_head.push("check".to_string());
         }
-        writeln!(w, "# columns: {columns}")?;
-        w.flush()?;
+        head.push_str(&format!("# columns: {columns}\n"));
+
+        let csv_file = csv_twin(&spec.file);
+        let mut dat = Sink::create(place.dir.join(&spec.file), false)?;
+        let mut csv = Sink::create(place.dir.join(&csv_file), false)?;
+        dat.append(head.as_bytes())?;
+        csv.append(&csv_line(&csv_head))?;
+        place.ledger.file_created(&spec.file, &csv_file)?;
         if spec.echo {
-            println!("\n{} [{}] -> {}", spec.y.label, spec.y.unit, path.display());
+            println!("\n{} [{}] -> {}", spec.y.label, spec.y.unit, dat.path.display());
             println!("{heading}");
         }
-        let extra = spec.extra.len();
-        Ok(DatFile { out: Some((path, w)), echo: spec.echo, extra, check_column })
+        Ok(DatFile {
+            out: Some((spec.file.clone(), dat, csv, place.clone())),
+            echo: spec.echo,
+            extra: spec.extra.len(),
+            layout,
+        })
     }
 
     /// A file handle for ranks other than 0: rows go nowhere.
-    pub(crate) fn inactive() -> DatFile {
-        DatFile { out: None, echo: false, extra: 0, check_column: false }
+    pub(crate) fn inactive(layout: Layout) -> DatFile {
+        DatFile { out: None, echo: false, extra: 0, layout }
     }
 
-    /// Path of the file (rank 0 only).
+    /// Path of the `.dat` file (rank 0 only).
     pub fn path(&self) -> Option<&Path> {
-        self.out.as_ref().map(|(p, _)| p.as_path())
+        self.out.as_ref().map(|(_, dat, _, _)| dat.path.as_path())
     }
 
-    /// Appends a row and flushes it, so an interrupted run keeps every finished row.
+    /// Appends a row to both files, so an interrupted run keeps every finished row.
     ///
-    /// A write failure ends the whole job (see [`crate::error::fatal`]).
+    /// A write failure ends the whole job, after cutting both files back to whole rows.
     pub fn row(&mut self, x: impl Display, row: &Row) {
         self.row_with(x, row, &[]);
     }
 
     /// Like [`DatFile::row`], with values for the spec's extra columns.
     pub fn row_with(&mut self, x: impl Display, row: &Row, extra: &[f64]) {
-        let Some((path, w)) = self.out.as_mut() else {
+        let layout = self.layout;
+        let Some((name, dat, csv, place)) = self.out.as_mut() else {
             return;
         };
         assert_eq!(extra.len(), self.extra, "one value per extra column");
         let s = &row.stats;
-        let [avg, min, max, sd, med] = [s.mean, s.min, s.max, s.stddev, s.median].map(format_value);
+        let noisy = s.noisy(layout.tolerance);
         let x = x.to_string();
+        let stats = [s.mean, s.min, s.max, s.stddev, s.median].map(format_value);
+        let ci = [s.ci_lo, s.ci_hi].map(format_value);
+        let mut cells: Vec<String> = vec![x.clone()];
+        cells.extend(stats.iter().cloned());
+        cells.extend([row.nloop.to_string(), row.nreps.to_string()]);
+        cells.extend(ci.iter().cloned());
+        cells.push((noisy as u8).to_string());
+        cells.extend(extra.iter().map(|&v| format_value(v)));
+        let [avg, min, max, sd, med] = &stats;
         let mut line = format!(
-            "{x:>12} {avg:>12} {min:>12} {max:>12} {sd:>12} {med:>12} {:>9} {:>6}",
-            row.nloop, row.nreps
+            "{x:>12} {avg:>12} {min:>12} {max:>12} {sd:>12} {med:>12} {:>9} {:>6} {:>12} {:>12} {:>5}",
+            row.nloop, row.nreps, ci[0], ci[1], noisy as u8
         );
         for v in extra {
             line.push_str(&format!(" {:>12}", format_value(*v)));
         }
-        if self.check_column {
+        if layout.check_column {
             line.push_str(&format!(" {:>6}", row.check.as_str()));
+            cells.push(row.check.as_str().to_string());
         }
-        if let Err(e) = writeln!(w, "{line}").and_then(|_| w.flush()) {
-            fatal(&format!("cannot write {}: {e}", path.display()));
+        let dat_line = format!("{line}\n");
+        let written = dat.append(dat_line.as_bytes()).and_then(|_| {
+            // Keep the two files in step: without its CSV row the .dat row goes too.
+            csv.append(&csv_line(&cells)).inspect_err(|_| dat.undo(dat_line.len()))
+        });
+        let recorded = written.and_then(|_| place.ledger.row_written(name, noisy));
+        if let Err(e) = recorded {
+            (place.fail)(&format!("cannot write {}: {e}", dat.path.display()));
         }
         if self.echo {
             println!("{line}");
         }
     }
 
-    /// Appends a `#` comment line (e.g. a calibration note) and flushes it.
+    /// Appends a `#` comment line (e.g. a calibration note) to the `.dat` file.
     pub fn comment(&mut self, text: &str) {
-        if let Some((path, w)) = self.out.as_mut() {
-            if let Err(e) = writeln!(w, "# {text}").and_then(|_| w.flush()) {
-                fatal(&format!("cannot write {}: {e}", path.display()));
+        if let Some((_, dat, _, place)) = self.out.as_mut() {
+            if let Err(e) = dat.append(format!("# {text}\n").as_bytes()) {
+                (place.fail)(&format!("cannot write {}: {e}", dat.path.display()));
             }
         }
     }
 }
 
-/// A plain table file (one row per run, e.g. start-up times), rank 0 only.
+/// The CSV twin of a `.dat` file name.
+pub fn csv_twin(file: &str) -> String {
+    format!("{}.csv", file.strip_suffix(".dat").unwrap_or(file))
+}
+
+/// A column of a plain [`Table`]: its name and unit (`""` for counts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    /// Name in the `.dat` file, e.g. `TMAX`.
+    pub name: &'static str,
+    /// Unit, e.g. `s`.
+    pub unit: &'static str,
+}
+
+/// A plain table file and its CSV twin (one row per run, e.g. start-up times), rank 0 only.
 #[derive(Debug)]
 pub struct Table {
-    out: Option<(PathBuf, BufWriter<File>)>,
+    out: Option<(String, Sink, Sink, Place)>,
+    run: Option<String>,
 }
 
 impl Table {
-    /// Opens `path`: a new file gets `header` as `#` lines; with `append` an existing file
-    /// keeps its content and gets rows added at the end.
-    pub(crate) fn open(path: &Path, header: &[String], append: bool) -> std::io::Result<Table> {
-        let fresh = !append || !path.exists();
-        let file =
-            File::options().create(true).append(append).write(true).truncate(!append).open(path)?;
-        let mut w = BufWriter::new(file);
+    /// Opens `file` in the place's directory. A new file gets `header` as `#` lines and a
+    /// `# columns:` line. With `append`, rows of later runs go at the end of an existing
+    /// file: each run's rows follow a `# run: <run>` line (the header holds nothing that
+    /// differs between runs), and its CSV rows end with the run's date.
+    pub(crate) fn open(
+        place: &Place,
+        file: &str,
+        header: &[String],
+        columns: &[Column],
+        append: Option<String>,
+    ) -> std::io::Result<Table> {
+        let path = place.dir.join(file);
+        let csv_file = csv_twin(file);
+        let fresh = append.is_none() || !path.exists();
+        let mut dat = Sink::create(path, append.is_some())?;
+        let mut csv = Sink::create(place.dir.join(&csv_file), append.is_some())?;
         if fresh {
-            for line in header {
-                writeln!(w, "# {line}")?;
+            let mut head: String = header.iter().map(|l| format!("# {l}\n")).collect();
+            let names: Vec<&str> = columns.iter().map(|c| c.name).collect();
+            head.push_str(&format!("# columns: {}\n", names.join(" ")));
+            dat.append(head.as_bytes())?;
+            let mut names: Vec<String> = columns.iter().map(|c| csv_name(c.name, c.unit)).collect();
+            if append.is_some() {
+                names.push("run".to_string());
             }
+            csv.append(&csv_line(&names))?;
         }
-        w.flush()?;
-        Ok(Table { out: Some((path.to_path_buf(), w)) })
+        if let Some(run) = &append {
+            dat.append(format!("# run: {run}\n").as_bytes())?;
+        }
+        place.ledger.file_created(file, &csv_file)?;
+        Ok(Table { out: Some((file.to_string(), dat, csv, place.clone())), run: append })
     }
 
     pub(crate) fn inactive() -> Table {
-        Table { out: None }
+        Table { out: None, run: None }
     }
 
-    /// Appends a row of cells and flushes it; a write failure ends the job.
+    /// Appends a row of cells to both files; a write failure ends the job.
     pub fn row(&mut self, cells: &[String]) {
-        if let Some((path, w)) = self.out.as_mut() {
+        if let Some((name, dat, csv, place)) = self.out.as_mut() {
             let line = cells.iter().map(|c| format!("{c:>14}")).collect::<Vec<_>>().join(" ");
-            if let Err(e) = writeln!(w, "{line}").and_then(|_| w.flush()) {
-                fatal(&format!("cannot write {}: {e}", path.display()));
+            let mut record = cells.to_vec();
+            record.extend(self.run.iter().map(|r| r.split(',').next().unwrap_or(r).to_string()));
+            let result = dat
+                .append(format!("{line}\n").as_bytes())
+                .and_then(|_| csv.append(&csv_line(&record)))
+                .and_then(|_| place.ledger.row_written(name, false));
+            if let Err(e) = result {
+                (place.fail)(&format!("cannot write {}: {e}", dat.path.display()));
             }
         }
     }
+}
+
+/// Moves an earlier run's `name` and the files made from it (its CSV twin and plot)
+/// aside, renamed with that run's date, so a new run never silently replaces results.
+/// Returns `(old, new)` for each file moved. A read-only file is an error: paw never
+/// touches a file someone protected.
+pub(crate) fn keep_earlier(dir: &Path, name: &str) -> std::io::Result<Vec<(String, String)>> {
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    let mut family = vec![name.to_string()];
+    if ext == "dat" {
+        family.extend([format!("{stem}.csv"), format!("{stem}.png")]);
+    }
+    let existing: Vec<&String> = family.iter().filter(|f| dir.join(f).exists()).collect();
+    for f in &existing {
+        if std::fs::metadata(dir.join(f))?.permissions().readonly() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!("{f} exists and is read-only (paw never replaces a protected file)"),
+            ));
+        }
+    }
+    let Some(first) = existing.first() else {
+        return Ok(Vec::new());
+    };
+    let date = earlier_date(&dir.join(first));
+    let mut moved = Vec::new();
+    for f in existing {
+        let (s, e) = f.rsplit_once('.').unwrap_or((f, ""));
+        let mut target = format!("{s}.{date}.{e}");
+        let mut n = 2;
+        while dir.join(&target).exists() {
+            target = format!("{s}.{date}-{n}.{e}");
+            n += 1;
+        }
+        std::fs::rename(dir.join(f), dir.join(&target))?;
+        moved.push((f.clone(), target));
+    }
+    Ok(moved)
+}
+
+/// The date of the run that wrote `path` (its `date:` header), else its modification time,
+/// as `YYYY-MM-DDTHHMMSSZ`.
+fn earlier_date(path: &Path) -> String {
+    let text = std::fs::read(path).unwrap_or_default();
+    let text = String::from_utf8_lossy(&text[..text.len().min(8192)]);
+    let from_header = text.lines().find_map(|l| {
+        l.strip_prefix("# date: ")
+            .or_else(|| l.trim().strip_prefix("\"date\": \"").map(|d| d.trim_end_matches(['"', ','])))
+            .map(str::to_string)
+    });
+    let date = from_header.unwrap_or_else(|| {
+        let secs = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_secs());
+        crate::meta::utc_from_unix(secs)
+    });
+    date.replace(':', "")
 }
 
 /// Six significant digits, fixed-point where that stays readable, scientific otherwise.
@@ -213,7 +448,33 @@ pub fn np_file(stem: &str, count: usize) -> String {
 mod tests {
     use super::*;
     use crate::check::Verdict;
+    use crate::record::Record;
     use crate::stats::Stats;
+
+    fn never(message: &str) -> ! {
+        panic!("write failed: {message}")
+    }
+
+    fn place(dir: &Path) -> Place {
+        Place { dir: dir.to_path_buf(), ledger: Rc::new(Ledger::new(Record::default())), fail: never }
+    }
+
+    const PLAIN: Layout = Layout { check_column: false, tolerance: 0.05 };
+
+    fn spec(file: &str, extra: Vec<&'static str>) -> DatSpec {
+        DatSpec {
+            file: file.into(),
+            x: Axis::new("message size", "bytes"),
+            y: Axis::new("one-way time", "usec"),
+            notes: vec!["ranks: minimum over tasks".into()],
+            echo: false,
+            extra,
+        }
+    }
+
+    fn row(samples: &[f64]) -> Row {
+        Row { stats: Stats::of(samples), nloop: 1000, nreps: samples.len(), check: Verdict::Unchecked }
+    }
 
     #[test]
     fn values_keep_six_significant_digits() {
@@ -229,30 +490,22 @@ mod tests {
     #[test]
     fn names() {
         assert_eq!(np_file("isend_time", 4), "isend_time-np_0004.dat");
-        assert_eq!(np_file("dgemm_flops", 16), "dgemm_flops-np_0016.dat");
+        assert_eq!(csv_twin("isend_time-np_0004.dat"), "isend_time-np_0004.csv");
+        assert_eq!(csv_unit("MB/s (MB = 2^20 B)"), "MiB_per_s");
+        assert_eq!(csv_unit("MB/s (MB = 10^6 B, as STREAM)"), "MB_per_s");
+        assert_eq!(csv_unit("usec"), "us");
+        assert_eq!(csv_unit("threads"), "threads");
+        assert_eq!(csv_name("TASK_MIN", "usec"), "task_min_us");
     }
 
     #[test]
-    fn writes_header_and_flushed_rows() {
+    fn writes_header_and_flushed_rows_in_both_files() {
         let dir = tempfile::tempdir().unwrap();
-        let spec = DatSpec {
-            file: "x_time-np_0002.dat".into(),
-            x: Axis::new("message size", "bytes"),
-            y: Axis::new("one-way time", "usec"),
-            notes: vec!["ranks: minimum over tasks".into()],
-            echo: false,
-            extra: vec![],
-        };
-        let mut f = DatFile::create(dir.path(), &["paw x -- test".into()], &spec, false).unwrap();
-        let row = Row {
-            stats: Stats::of(&[1.0, 2.0, 3.0]),
-            nloop: 1000,
-            nreps: 3,
-            check: Verdict::Unchecked,
-        };
-        f.row(8, &row);
+        let p = place(dir.path());
+        let mut f = DatFile::create(&p, &["paw x -- test".into()], &spec("x.dat", vec![]), PLAIN).unwrap();
+        f.row(8, &row(&[1.0, 2.0, 3.0]));
         // Read back without dropping the writer: the row must already be on disk.
-        let text = std::fs::read_to_string(dir.path().join("x_time-np_0002.dat")).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("x.dat")).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "# paw x -- test");
         assert_eq!(lines[1], "# ranks: minimum over tasks");
@@ -262,81 +515,102 @@ mod tests {
         let cells: Vec<&str> = lines[5].split_whitespace().collect();
         assert_eq!(
             cells,
-            ["8", "2.00000", "1.00000", "3.00000", "1.00000", "2.00000", "1000", "3"]
+            ["8", "2.00000", "1.00000", "3.00000", "1.00000", "2.00000", "1000", "3", "1.00000", "3.00000", "1"]
         );
         assert_eq!(lines.len(), 6);
+        let csv = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();
+        assert_eq!(
+            csv,
+            "size_bytes,avg_us,min_us,max_us,stddev_us,median_us,nloop,nreps,ci_lo_us,ci_hi_us,noisy\n\
+             8,2.00000,1.00000,3.00000,1.00000,2.00000,1000,3,1.00000,3.00000,1\n"
+        );
+        assert_eq!(p.ledger.noisy_rows(), (1, 1));
     }
 
     #[test]
-    fn check_column_records_the_verdict() {
+    fn check_and_extra_columns() {
         let dir = tempfile::tempdir().unwrap();
-        let spec = DatSpec {
-            file: "c.dat".into(),
-            x: Axis::new("size", "bytes"),
-            y: Axis::new("time", "usec"),
-            notes: vec![],
-            echo: false,
-            extra: vec![],
-        };
-        let mut f = DatFile::create(dir.path(), &[], &spec, true).unwrap();
-        let row = Row { stats: Stats::of(&[1.0]), nloop: 1, nreps: 1, check: Verdict::Unchecked };
-        f.row(1, &row.verdict(Verdict::Pass));
-        f.row(2, &row.verdict(Verdict::Fail));
+        let layout = Layout { check_column: true, tolerance: 0.05 };
+        let mut f = DatFile::create(&place(dir.path()), &[], &spec("c.dat", vec!["TASK_MIN", "TASK_MAX"]), layout)
+            .unwrap();
+        f.row_with(1, &row(&[1.0]).verdict(Verdict::Pass), &[1.5, 2.5]);
+        f.row_with(2, &row(&[1.0]).verdict(Verdict::Fail), &[1.5, 2.5]);
         let text = std::fs::read_to_string(dir.path().join("c.dat")).unwrap();
-        assert!(text.contains(&format!("# columns: {COLUMNS} CHECK")));
+        assert!(text.contains(&format!("# columns: {COLUMNS} TASK_MIN TASK_MAX CHECK\n")));
         let last: Vec<&str> = text.lines().map(|l| l.split_whitespace().last().unwrap()).collect();
         assert_eq!(last[last.len() - 2..], ["pass", "fail"]);
-    }
-
-    #[test]
-    fn extra_columns_follow_nreps() {
-        let dir = tempfile::tempdir().unwrap();
-        let spec = DatSpec {
-            file: "e.dat".into(),
-            x: Axis::new("size", "bytes"),
-            y: Axis::new("time", "usec"),
-            notes: vec![],
-            echo: false,
-            extra: vec!["TASK_MIN", "TASK_MAX"],
-        };
-        let mut f = DatFile::create(dir.path(), &[], &spec, false).unwrap();
-        let row = Row { stats: Stats::of(&[2.0]), nloop: 1, nreps: 1, check: Verdict::Unchecked };
-        f.row_with(8, &row, &[1.5, 2.5]);
-        let text = std::fs::read_to_string(dir.path().join("e.dat")).unwrap();
-        assert!(text.contains(&format!("# columns: {COLUMNS} TASK_MIN TASK_MAX\n")));
         let cells: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
-        assert_eq!(cells[8..], ["1.50000", "2.50000"]);
+        assert_eq!(cells[11..13], ["1.50000", "2.50000"]);
+        let csv = std::fs::read_to_string(dir.path().join("c.csv")).unwrap();
+        assert!(csv.starts_with("size_bytes,") && csv.lines().next().unwrap().ends_with(",task_min_us,task_max_us,check"));
+        assert!(csv.lines().last().unwrap().ends_with(",0,1.50000,2.50000,fail"), "{csv}");
     }
 
     #[test]
-    fn table_appends_below_the_first_header() {
+    fn failed_write_keeps_whole_rows_only() {
+        // A full file system: /dev/full fails every write. The row must not be half there.
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.dat");
-        let mut t = Table::open(&path, &["run one".into(), "columns: A B".into()], true).unwrap();
+        let mut sink = Sink::create(dir.path().join("s.dat"), false).unwrap();
+        sink.append(b"whole row\n").unwrap();
+        sink.file = File::options().write(true).open("/dev/full").unwrap();
+        assert!(sink.append(b"another row\n").is_err());
+        assert_eq!(sink.committed, 10);
+    }
+
+    #[test]
+    fn append_table_marks_each_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = place(dir.path());
+        let cols = [Column { name: "A", unit: "" }, Column { name: "B", unit: "s" }];
+        let mut t = Table::open(&p, "t.dat", &["start-up".into()], &cols, Some("2026-01-01T00:00:00Z, 1 task".into())).unwrap();
         t.row(&["1".into(), "0.5".into()]);
-        let mut t = Table::open(&path, &["run two".into(), "columns: A B".into()], true).unwrap();
+        let mut t = Table::open(&p, "t.dat", &["ignored".into()], &cols, Some("2026-01-02T00:00:00Z, 2 tasks".into())).unwrap();
         t.row(&["2".into(), "0.7".into()]);
-        let text = std::fs::read_to_string(&path).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("t.dat")).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "# run one");
-        assert!(!text.contains("run two"));
-        assert_eq!(lines.len(), 4);
-        assert_eq!(lines[3].split_whitespace().collect::<Vec<_>>(), ["2", "0.7"]);
-        // Without append the file starts over.
-        Table::open(&path, &["run three".into()], false).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "# run three\n");
+        assert_eq!(lines[..3], ["# start-up", "# columns: A B", "# run: 2026-01-01T00:00:00Z, 1 task"]);
+        assert!(!text.contains("ignored"));
+        assert_eq!(lines[4], "# run: 2026-01-02T00:00:00Z, 2 tasks");
+        assert_eq!(lines.len(), 6);
+        let csv = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
+        assert_eq!(csv, "a,b_s,run\n1,0.5,2026-01-01T00:00:00Z\n2,0.7,2026-01-02T00:00:00Z\n");
+    }
+
+    #[test]
+    fn earlier_runs_are_kept_with_their_date() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("a.dat"), "# paw a\n# date: 2026-11-23T10:15:00Z\n").unwrap();
+        std::fs::write(d.join("a.csv"), "x\n").unwrap();
+        std::fs::write(d.join("a.png"), "png").unwrap();
+        let moved = keep_earlier(d, "a.dat").unwrap();
+        assert_eq!(moved.len(), 3);
+        for ext in ["dat", "csv", "png"] {
+            assert!(d.join(format!("a.2026-11-23T101500Z.{ext}")).exists(), "{ext}");
+            assert!(!d.join(format!("a.{ext}")).exists());
+        }
+        // The same date again: a second suffix, nothing overwritten.
+        std::fs::write(d.join("a.dat"), "# date: 2026-11-23T10:15:00Z\n").unwrap();
+        keep_earlier(d, "a.dat").unwrap();
+        assert!(d.join("a.2026-11-23T101500Z-2.dat").exists());
+        assert!(keep_earlier(d, "none.dat").unwrap().is_empty());
+    }
+
+    #[test]
+    fn read_only_earlier_file_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("r.dat");
+        std::fs::write(&f, "old").unwrap();
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let e = keep_earlier(dir.path(), "r.dat").unwrap_err();
+        assert!(e.to_string().contains("read-only"), "{e}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "old");
     }
 
     #[test]
     fn unwritable_directory_is_an_error() {
-        let spec = DatSpec {
-            file: "a.dat".into(),
-            x: Axis::new("size", "bytes"),
-            y: Axis::new("time", "usec"),
-            notes: vec![],
-            echo: false,
-            extra: vec![],
-        };
-        assert!(DatFile::create(Path::new("/nonexistent/paw"), &[], &spec, false).is_err());
+        let p = place(Path::new("/nonexistent/paw"));
+        assert!(DatFile::create(&p, &[], &spec("a.dat", vec![]), PLAIN).is_err());
     }
 }

@@ -1,21 +1,6 @@
-//! The error type every benchmark's `main` returns, and the exit path that prints it once.
+//! The error type every benchmark's `main` returns.
 
 use std::fmt;
-use std::process::ExitCode;
-use std::sync::atomic::{AtomicI32, Ordering};
-
-/// Rank of this process in MPI_COMM_WORLD once MPI is up; -1 for a program without MPI.
-static RANK: AtomicI32 = AtomicI32::new(-1);
-
-/// Records this process's rank so that only rank 0 prints collective errors.
-pub(crate) fn set_rank(rank: i32) {
-    RANK.store(rank, Ordering::Relaxed);
-}
-
-/// This process's rank in MPI_COMM_WORLD, or -1 when it runs without MPI.
-pub(crate) fn rank() -> i32 {
-    RANK.load(Ordering::Relaxed)
-}
 
 /// Result alias used across paw.
 pub type Result<T> = std::result::Result<T, Error>;
@@ -70,39 +55,4 @@ impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         Error::runtime(e.to_string())
     }
-}
-
-/// Runs a benchmark body and turns its outcome into the process exit status.
-///
-/// On an error, rank 0 prints `<name>: error: <message>` while MPI is still up, every rank
-/// waits for that, then MPI is finalized and every rank exits with the error's status.
-pub fn main(name: &str, body: impl FnOnce() -> Result<()>) -> ExitCode {
-    let outcome = body();
-    if let Err(e) = &outcome {
-        if rank() <= 0 {
-            eprintln!("{name}: error: {e}");
-        }
-    }
-    crate::paw::finalize(outcome.is_err());
-    match outcome {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => ExitCode::from(e.code()),
-    }
-}
-
-/// Stops the whole job after a failure only this rank saw (a write error on rank 0):
-/// the other ranks cannot be told in time, so MPI_Abort ends them rather than leaving
-/// them waiting in the next collective. Without MPI it exits with status 1.
-pub fn fatal(message: &str) -> ! {
-    let r = rank();
-    if r >= 0 {
-        eprintln!("paw: rank {r}: {message}; aborting the job");
-    } else {
-        eprintln!("paw: {message}");
-    }
-    if mpi::environment::is_initialized() && !mpi::environment::is_finalized() {
-        use mpi::traits::Communicator;
-        mpi::topology::SimpleCommunicator::world().abort(1);
-    }
-    std::process::exit(1)
 }

@@ -1,21 +1,35 @@
 //! paw-core: what every paw benchmark shares, and nothing that names a benchmark.
 //!
-//! - [`Paw`] (MPI tests) and [`Node`] (single-process tests) start a session: MPI start-up
-//!   with abort-on-panic, task-count rules, configuration from the environment of PAW
-//!   Table 3.1 read on rank 0 and shared, timer overhead and resolution.
+//! - [`Spec`] is a benchmark's description of itself, written once: `-h`, the header of
+//!   every output file and the doc tables come from it. [`vars`] describes the shared
+//!   environment variables.
+//! - [`Paw`] (MPI tests) and [`Node`] (single-process tests) start a [`Session`]: MPI
+//!   start-up with abort-on-panic, task-count rules, settings read on rank 0 and shared
+//!   (and recorded for the header), timer overhead and resolution, the watchdog.
 //! - [`Bench`] runs the PAW loop: warm-up, NLOOP decided on rank 0 and broadcast, NREPS
-//!   samples, per-repetition combination over ranks ([`Combine`]).
-//! - [`DatFile`] writes gnuplot-ready `.dat` files with a metadata header, flushed per row.
+//!   samples (more with PAW_PRECISION), per-repetition combination over ranks ([`Combine`]).
+//! - [`DatFile`] writes gnuplot-ready `.dat` files and their CSV twins with a metadata
+//!   header, flushed per row; a JSON run record is kept beside them.
+//! - [`main`] runs a benchmark's body and turns its outcome into the exit status.
 //!
 //! A benchmark's `main` reads:
 //!
 //! ```no_run
-//! use paw_core::{Axis, Combine, DatSpec, Paw, Policy, Ranks, Spec, Timing};
-//! const SPEC: Spec = Spec { name: "demo", title: "demo", help: "", ranks: Ranks::Exactly(2) };
+//! use paw_core::{vars, Axis, Check, Combine, DatSpec, Paw, Policy, Ranks, Spec, Timing};
+//! const SPEC: Spec = Spec {
+//!     name: "demo",
+//!     title: "a demonstration",
+//!     timed: "NLOOP round trips per sample",
+//!     reports: "one-way time = sample / (2 NLOOP), usec",
+//!     ranks: Ranks::Exactly(2),
+//!     vars: &[vars::MEASURE, vars::COMBINE],
+//!     check: Check::Never,
+//!     files: "demo.dat",
+//! };
 //! fn main() -> std::process::ExitCode {
 //!     paw_core::main(SPEC.name, || {
 //!         let paw = Paw::init(&SPEC)?;
-//!         let mut bench = paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Min, Policy::Calibrated);
+//!         let mut bench = paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Min, Policy::Calibrated)?;
 //!         let mut out = paw.dat(&bench, DatSpec {
 //!             file: "demo.dat".into(),
 //!             x: Axis::new("message size", "bytes"),
@@ -24,7 +38,7 @@
 //!             echo: true,
 //!             extra: vec![],
 //!         })?;
-//!         let m = bench.measure(|| { /* the timed MPI calls */ });
+//!         let m = bench.measure(1, || { /* the timed MPI calls */ })?;
 //!         out.row(1, &m.row(|t| t * 1e6));
 //!         Ok(())
 //!     })
@@ -32,30 +46,36 @@
 //! ```
 #![warn(missing_docs)]
 
-pub mod bench;
-pub mod calib;
+mod bench;
+mod calib;
 pub mod check;
 pub mod config;
-pub mod dat;
-pub mod error;
-pub mod meta;
-pub mod node;
-pub mod paw;
-pub mod session;
-pub mod spec;
-pub mod stats;
-pub mod team;
-pub mod timer;
+mod dat;
+mod error;
+mod meta;
+mod node;
+mod paw;
+mod process;
+mod record;
+mod session;
+mod spec;
+mod stats;
+mod team;
+mod timer;
+pub mod vars;
+pub mod watchdog;
 
 pub use bench::{Bench, Measurement, Row, Timing};
-pub use calib::{Calibration, Policy};
-pub use config::{Family, Loops, SizeRange};
-pub use dat::{Axis, DatFile, DatSpec, Table};
-pub use error::{main, Error, Result};
-pub use node::Node;
+pub use calib::Policy;
+pub use config::{Family, SizeRange};
+pub use dat::{Axis, Column, DatFile, DatSpec, Table};
+pub use error::{Error, Result};
+pub use meta::utc_now;
+pub use node::{cores, last_level_cache_bytes, Node};
 pub use paw::{mpi_library_version, start_mpi, Pair, Paw, World};
-pub use session::{output_dir, Session};
-pub use spec::{Ranks, Spec};
+pub use process::{fatal, main, warn};
+pub use session::{warn_unknown_vars, Session};
+pub use spec::{Check, Ranks, Spec, Var};
 pub use stats::Stats;
 pub use team::{Combine, Solo, Team};
 

@@ -17,8 +17,8 @@ pub struct RunInfo {
     pub tasks: usize,
     /// Library versions that shape the results (MPI, BLAS …).
     pub libraries: Vec<String>,
-    /// Environment settings that change results, `NAME=value`.
-    pub settings: Vec<String>,
+    /// MPI and threading tuning variables of the environment, `NAME=value`.
+    pub environment: Vec<String>,
     /// Open MPI MCA parameter files in effect: `path: name=value …`.
     pub mca_files: Vec<String>,
     /// Timer description.
@@ -26,7 +26,8 @@ pub struct RunInfo {
 }
 
 impl RunInfo {
-    /// Header lines (without the leading `# `).
+    /// Header lines (without the leading `# `) up to the settings: what describes the run
+    /// rather than one benchmark's measurement.
     pub fn header_lines(&self) -> Vec<String> {
         let mut lines = vec![
             format!("paw {} -- {}", self.benchmark, self.title),
@@ -40,22 +41,29 @@ impl RunInfo {
         for lib in &self.libraries {
             lines.push(format!("library: {lib}"));
         }
-        let settings = if self.settings.is_empty() {
-            "(none set)".to_string()
-        } else {
-            self.settings.join(" ")
-        };
-        lines.push(format!("settings: {settings}"));
+        lines
+    }
+
+    /// Header lines after the settings: environment, MCA files, timer.
+    pub fn environment_lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if !self.environment.is_empty() {
+            lines.push(format!("environment: {}", self.environment.join(" ")));
+        }
         for f in &self.mca_files {
             lines.push(format!("mca file: {f}"));
         }
         lines.push(format!("timer: {}", self.timer));
         lines
     }
+
+    /// The hosts and their task counts, in order of first appearance.
+    pub fn hosts(&self) -> Vec<(String, usize)> {
+        hosts(&self.placement)
+    }
 }
 
-/// `host (N tasks)` for every distinct host, in order of first appearance.
-fn summarize_hosts(placement: &[String]) -> String {
+fn hosts(placement: &[String]) -> Vec<(String, usize)> {
     let mut hosts: Vec<(String, usize)> = Vec::new();
     for p in placement {
         let host = p.split_whitespace().next().unwrap_or("?").to_string();
@@ -65,6 +73,11 @@ fn summarize_hosts(placement: &[String]) -> String {
         }
     }
     hosts
+}
+
+/// `host (N tasks)` for every distinct host, in order of first appearance.
+fn summarize_hosts(placement: &[String]) -> String {
+    hosts(placement)
         .iter()
         .map(|(h, n)| format!("{h} ({n} task{})", if *n == 1 { "" } else { "s" }))
         .collect::<Vec<_>>()
@@ -126,7 +139,7 @@ pub fn placement() -> String {
 }
 
 /// Environment prefixes whose variables change MPI, threading or BLAS behaviour.
-const SETTING_PREFIXES: &[&str] = &[
+const TUNING_PREFIXES: &[&str] = &[
     "OMPI_MCA_",
     "PMIX_MCA_",
     "MPICH_",
@@ -144,12 +157,11 @@ const SETTING_PREFIXES: &[&str] = &[
     "GOTO_",
     "RAYON_",
     "CUDA_",
-    "PAW_",
 ];
 
-/// Open MPI sets these for its own bookkeeping in every rank's environment; they say
+/// Launchers set these for their own bookkeeping in every rank's environment; they say
 /// nothing about how the run was tuned.
-const INTERNAL_PREFIXES: &[&str] = &[
+const LAUNCHER_PREFIXES: &[&str] = &[
     "OMPI_MCA_orte_",
     "OMPI_MCA_ess",
     "OMPI_MCA_pmix",
@@ -161,27 +173,31 @@ const INTERNAL_PREFIXES: &[&str] = &[
     "PMIX_MCA_mca_base_component_show_load_errors",
     "PMIX_MCA_psec",
     "HFI_NO_BACKTRACE",
+    "PSM2_DEVICES",
 ];
 
-/// Whether an environment variable is one that changes results and belongs in the header.
-pub fn is_setting(name: &str) -> bool {
-    let paw_knob = name.starts_with("NLOOP_")
-        || name == "NREPS"
-        || name == "WINDOW_SIZE"
-        || name.starts_with("STREAM_")
-        || (name.ends_with("_SIZE")
-            && (name.starts_with("MIN_") || name.starts_with("MED_") || name.starts_with("MAX_")));
-    let tuned = SETTING_PREFIXES.iter().any(|p| name.starts_with(p))
-        && !INTERNAL_PREFIXES.iter().any(|p| name.starts_with(p));
-    paw_knob || tuned
+/// Whether an environment variable tunes MPI, threading or BLAS and belongs in the header.
+pub fn is_tuning(name: &str) -> bool {
+    TUNING_PREFIXES.iter().any(|p| name.starts_with(p))
+        && !LAUNCHER_PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
-/// The result-changing environment variables of this process, sorted, as `NAME=value`.
-pub fn settings() -> Vec<String> {
-    let mut out: Vec<String> =
-        std::env::vars().filter(|(k, _)| is_setting(k)).map(|(k, v)| format!("{k}={v}")).collect();
+/// The tuning variables of this process's environment that the benchmark does not read
+/// itself (those go on the settings line), sorted, as `NAME=value`.
+pub fn environment(read: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut out: Vec<String> = std::env::vars()
+        .filter(|(k, _)| is_tuning(k) && !read(k))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     out.sort();
     out
+}
+
+/// Bytes of memory available to a new allocation (MemAvailable of /proc/meminfo).
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = text.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// Open MPI's MCA parameter files that exist, each as `path: name=value …`.
@@ -218,14 +234,14 @@ mod tests {
     }
 
     #[test]
-    fn settings_filter() {
-        assert!(is_setting("OMPI_MCA_btl"));
-        assert!(is_setting("OMP_NUM_THREADS"));
-        assert!(is_setting("MAX_P2P_SIZE"));
-        assert!(is_setting("NLOOP_MAX"));
-        assert!(!is_setting("OMPI_MCA_orte_hnp_uri"));
-        assert!(!is_setting("PATH"));
-        assert!(!is_setting("MAX_SIZE_OF_SOMETHING_ELSE"));
+    fn tuning_filter() {
+        assert!(is_tuning("OMPI_MCA_btl"));
+        assert!(is_tuning("OMP_NUM_THREADS"));
+        assert!(is_tuning("UCX_TLS"));
+        assert!(!is_tuning("MAX_P2P_SIZE"), "paw's own variables go on the settings line");
+        assert!(!is_tuning("OMPI_MCA_orte_hnp_uri"));
+        assert!(!is_tuning("PSM2_DEVICES"), "set by the launcher");
+        assert!(!is_tuning("PATH"));
     }
 
     #[test]

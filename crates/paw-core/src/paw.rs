@@ -1,10 +1,8 @@
 //! The MPI session: start-up, panic-to-abort, task-count check, world team, pairing.
 
-use crate::bench::{Bench, Timing};
-use crate::calib::Policy;
-use crate::dat::np_file;
-use crate::error::{self, Result};
+use crate::error::{Error, Result};
 use crate::meta::{self, RunInfo};
+use crate::process;
 use crate::session::Session;
 use crate::spec::{Args, Spec};
 use crate::team::{Combine, Team};
@@ -14,7 +12,6 @@ use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Threading;
-use std::cell::RefCell;
 use std::ops::Deref;
 
 /// MPI_COMM_WORLD as a [`Team`], timed with MPI_Wtime.
@@ -52,11 +49,22 @@ impl Team for World {
         self.comm.process_at_rank(0).broadcast_into(&mut v);
         v
     }
+    fn share_bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
+        let mut bytes = bytes;
+        let len = self.share_u64(bytes.len() as u64);
+        bytes.resize(len as usize, 0);
+        self.comm.process_at_rank(0).broadcast_into(&mut bytes[..]);
+        bytes
+    }
     fn combine(&self, local: &[f64], how: Combine) -> Vec<f64> {
         let mut out = vec![0.0; local.len()];
         match how {
             Combine::Min => self.comm.all_reduce_into(local, &mut out[..], SystemOperation::min()),
             Combine::Max => self.comm.all_reduce_into(local, &mut out[..], SystemOperation::max()),
+            Combine::Avg => {
+                self.comm.all_reduce_into(local, &mut out[..], SystemOperation::sum());
+                out.iter_mut().for_each(|x| *x /= self.size() as f64);
+            }
         }
         out
     }
@@ -79,39 +87,14 @@ impl Pair {
     }
 }
 
-thread_local! {
-    /// The MPI environment, kept until [`finalize`]: MPI must outlive the session so that
-    /// rank 0 can print an error before any rank finalizes and exits (a launcher that sees
-    /// one rank exit non-zero kills the others, rank 0 included).
-    static UNIVERSE: RefCell<Option<Universe>> = const { RefCell::new(None) };
-}
-
-/// Finalizes MPI if this process started it (called by [`crate::main`] after reporting).
-pub(crate) fn finalize(failed: bool) {
-    UNIVERSE.with(|u| {
-        if let Some(universe) = u.borrow_mut().take() {
-            if failed {
-                // Every rank returned the same error: hold them until rank 0 has printed it.
-                universe.world().barrier();
-            }
-            drop(universe);
-        }
-    });
-}
-
 /// Starts MPI for a program with its own command line and repetition rules (the suites:
 /// IMB, b_eff, PRESTA): MPI_Init, a panic on any rank ends the job through MPI_Abort,
 /// errors are printed once by rank 0, and MPI is finalized when [`crate::main`] returns.
 /// Nothing of PAW's configuration (NLOOP, NREPS, sizes) is read. Call inside
 /// [`crate::main`]; returns MPI_COMM_WORLD.
 pub fn start_mpi(name: &'static str) -> Result<SimpleCommunicator> {
-    let universe =
-        mpi::initialize().ok_or_else(|| error::Error::runtime("MPI was already initialised"))?;
-    install_abort_on_panic(name);
-    let world = universe.world();
-    UNIVERSE.with(|u| *u.borrow_mut() = Some(universe));
-    error::set_rank(world.rank());
-    Ok(world)
+    let universe = mpi::initialize().ok_or_else(|| Error::runtime("MPI was already initialised"))?;
+    Ok(process::adopt_mpi(name, universe))
 }
 
 /// The MPI library's version string (first line), without a prefix.
@@ -165,8 +148,7 @@ impl Paw {
                 None => (None, None),
             },
         };
-        let universe =
-            universe.ok_or_else(|| error::Error::runtime("MPI was already initialised"))?;
+        let universe = universe.ok_or_else(|| Error::runtime("MPI was already initialised"))?;
         Self::adopt(spec, universe, level.zip(granted))
     }
 
@@ -179,11 +161,8 @@ impl Paw {
         universe: Universe,
         threading: Option<(Threading, Threading)>,
     ) -> Result<Paw> {
-        install_abort_on_panic(spec.name);
-        let world = universe.world();
-        UNIVERSE.with(|u| *u.borrow_mut() = Some(universe));
-        let (rank, size) = (world.rank(), world.size());
-        error::set_rank(rank);
+        let world = process::adopt_mpi(spec.name, universe);
+        let size = world.size();
         if let Args::Unknown(arg) = spec.read_args(std::env::args().skip(1)) {
             return Err(spec.unknown_arg(&arg));
         }
@@ -201,11 +180,11 @@ impl Paw {
             placement,
             tasks: size as usize,
             libraries,
-            settings: meta::settings(),
+            environment: Vec::new(),
             mca_files: meta::mca_files(),
             timer: String::new(),
         };
-        let session = Session::new(World { comm: world }, info)?;
+        let session = Session::new(World { comm: world }, spec, info)?;
         Ok(Paw { session, granted: threading.map(|(_, got)| got) })
     }
 
@@ -234,15 +213,6 @@ impl Paw {
         Pair::of(self.rank(), self.size() as i32)
     }
 
-    /// A bench for a sweep with the given timing model, rank combination and loop policy.
-    pub fn bench(&self, timing: Timing, combine: Combine, policy: Policy) -> Bench<'_, World> {
-        self.session.make_bench(timing, combine, policy)
-    }
-
-    /// PAW's file name for this task count: `<stem>-np_NNNN.dat`.
-    pub fn np_file(&self, stem: &str) -> String {
-        np_file(stem, self.size())
-    }
 }
 
 impl Deref for Paw {
@@ -251,21 +221,6 @@ impl Deref for Paw {
     fn deref(&self) -> &Session<World> {
         &self.session
     }
-}
-
-/// Makes a panic on any rank end the whole job instead of leaving the others waiting.
-fn install_abort_on_panic(name: &'static str) {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        default(info);
-        if mpi::environment::is_initialized() && !mpi::environment::is_finalized() {
-            eprintln!(
-                "{name}: rank {} panicked; calling MPI_Abort to end every rank",
-                error::rank()
-            );
-            SimpleCommunicator::world().abort(101);
-        }
-    }));
 }
 
 /// The MPI library line of output headers.

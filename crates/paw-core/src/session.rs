@@ -1,30 +1,39 @@
 //! What the MPI session ([`crate::Paw`]) and the node session ([`crate::Node`]) share:
-//! loop controls and timer figures, settings read on rank 0 and shared, run metadata,
-//! output files.
+//! the settings read on rank 0 and shared (and recorded where they are read, for the
+//! header), loop controls and timer figures, run metadata, output files and the run record.
 
 use crate::bench::{Bench, Timing};
 use crate::calib::{Calibration, Policy};
 use crate::check::Verdict;
 use crate::config::{self, Family, Loops, ProcessEnv, SizeRange};
-use crate::dat::{DatFile, DatSpec, Table};
+use crate::dat::{self, Column, DatFile, DatSpec, Layout, Place, Table};
 use crate::error::{Error, Result};
-use crate::meta::RunInfo;
+use crate::meta::{self, RunInfo};
+use crate::record::{HostTasks, Ledger, Record, Setting, TimerRecord};
+use crate::spec::{Check, Spec, Var};
 use crate::team::{Combine, Team};
 use crate::timer::TimerInfo;
-use std::cell::Cell;
+use crate::{process, vars, watchdog};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// A benchmark's session over a [`Team`]: [`crate::Paw`] dereferences to
 /// `Session<World>`, and [`crate::Node`] is `Session<Solo>`.
 #[derive(Debug)]
 pub struct Session<T: Team> {
     pub(crate) team: T,
-    loops: Loops,
-    timer: TimerInfo,
+    spec: Spec,
     info: RunInfo,
+    timer: TimerInfo,
+    reads: RefCell<Vec<Setting>>,
+    loops: OnceCell<Loops>,
+    combine: OnceCell<Option<Combine>>,
     checking: bool,
     failed_checks: Cell<u64>,
+    dir: PathBuf,
+    ledger: Rc<Ledger>,
 }
 
 /// Runs `parse` on rank 0 and gives its result to every rank.
@@ -49,32 +58,132 @@ pub(crate) fn shared<T: Team, const N: usize>(
     Ok(mine.map(|v| team.share_u64(v)))
 }
 
+/// Warns, on rank 0's standard error, about each variable of the environment that looks
+/// like paw's (see [`vars::looks_like_paw`]) but that `name` does not read, naming the
+/// closest variable it does read: a misspelled variable must not be silently ignored.
+/// With `check`, PAW_CHECK is judged by the benchmark's check: refused where nothing can
+/// be checked, pointed out where results are always checked. Call it on rank 0.
+pub fn warn_unknown_vars<'a>(
+    name: &str,
+    reads: impl Iterator<Item = &'a Var> + Clone,
+    check: Option<Check>,
+) -> Result<()> {
+    let mut env: Vec<(String, String)> = std::env::vars().collect();
+    env.sort();
+    for (var, value) in env {
+        if !vars::looks_like_paw(&var) || reads.clone().any(|v| v.name == var) {
+            continue;
+        }
+        match (var.as_str(), check) {
+            ("PAW_CHECK", Some(Check::Never)) if value.trim() != "0" => {
+                return Err(Error::input(format!(
+                    "PAW_CHECK={value}: {name} moves no data it could check; accepted: PAW_CHECK \
+                     unset or 0"
+                )));
+            }
+            ("PAW_CHECK", Some(Check::Never)) => {}
+            ("PAW_CHECK", Some(Check::Always(what))) => process::warn(&format!(
+                "PAW_CHECK is not read by {name}: its results are always checked ({what})"
+            )),
+            _ => {
+                let closest = reads
+                    .clone()
+                    .min_by_key(|v| strsim::levenshtein(v.name, &var))
+                    .map_or("none".to_string(), |v| v.name.to_string());
+                process::warn(&format!(
+                    "{var} is not read by {name} and is ignored; the closest variable it reads is \
+                     {closest} (see {name} -h)"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl<T: Team> Session<T> {
-    /// Measures the clock on every rank, keeping rank 0's figures, and reads the loop controls.
-    pub(crate) fn new(team: T, info: RunInfo) -> Result<Session<T>> {
+    /// Measures the clock on every rank, keeping rank 0's figures; checks the environment
+    /// for variables the benchmark does not read; reads the output directory, PAW_TIMEOUT
+    /// (starting the watchdog) and, for a data-checking benchmark, PAW_CHECK.
+    pub(crate) fn new(team: T, spec: &Spec, info: RunInfo) -> Result<Session<T>> {
         let local = TimerInfo::measure(|| team.now(), team.tick());
         let timer = TimerInfo {
             overhead: team.share_f64(local.overhead),
             step: team.share_f64(local.step),
             tick: team.share_f64(local.tick),
         };
-        let [nloop_max, nloop_min, nreps] = shared(&team, || {
-            let l = Loops::parse(&ProcessEnv)?;
-            Ok([l.nloop_max, l.nloop_min, l.nreps])
-        })?;
+        shared(&team, || warn_unknown_vars(spec.name, spec.reads(), Some(spec.check)).map(|_| []))?;
         let mut info = info;
         info.timer = timer.describe(team.clock_name());
-        let [checking] =
-            shared(&team, || Ok([config::parse_u64(&ProcessEnv, "PAW_CHECK", 0, 0..=1)?]))?;
-        let loops = Loops { nloop_max, nloop_min, nreps };
-        Ok(Session {
+        info.environment = meta::environment(|k| spec.reads_var(k));
+        let dir = team.share_text(&std::env::var("PAW_OUTPUT_DIR").unwrap_or_default());
+        let mut session = Session {
             team,
-            loops,
-            timer,
+            spec: *spec,
             info,
-            checking: checking == 1,
+            timer,
+            reads: RefCell::new(Vec::new()),
+            loops: OnceCell::new(),
+            combine: OnceCell::new(),
+            checking: false,
             failed_checks: Cell::new(0),
-        })
+            dir: if dir.is_empty() { PathBuf::from(".") } else { PathBuf::from(&dir) },
+            ledger: Rc::new(Ledger::default()),
+        };
+        if session.team.is_root() {
+            session.ledger = Rc::new(Ledger::new(session.record()));
+            let ledger = session.ledger.clone();
+            process::at_exit(move |outcome| finish(&ledger, outcome));
+        }
+        session.note(&vars::PAW_OUTPUT_DIR, if dir.is_empty() { "." } else { &dir });
+        let timeout = session.knob(&vars::PAW_TIMEOUT, 0..=1_000_000)?;
+        watchdog::start(timeout);
+        if let Check::Data(_) = spec.check {
+            session.checking = session.knob(&vars::PAW_CHECK, 0..=1)? == 1;
+        }
+        Ok(session)
+    }
+
+    /// The run record as it stands at start-up.
+    fn record(&self) -> Record {
+        let (paw_version, git_revision) = crate::record::version();
+        let mpi_library = self.info.libraries.iter().find_map(|l| l.strip_prefix("MPI: "));
+        Record {
+            paw_version,
+            git_revision,
+            binary: self.info.benchmark.clone(),
+            title: self.info.title.clone(),
+            arguments: std::env::args().skip(1).collect(),
+            date: self.info.date.clone(),
+            status: "running".into(),
+            tasks: self.info.tasks,
+            hosts: self.info.hosts().into_iter().map(|(host, tasks)| HostTasks { host, tasks }).collect(),
+            placement: self.info.placement.clone(),
+            mpi_library: mpi_library.map(String::from),
+            environment: self.info.environment.clone(),
+            mca_files: self.info.mca_files.clone(),
+            timer: TimerRecord {
+                clock: self.team.clock_name().to_string(),
+                overhead_usec: self.timer.overhead * 1e6,
+                step_usec: self.timer.step * 1e6,
+                tick_s: self.timer.tick,
+            },
+            ..Default::default()
+        }
+    }
+
+    /// Records that `var` was read, with the value in effect.
+    fn note(&self, var: &Var, value: &str) {
+        let mut reads = self.reads.borrow_mut();
+        if !reads.iter().any(|s| s.name == var.name) {
+            let set = std::env::var_os(var.name).is_some();
+            reads.push(Setting { name: var.name.to_string(), value: value.to_string(), set });
+            self.ledger.update(|r| r.settings = reads.clone());
+        }
+    }
+
+    /// The variables read so far.
+    pub fn settings(&self) -> Vec<Setting> {
+        self.reads.borrow().clone()
     }
 
     /// Whether `PAW_CHECK=1` asked for the data moved to be checked after each size.
@@ -108,8 +217,8 @@ impl<T: Team> Session<T> {
         match self.failed_checks.get() {
             0 => Ok(()),
             n => Err(Error::runtime(format!(
-                "data check failed for {n} size(s): received bytes differ from what was sent \
-                 (see the CHECK column)"
+                "data check failed for {n} size(s): received data differ from what the \
+                 operation must deliver (see the CHECK column)"
             ))),
         }
     }
@@ -117,11 +226,6 @@ impl<T: Team> Session<T> {
     /// The ranks of this session.
     pub fn team(&self) -> &T {
         &self.team
-    }
-
-    /// NLOOP_MAX, NLOOP_MIN and NREPS.
-    pub fn loops(&self) -> Loops {
-        self.loops
     }
 
     /// Rank 0's timer figures.
@@ -136,82 +240,240 @@ impl<T: Team> Session<T> {
 
     /// Adds a library line (e.g. the BLAS build) to the header of files created afterwards.
     pub fn add_library(&mut self, line: impl Into<String>) {
-        self.info.libraries.push(line.into());
+        let line = line.into();
+        self.ledger.update(|r| r.libraries.push(line.clone()));
+        self.info.libraries.push(line);
     }
 
-    /// A family's MIN/MED/MAX sizes, read on rank 0 and shared (collective).
+    /// The directory output files go to (PAW_OUTPUT_DIR, or the current directory).
+    pub fn output_dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// A family's MIN, MED (warm-up) and MAX sizes, read on rank 0 and shared (collective).
     pub fn sizes(&self, family: Family) -> Result<SizeRange> {
+        self.read_sizes(family, true)
+    }
+
+    /// A family's MIN and MAX sizes, for a sweep without a warm-up size (MED is MIN).
+    pub fn sweep(&self, family: Family) -> Result<SizeRange> {
+        self.read_sizes(family, false)
+    }
+
+    fn read_sizes(&self, family: Family, warmup: bool) -> Result<SizeRange> {
         let [min, med, max] = shared(&self.team, || {
-            let r = family.parse(&ProcessEnv)?;
+            let r = family.parse(&ProcessEnv, warmup)?;
             Ok([r.min, r.med, r.max])
         })?;
+        let [vmin, vmed, vmax] = family.vars();
+        self.note(&vmin, &min.to_string());
+        if warmup {
+            self.note(&vmed, &med.to_string());
+        }
+        self.note(&vmax, &max.to_string());
         Ok(SizeRange { min, med, max })
     }
 
-    /// A benchmark-specific whole-number variable, read on rank 0 and shared (collective).
-    pub fn knob(&self, name: &str, default: u64, range: RangeInclusive<u64>) -> Result<u64> {
-        let [v] =
-            shared(&self.team, || Ok([config::parse_u64(&ProcessEnv, name, default, range)?]))?;
+    /// A whole-number variable in `range` (its default when unset), read on rank 0 and
+    /// shared (collective).
+    pub fn knob(&self, var: &Var, range: RangeInclusive<u64>) -> Result<u64> {
+        let [v] = shared(&self.team, || {
+            let v = config::parse_u64(&ProcessEnv, var, range)?;
+            Ok([v.unwrap_or_else(|| panic!("{} has no numeric default", var.name))])
+        })?;
+        self.note(var, &v.to_string());
         Ok(v)
     }
 
-    pub(crate) fn make_bench(
-        &self,
-        timing: Timing,
-        combine: Combine,
-        policy: Policy,
-    ) -> Bench<'_, T> {
-        let calibration = Calibration::new(self.loops, self.timer.floor(), policy);
-        Bench::new(&self.team, timing, combine, calibration, self.loops.nreps as usize)
+    /// A text variable (a path, a level name), rank 0's value on every rank; `None` unset.
+    pub fn text(&self, var: &Var) -> Option<String> {
+        let raw = std::env::var(var.name).ok();
+        let shared = self.team.share_text(&format!("{}{}", raw.is_some() as u8, raw.unwrap_or_default()));
+        let value = shared.strip_prefix('1').map(String::from);
+        self.note(var, value.as_deref().unwrap_or(var.default));
+        value
     }
 
-    /// Creates a data file on rank 0 with the run header and the bench's description
-    /// (collective: an unwritable output directory is an error on every rank).
-    pub fn dat(&self, bench: &Bench<'_, T>, spec: DatSpec) -> Result<DatFile> {
-        let mut header = self.info.header_lines();
-        header.extend(bench.describe());
-        if self.checking {
-            header.push(
-                "check: PAW_CHECK=1 -- after each size's timed loops, one untimed transfer of a \
-                 pattern set by sender rank, size and sequence; receivers compare every byte"
-                    .to_string(),
-            );
+    /// A thread count from the first of `vars` that is set (e.g. OPENBLAS_NUM_THREADS,
+    /// then OMP_NUM_THREADS), checked as a whole number from 1 to 4096; `None` when none
+    /// is set. Every variable of the list counts as read.
+    pub fn threads(&self, vars: &[Var]) -> Result<Option<u64>> {
+        let [n] = shared(&self.team, || {
+            for v in vars {
+                if std::env::var_os(v.name).is_some() {
+                    return Ok([config::parse_u64(&ProcessEnv, v, 1..=4096)?.unwrap_or(0)]);
+                }
+            }
+            Ok([0])
+        })?;
+        let set = vars.iter().position(|v| std::env::var_os(v.name).is_some());
+        for (i, v) in vars.iter().enumerate() {
+            let value = if Some(i) == set { n.to_string() } else { "-".to_string() };
+            self.note(v, &value);
         }
-        let file =
-            self.on_root(&spec.file, |dir| DatFile::create(dir, &header, &spec, self.checking))?;
-        Ok(file.unwrap_or_else(DatFile::inactive))
+        Ok((n > 0).then_some(n))
     }
 
-    /// Opens a plain table `file` on rank 0 (collective): the run header, `notes` and a
-    /// `# columns:` line when the file is new; with `append`, rows go after those of
-    /// earlier runs (their header is kept).
-    pub fn table(
-        &self,
-        file: &str,
-        notes: &[String],
-        columns: &str,
-        append: bool,
-    ) -> Result<Table> {
-        let mut header = self.info.header_lines();
+    /// An error naming `var` unless `bytes` of buffers fit in this machine's available
+    /// memory (a size that cannot be allocated must not end in an out-of-memory kill).
+    pub fn fits_in_memory(&self, bytes: u128, var: &str, what: &str) -> Result<()> {
+        let available = meta::available_memory();
+        let fits = available.is_none_or(|a| bytes <= a as u128);
+        let [ok] = shared(&self.team, || Ok([fits as u64]))?;
+        if ok == 1 {
+            return Ok(());
+        }
+        let gib = |b: f64| b / (1u64 << 30) as f64;
+        Err(Error::input(format!(
+            "{var}: {what} need {:.1} GiB per process, more than the {:.1} GiB of memory \
+             available; accepted: a smaller {var}",
+            gib(bytes as f64),
+            gib(available.unwrap_or(0) as f64)
+        )))
+    }
+
+    /// NLOOP, NLOOP_MAX, NLOOP_MIN, NREPS, PAW_PRECISION, PAW_MAX_TIME, PAW_TOLERANCE, read
+    /// once on rank 0 and shared (collective the first time).
+    fn loops(&self) -> Result<Loops> {
+        if let Some(l) = self.loops.get() {
+            return Ok(*l);
+        }
+        let mut parsed = if self.team.is_root() { Some(Loops::parse(&ProcessEnv)) } else { None };
+        let ok = self.team.share_u64(matches!(parsed, Some(Ok(_))) as u64) == 1;
+        if !ok {
+            return Err(match parsed.take() {
+                Some(Err(e)) => e,
+                _ => Error::input("invalid setting (reported by rank 0)"),
+            });
+        }
+        let l = share_loops(&self.team, parsed.and_then(|p| p.ok()));
+        let off = |v: Option<f64>| v.map_or("-".to_string(), |x| x.to_string());
+        self.note(&vars::NLOOP, &l.nloop.map_or("-".to_string(), |n| n.to_string()));
+        self.note(&vars::NLOOP_MAX, &l.nloop_max.to_string());
+        self.note(&vars::NLOOP_MIN, &l.nloop_min.map_or(vars::NLOOP_MIN.default.to_string(), |n| n.to_string()));
+        self.note(&vars::NREPS, &l.nreps.to_string());
+        self.note(&vars::PAW_PRECISION, &off(l.precision));
+        self.note(&vars::PAW_MAX_TIME, &l.max_time.to_string());
+        self.note(&vars::PAW_TOLERANCE, &l.tolerance.to_string());
+        let _ = self.loops.set(l);
+        Ok(l)
+    }
+
+    /// PAW_COMBINE, when the benchmark reads it (collective the first time).
+    fn combine_override(&self) -> Result<Option<Combine>> {
+        if let Some(c) = self.combine.get() {
+            return Ok(*c);
+        }
+        if !self.spec.reads_var(vars::PAW_COMBINE.name) {
+            return Ok(None);
+        }
+        let [code] = shared(&self.team, || match std::env::var("PAW_COMBINE") {
+            Err(_) => Ok([0]),
+            Ok(v) => match Combine::parse(&v) {
+                Some(c) => Ok([c as u64 + 1]),
+                None => Err(Error::input(format!(
+                    "PAW_COMBINE={v:?} is not a rule; accepted: min, max or avg"
+                ))),
+            },
+        })?;
+        let c = [Combine::Min, Combine::Max, Combine::Avg].get((code as usize).wrapping_sub(1)).copied();
+        let _ = self.combine.set(c);
+        Ok(c)
+    }
+
+    /// A bench for a sweep with the given timing model, rank combination (PAW_COMBINE may
+    /// replace it) and loop policy. Collective: reads the loop variables the first time.
+    pub fn bench(&self, timing: Timing, combine: Combine, policy: Policy) -> Result<Bench<'_, T>> {
+        let loops = self.loops()?;
+        let chosen = self.combine_override()?;
+        if self.spec.reads_var(vars::PAW_COMBINE.name) {
+            self.note(&vars::PAW_COMBINE, chosen.unwrap_or(combine).name());
+        }
+        let calibration = Calibration::new(loops, self.timer.floor(), policy);
+        Ok(Bench::new(&self.team, timing, chosen.unwrap_or(combine), combine, calibration))
+    }
+
+    /// The header lines every file of this run starts with: the run, the settings read,
+    /// the environment, the timer, and what the benchmark times and reports.
+    fn header(&self) -> Vec<String> {
+        let mut lines = self.info.header_lines();
+        let reads = self.reads.borrow();
+        let show = |s: &Setting| {
+            if s.value.contains(' ') {
+                format!("{}=\"{}\"", s.name, s.value)
+            } else {
+                format!("{}={}", s.name, s.value)
+            }
+        };
+        let set: Vec<String> = reads.iter().filter(|s| s.set).map(show).collect();
+        let unset: Vec<String> = reads.iter().filter(|s| !s.set).map(show).collect();
+        lines.push(format!("settings: {}", if set.is_empty() { "(none set)".into() } else { set.join(" ") }));
+        lines.push(format!("defaults: {}", if unset.is_empty() { "(none)".into() } else { unset.join(" ") }));
+        lines.extend(self.info.environment_lines());
+        lines.push(format!("timed: {}", one_line(self.spec.timed)));
+        lines.push(format!("reported: {}", one_line(self.spec.reports)));
+        let check = match self.spec.check {
+            Check::Data(what) if self.checking => format!("on (PAW_CHECK=1): {}", one_line(what)),
+            Check::Data(_) => "off (PAW_CHECK=1 turns it on)".to_string(),
+            Check::Always(what) => format!("always: {}", one_line(what)),
+            Check::Never => "none".to_string(),
+        };
+        lines.push(format!("check: {check}"));
+        lines
+    }
+
+    /// Creates a data file and its CSV twin on rank 0 with the run header and the bench's
+    /// description (collective: an unwritable output directory is an error on every rank).
+    pub fn dat(&self, bench: &Bench<'_, T>, spec: DatSpec) -> Result<DatFile> {
+        let layout = Layout { check_column: self.checking, tolerance: bench.calibration().loops().tolerance };
+        let mut header = self.header();
+        header.extend(bench.describe());
+        let file =
+            self.on_root(&spec.file, true, |place| DatFile::create(place, &header, &spec, layout))?;
+        Ok(file.unwrap_or_else(|| DatFile::inactive(layout)))
+    }
+
+    /// Opens a plain table `file` and its CSV twin on rank 0 (collective). A new file gets
+    /// the run header, `notes` and a `# columns:` line. With `append`, rows go after those of
+    /// earlier runs, each run's behind a `# run:` line with its date, tasks and hosts (the
+    /// header then holds only what all runs share).
+    pub fn table(&self, file: &str, notes: &[String], columns: &[Column], append: bool) -> Result<Table> {
+        let mut header = if append {
+            let mut h = vec![format!("paw {} -- {}", self.info.benchmark, self.info.title)];
+            h.extend(self.info.libraries.iter().map(|l| format!("library: {l}")));
+            h.push("one row per run, each after a '# run:' line (date, tasks, hosts)".into());
+            h
+        } else {
+            self.header()
+        };
         header.extend(notes.iter().cloned());
-        header.push(format!("columns: {columns}"));
-        let table = self.on_root(file, |dir| Table::open(&dir.join(file), &header, append))?;
+        let run = append.then(|| {
+            let hosts: Vec<String> =
+                self.info.hosts().iter().map(|(h, n)| format!("{h} ({n})")).collect();
+            format!("{}, tasks {}, hosts {}", self.info.date, self.info.tasks, hosts.join(" "))
+        });
+        let table = self.on_root(file, !append, |place| {
+            Table::open(place, file, &header, columns, run.clone())
+        })?;
         Ok(table.unwrap_or_else(Table::inactive))
     }
 
-    /// Runs `create` in the output directory on rank 0; every rank learns whether it worked.
+    /// Runs `create` in the output directory on rank 0, with `keep` after moving an
+    /// earlier run's file of that name aside (renamed with its date); every rank learns
+    /// whether it worked.
     fn on_root<F>(
         &self,
         file: &str,
-        create: impl FnOnce(&Path) -> std::io::Result<F>,
+        keep: bool,
+        create: impl FnOnce(&Place) -> std::io::Result<F>,
     ) -> Result<Option<F>> {
         let mut created = None;
         let mut failure = None;
         if self.team.is_root() {
-            let dir = output_dir();
-            match std::fs::create_dir_all(&dir).and_then(|_| create(&dir)) {
+            let place = Place { dir: self.dir.clone(), ledger: self.ledger.clone(), fail: process::fatal };
+            match self.prepare(file, keep).and_then(|_| create(&place)) {
                 Ok(f) => created = Some(f),
-                Err(e) => failure = Some(output_error(&dir, file, &e)),
+                Err(e) => failure = Some(output_error(&self.dir, file, &e)),
             }
         }
         if self.team.share_u64(failure.is_some() as u64) == 1 {
@@ -220,17 +482,86 @@ impl<T: Team> Session<T> {
         }
         Ok(created)
     }
-}
 
-/// The directory output files go to: `PAW_OUTPUT_DIR`, or the current directory.
-pub fn output_dir() -> PathBuf {
-    match std::env::var_os("PAW_OUTPUT_DIR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => PathBuf::from("."),
+    /// Makes the output directory, keeps earlier runs' files, and starts the run record.
+    fn prepare(&self, file: &str, keep: bool) -> std::io::Result<()> {
+        std::fs::create_dir_all(&self.dir)?;
+        if !self.ledger.has_file() {
+            let name = dat::np_file(&self.info.benchmark, self.info.tasks).replace(".dat", ".json");
+            self.keep(&name)?;
+            self.ledger.place(self.dir.join(name))?;
+        }
+        if keep {
+            self.keep(file)?;
+        }
+        Ok(())
+    }
+
+    fn keep(&self, file: &str) -> std::io::Result<()> {
+        for (old, new) in dat::keep_earlier(&self.dir, file)? {
+            eprintln!("{}: an earlier run's {old} is kept as {new}", self.info.benchmark);
+        }
+        Ok(())
+    }
+
+    /// PAW's file name for a quantity at a task (or thread) count: `<stem>-np_NNNN.dat`.
+    pub fn np_file(&self, stem: &str, count: usize) -> String {
+        dat::np_file(stem, count)
     }
 }
 
-fn output_error(dir: &std::path::Path, file: &str, e: &std::io::Error) -> Error {
+/// Rank 0's loop settings on every rank (`mine` is rank 0's).
+fn share_loops<T: Team>(team: &T, mine: Option<Loops>) -> Loops {
+    let l = mine.unwrap_or(Loops {
+        nloop: None,
+        nloop_max: 0,
+        nloop_max_set: false,
+        nloop_min: None,
+        nreps: 0,
+        precision: None,
+        max_time: 0.0,
+        tolerance: 0.0,
+    });
+    let maybe = |v: Option<u64>| team.share_u64(v.unwrap_or(0));
+    let nloop = maybe(l.nloop);
+    let nloop_min = maybe(l.nloop_min);
+    let precision = team.share_f64(l.precision.unwrap_or(f64::NAN));
+    Loops {
+        nloop: (nloop > 0).then_some(nloop),
+        nloop_max: team.share_u64(l.nloop_max),
+        nloop_max_set: team.share_u64(l.nloop_max_set as u64) == 1,
+        nloop_min: (nloop_min > 0).then_some(nloop_min),
+        nreps: team.share_u64(l.nreps),
+        precision: (!precision.is_nan()).then_some(precision),
+        max_time: team.share_f64(l.max_time),
+        tolerance: team.share_f64(l.tolerance),
+    }
+}
+
+/// Sets the record's final status and prints how many rows were NOISY (rank 0).
+fn finish(ledger: &Ledger, outcome: &Result<()>) {
+    ledger.update(|r| {
+        r.status = if outcome.is_ok() { "ok" } else { "failed" }.into();
+        r.exit_code = Some(outcome.as_ref().map_or_else(Error::code, |_| 0));
+        r.error = outcome.as_ref().err().map(|e| e.message().to_string());
+    });
+    let _ = ledger.save();
+    let (noisy, rows) = ledger.noisy_rows();
+    if noisy > 0 {
+        eprintln!(
+            "{}: {noisy} of {rows} rows are NOISY (the median's 95% interval is wider than \
+             PAW_TOLERANCE of it); PAW_PRECISION=0.02 adds samples until it is narrower",
+            process::name()
+        );
+    }
+}
+
+/// Text of a Spec field on one line.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {
     let source = match std::env::var("PAW_OUTPUT_DIR") {
         Ok(v) if !v.is_empty() => format!("PAW_OUTPUT_DIR={v}"),
         _ => "the current directory".to_string(),
@@ -239,20 +570,4 @@ fn output_error(dir: &std::path::Path, file: &str, e: &std::io::Error) -> Error 
         "cannot write {file} in {source} ({}: {e}); accepted: a writable directory",
         dir.display()
     ))
-}
-
-impl<T: Team> Bench<'_, T> {
-    /// Header lines stating the timing model, the rank combination and the loop policy.
-    pub fn describe(&self) -> Vec<String> {
-        let ranks = if self.team().size() == 1 {
-            "one process, nothing to combine"
-        } else {
-            self.combine().describe()
-        };
-        vec![
-            format!("timing: {}", self.timing().describe()),
-            format!("ranks combined: {ranks}"),
-            format!("nloop: {}", self.calibration().describe()),
-        ]
-    }
 }

@@ -1,11 +1,15 @@
-//! What a benchmark declares about itself: name, help text, task count it accepts.
+//! What a benchmark declares about itself, written once: its title, what it times, what it
+//! reports and by which formulas, the task counts it accepts, the variables it reads,
+//! whether it checks data, and the files it writes. The `-h` text, the header of every
+//! output file and doc/binaries.md all come from the [`Spec`].
 
 use crate::error::{Error, Result};
+use crate::vars;
 
 /// Task counts a benchmark accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ranks {
-    /// Any number of tasks.
+    /// Any number of MPI tasks.
     Any,
     /// Exactly this many tasks.
     Exactly(usize),
@@ -13,6 +17,8 @@ pub enum Ranks {
     Even,
     /// At least this many tasks.
     AtLeast(usize),
+    /// One process without MPI (node tests).
+    Node,
 }
 
 impl Ranks {
@@ -24,7 +30,7 @@ impl Ranks {
             )))
         };
         match self {
-            Ranks::Any => Ok(()),
+            Ranks::Any | Ranks::Node => Ok(()),
             Ranks::Exactly(k) if n != k => refuse(format!("exactly {k} MPI tasks"), k),
             Ranks::Even if n < 2 || n % 2 == 1 => {
                 refuse("an even number of MPI tasks (2, 4, 6 ...)".to_string(), (n + 1).max(2) & !1)
@@ -33,6 +39,41 @@ impl Ranks {
             _ => Ok(()),
         }
     }
+
+    /// The task counts in words, with a command line for `name`.
+    pub fn describe(self, name: &str) -> String {
+        match self {
+            Ranks::Any => format!("any number of MPI tasks:  mpirun -np 4 {name}"),
+            Ranks::Exactly(k) => format!("exactly {k} MPI tasks:  mpirun -np {k} {name}"),
+            Ranks::Even => format!("an even number of MPI tasks:  mpirun -np 2 {name}"),
+            Ranks::AtLeast(k) => format!("at least {k} MPI tasks:  mpirun -np {k} {name}"),
+            Ranks::Node => format!("one process, without mpirun:  {name}"),
+        }
+    }
+}
+
+/// An environment variable a benchmark reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Var {
+    /// Its name.
+    pub name: &'static str,
+    /// Its default, as the user would type it (`-` when unset means "off").
+    pub default: &'static str,
+    /// What it sets, with its unit.
+    pub meaning: &'static str,
+}
+
+/// Whether and how a benchmark checks what it computed or moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// With `PAW_CHECK=1` every receiver checks, after each size and untimed, that it got
+    /// exactly what the operation must deliver (the CHECK column).
+    Data(&'static str),
+    /// The results are always checked (a BLAS product, STREAM's arrays); PAW_CHECK is not
+    /// read.
+    Always(&'static str),
+    /// Nothing to check (a timing of MPI_Init); `PAW_CHECK=1` is refused.
+    Never,
 }
 
 /// A benchmark's description of itself.
@@ -40,24 +81,22 @@ impl Ranks {
 pub struct Spec {
     /// Binary name, as users type it (`latency`, `p2p_multitask`).
     pub name: &'static str,
-    /// One-line description, used as the title of output files and of `-h`.
+    /// One-line description, the title of output files and of `-h`.
     pub title: &'static str,
-    /// Help text: what is timed, formula, variables read, files written.
-    pub help: &'static str,
-    /// Accepted task counts (ignored by node tests).
+    /// What one sample times: the calls and the loop around them.
+    pub timed: &'static str,
+    /// What is reported and by which formulas, and how ranks are combined.
+    pub reports: &'static str,
+    /// Accepted task counts.
     pub ranks: Ranks,
+    /// The variables it reads, in groups ([`vars`] holds the shared ones); PAW_OUTPUT_DIR
+    /// and PAW_TIMEOUT are read by every benchmark and need not be listed.
+    pub vars: &'static [&'static [Var]],
+    /// Its data or result check.
+    pub check: Check,
+    /// The files it writes and their units.
+    pub files: &'static str,
 }
-
-const COMMON_HELP: &str = "\
-Environment variables common to every paw benchmark:
-  NLOOP_MAX       iterations per sample at the first size; upper bound later (default 1000)
-  NLOOP_MIN       lower bound on iterations per sample (default 1)
-  NREPS           samples per size: AVG MIN MAX STDDEV MEDIAN are over these (default 10)
-  PAW_OUTPUT_DIR  directory for the .dat files (default: the current directory)
-  PAW_CHECK       1: after each size, check the data moved (CHECK column; default 0)
-
-Options:
-  -h, --help      print this help and exit";
 
 /// Outcome of reading the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +110,16 @@ pub(crate) enum Args {
 }
 
 impl Spec {
+    /// Every variable the benchmark reads, those of every benchmark last.
+    pub fn reads(&self) -> impl Iterator<Item = &'static Var> + Clone {
+        self.vars.iter().flat_map(|g| g.iter()).chain(vars::EVERY.iter())
+    }
+
+    /// Whether the benchmark reads `name`.
+    pub fn reads_var(&self, name: &str) -> bool {
+        self.reads().any(|v| v.name == name)
+    }
+
     /// Prints the help and exits with status 0 if `-h` or `--help` was given (call it before
     /// starting MPI: help needs no MPI).
     pub fn exit_on_help(&self) {
@@ -80,9 +129,33 @@ impl Spec {
         }
     }
 
+    /// The data check in words, for `-h` and the output header.
+    pub fn check_text(&self) -> String {
+        match self.check {
+            Check::Data(what) => format!("with PAW_CHECK=1, after each size and untimed: {what}"),
+            Check::Always(what) => format!("always, untimed: {what}"),
+            Check::Never => "none (PAW_CHECK=1 is refused)".to_string(),
+        }
+    }
+
     /// The full `-h` text.
     pub fn help_text(&self) -> String {
-        format!("{} -- {}\n\n{}\n\n{COMMON_HELP}", self.name, self.title, self.help.trim_end())
+        let mut vars = String::new();
+        for v in self.reads() {
+            vars.push_str(&format!("  {:<22} {} (default {})\n", v.name, v.meaning, v.default));
+        }
+        format!(
+            "{} -- {}\n\nTimed: {}\n\nReported: {}\n\nTasks: {}\n\nData check: {}\n\nFiles: {}\n\n\
+             Variables (read on rank 0 and shared with every task):\n{vars}\n\
+             Options:\n  -h, --help             print this help and exit",
+            self.name,
+            self.title,
+            self.timed,
+            self.reports,
+            self.ranks.describe(self.name),
+            self.check_text(),
+            self.files,
+        )
     }
 
     /// Classifies the arguments (without the program name).
@@ -110,6 +183,17 @@ impl Spec {
 mod tests {
     use super::*;
 
+    const SPEC: Spec = Spec {
+        name: "t",
+        title: "a test",
+        timed: "nothing",
+        reports: "nothing",
+        ranks: Ranks::Any,
+        vars: &[vars::P2P_SIZES, vars::MEASURE],
+        check: Check::Never,
+        files: "none",
+    };
+
     #[test]
     fn rank_rules() {
         assert!(Ranks::Exactly(2).check("latency", 2).is_ok());
@@ -136,12 +220,20 @@ mod tests {
 
     #[test]
     fn args() {
-        let spec = Spec { name: "t", title: "t", help: "h", ranks: Ranks::Any };
         let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(spec.read_args(v(&[])), Args::Run);
-        assert_eq!(spec.read_args(v(&["-h"])), Args::Help);
-        assert_eq!(spec.read_args(v(&["--bogus", "--help"])), Args::Help);
-        assert_eq!(spec.read_args(v(&["--bogus"])), Args::Unknown("--bogus".into()));
-        assert!(spec.help_text().contains("NLOOP_MAX"));
+        assert_eq!(SPEC.read_args(v(&[])), Args::Run);
+        assert_eq!(SPEC.read_args(v(&["-h"])), Args::Help);
+        assert_eq!(SPEC.read_args(v(&["--bogus", "--help"])), Args::Help);
+        assert_eq!(SPEC.read_args(v(&["--bogus"])), Args::Unknown("--bogus".into()));
+    }
+
+    #[test]
+    fn help_lists_exactly_the_variables_read() {
+        let help = SPEC.help_text();
+        for name in ["MIN_P2P_SIZE", "NLOOP_MAX", "NREPS", "PAW_OUTPUT_DIR", "PAW_TIMEOUT"] {
+            assert!(help.contains(&format!("  {name} ")), "{name} missing:\n{help}");
+        }
+        assert!(!help.contains("MIN_COL_SIZE") && !help.contains("PAW_CHECK "), "{help}");
+        assert!(SPEC.reads_var("PAW_OUTPUT_DIR") && !SPEC.reads_var("WINDOW_SIZE"));
     }
 }

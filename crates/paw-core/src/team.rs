@@ -10,6 +10,8 @@ pub enum Combine {
     Min,
     /// Maximum over tasks (PAW §7.1: Bcast and Scatter; start-up time).
     Max,
+    /// Mean over tasks (OSU's rule for collectives).
+    Avg,
 }
 
 impl Combine {
@@ -18,6 +20,26 @@ impl Combine {
         match self {
             Combine::Min => "minimum over tasks of each repetition's time",
             Combine::Max => "maximum over tasks of each repetition's time",
+            Combine::Avg => "mean over tasks of each repetition's time",
+        }
+    }
+
+    /// Reads a PAW_COMBINE value: `min`, `max` or `avg`.
+    pub fn parse(text: &str) -> Option<Combine> {
+        match text.trim() {
+            "min" => Some(Combine::Min),
+            "max" => Some(Combine::Max),
+            "avg" => Some(Combine::Avg),
+            _ => None,
+        }
+    }
+
+    /// The PAW_COMBINE spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Combine::Min => "min",
+            Combine::Max => "max",
+            Combine::Avg => "avg",
         }
     }
 }
@@ -44,12 +66,19 @@ pub trait Team {
     fn clock_name(&self) -> &'static str;
     /// Rank 0's `value`, on every rank.
     fn share_u64(&self, value: u64) -> u64;
+    /// Rank 0's bytes, on every rank (`bytes` is ignored elsewhere).
+    fn share_bytes(&self, bytes: Vec<u8>) -> Vec<u8>;
     /// Element-wise combination of `local` over all ranks, the same on every rank.
     fn combine(&self, local: &[f64], how: Combine) -> Vec<f64>;
 
     /// Rank 0's `value`, on every rank.
     fn share_f64(&self, value: f64) -> f64 {
         f64::from_bits(self.share_u64(value.to_bits()))
+    }
+
+    /// Rank 0's text, on every rank.
+    fn share_text(&self, text: &str) -> String {
+        String::from_utf8_lossy(&self.share_bytes(text.as_bytes().to_vec())).into_owned()
     }
 }
 
@@ -91,6 +120,9 @@ impl Team for Solo {
     }
     fn share_u64(&self, value: u64) -> u64 {
         value
+    }
+    fn share_bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
+        bytes
     }
     fn combine(&self, local: &[f64], _how: Combine) -> Vec<f64> {
         local.to_vec()

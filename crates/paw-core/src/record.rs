@@ -1,0 +1,197 @@
+//! The run record: one JSON file per run (`<benchmark>-np_NNNN.json`) with what a reader
+//! needs to trust or compare the results (binary, arguments, settings, hosts, placement,
+//! libraries, timer, paw version) and what the run produced (files, rows, exit status).
+//! Rank 0 rewrites it after every row (to a temporary name, then renamed), so it is valid
+//! JSON at every moment, also when the run is killed.
+
+use serde::Serialize;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+
+/// One variable the benchmark read.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Setting {
+    /// Its name.
+    pub name: String,
+    /// The value in effect (the default's text when unset).
+    pub value: String,
+    /// Whether the environment set it.
+    pub set: bool,
+}
+
+/// A host and how many tasks ran there.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostTasks {
+    /// Host name.
+    pub host: String,
+    /// Tasks on it.
+    pub tasks: usize,
+}
+
+/// The clock's figures.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct TimerRecord {
+    /// The clock read.
+    pub clock: String,
+    /// Cost of one read, usec.
+    pub overhead_usec: f64,
+    /// Smallest step seen, usec.
+    pub step_usec: f64,
+    /// Declared resolution, seconds.
+    pub tick_s: f64,
+}
+
+/// One file the run wrote, with its CSV twin.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileRecord {
+    /// Its name in the output directory.
+    pub name: String,
+    /// The CSV file with the same rows.
+    pub csv: String,
+    /// Data rows written so far.
+    pub rows: usize,
+    /// Of those, rows marked NOISY.
+    pub noisy_rows: usize,
+}
+
+/// The run record's content.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Record {
+    /// paw's version.
+    pub paw_version: String,
+    /// The git revision paw was built from, when built from a checkout.
+    pub git_revision: Option<String>,
+    /// The binary's name.
+    pub binary: String,
+    /// Its title.
+    pub title: String,
+    /// Its command-line arguments.
+    pub arguments: Vec<String>,
+    /// Start time, UTC, ISO 8601.
+    pub date: String,
+    /// `running` until the run ends (a record still saying so after the job ended belongs
+    /// to a killed run), then `ok` or `failed`.
+    pub status: String,
+    /// The exit status, once the run ended.
+    pub exit_code: Option<u8>,
+    /// The error that ended the run, if any.
+    pub error: Option<String>,
+    /// Number of tasks.
+    pub tasks: usize,
+    /// Hosts, in order of first appearance.
+    pub hosts: Vec<HostTasks>,
+    /// Per task: `host cpus=LIST`.
+    pub placement: Vec<String>,
+    /// The MPI library, for MPI benchmarks.
+    pub mpi_library: Option<String>,
+    /// Other library lines (BLAS, thread level, GPU).
+    pub libraries: Vec<String>,
+    /// The variables the benchmark read.
+    pub settings: Vec<Setting>,
+    /// Other result-changing environment (MPI and threading tuning).
+    pub environment: Vec<String>,
+    /// Open MPI MCA parameter files in effect.
+    pub mca_files: Vec<String>,
+    /// The clock.
+    pub timer: TimerRecord,
+    /// The files written.
+    pub files: Vec<FileRecord>,
+}
+
+/// Rank 0's record and where it is kept; other ranks hold an inactive ledger.
+#[derive(Debug, Default)]
+pub struct Ledger {
+    record: RefCell<Record>,
+    path: RefCell<Option<PathBuf>>,
+}
+
+impl Ledger {
+    /// A ledger holding `record`, not yet written anywhere.
+    pub fn new(record: Record) -> Ledger {
+        Ledger { record: RefCell::new(record), path: RefCell::new(None) }
+    }
+
+    /// Changes the record (no write).
+    pub fn update(&self, f: impl FnOnce(&mut Record)) {
+        f(&mut self.record.borrow_mut());
+    }
+
+    /// Whether the record has a file yet.
+    pub fn has_file(&self) -> bool {
+        self.path.borrow().is_some()
+    }
+
+    /// Starts writing the record to `path`.
+    pub fn place(&self, path: PathBuf) -> std::io::Result<()> {
+        *self.path.borrow_mut() = Some(path);
+        self.save()
+    }
+
+    /// Adds a file the run writes, and its CSV twin.
+    pub fn file_created(&self, name: &str, csv: &str) -> std::io::Result<()> {
+        self.record.borrow_mut().files.push(FileRecord {
+            name: name.to_string(),
+            csv: csv.to_string(),
+            rows: 0,
+            noisy_rows: 0,
+        });
+        self.save()
+    }
+
+    /// Counts a row written to `name`.
+    pub fn row_written(&self, name: &str, noisy: bool) -> std::io::Result<()> {
+        if let Some(f) = self.record.borrow_mut().files.iter_mut().find(|f| f.name == name) {
+            f.rows += 1;
+            f.noisy_rows += noisy as usize;
+        }
+        self.save()
+    }
+
+    /// Rows marked NOISY and rows written, over every file.
+    pub fn noisy_rows(&self) -> (usize, usize) {
+        let r = self.record.borrow();
+        (r.files.iter().map(|f| f.noisy_rows).sum(), r.files.iter().map(|f| f.rows).sum())
+    }
+
+    /// Rewrites the record, if it has a file: to a temporary name, then renamed over it.
+    pub fn save(&self) -> std::io::Result<()> {
+        let Some(path) = self.path.borrow().clone() else {
+            return Ok(());
+        };
+        write_atomically(&path, &serde_json::to_vec_pretty(&*self.record.borrow())?)
+    }
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// paw's version and git revision, for the record.
+pub fn version() -> (String, Option<String>) {
+    (env!("CARGO_PKG_VERSION").to_string(), option_env!("PAW_GIT_REVISION").map(String::from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_is_rewritten_and_valid_at_every_step() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x-np_0002.json");
+        let ledger = Ledger::new(Record { binary: "x".into(), status: "running".into(), ..Default::default() });
+        ledger.place(path.clone()).unwrap();
+        ledger.file_created("a.dat", "a.csv").unwrap();
+        ledger.row_written("a.dat", false).unwrap();
+        ledger.row_written("a.dat", true).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(v["files"][0]["rows"], 2);
+        assert_eq!(v["files"][0]["noisy_rows"], 1);
+        assert_eq!(v["status"], "running");
+        assert_eq!(ledger.noisy_rows(), (1, 2));
+        assert!(!dir.path().join("x-np_0002.json.tmp").exists());
+    }
+}

@@ -1,0 +1,100 @@
+//! The watchdog: a thread that ends the job when one measurement step takes longer than
+//! PAW_TIMEOUT seconds (a lost message, a broken network path, a rank stuck in a
+//! collective the others never entered).
+//!
+//! The measuring thread calls [`step`] once per step, outside any timed region (a lock and
+//! a notification per size, nothing per iteration). The watchdog thread sleeps until the
+//! current step's deadline; if the step is still the same then, it prints one line naming
+//! the step and how long it waited, and aborts the job.
+
+use crate::process;
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Exit status of a job the watchdog ended (as `timeout(1)`).
+pub const EXIT_CODE: i32 = 124;
+
+#[derive(Debug)]
+struct State {
+    timeout: Option<Duration>,
+    step: String,
+    since: Instant,
+    generation: u64,
+}
+
+struct Watchdog {
+    state: Mutex<State>,
+    wake: Condvar,
+}
+
+fn watchdog() -> &'static Watchdog {
+    static W: OnceLock<Watchdog> = OnceLock::new();
+    W.get_or_init(|| Watchdog {
+        state: Mutex::new(State {
+            timeout: None,
+            step: "start-up".into(),
+            since: Instant::now(),
+            generation: 0,
+        }),
+        wake: Condvar::new(),
+    })
+}
+
+/// Arms the watchdog with `seconds` per step (0 disarms it) and starts its thread once.
+pub fn start(seconds: u64) {
+    let w = watchdog();
+    {
+        let mut s = w.state.lock().unwrap_or_else(|p| p.into_inner());
+        s.timeout = (seconds > 0).then(|| Duration::from_secs(seconds));
+        s.since = Instant::now();
+        s.generation += 1;
+    }
+    static THREAD: OnceLock<()> = OnceLock::new();
+    THREAD.get_or_init(|| {
+        std::thread::Builder::new()
+            .name("paw-watchdog".into())
+            .spawn(watch)
+            .expect("cannot start the watchdog thread");
+    });
+    w.wake.notify_all();
+}
+
+/// Marks the start of a new step, described by `label` (a size, a pattern, an operation).
+pub fn step(label: impl Into<String>) {
+    let w = watchdog();
+    let mut s = w.state.lock().unwrap_or_else(|p| p.into_inner());
+    s.step = label.into();
+    s.since = Instant::now();
+    s.generation += 1;
+    drop(s);
+    w.wake.notify_all();
+}
+
+/// The watchdog thread: sleeps until the current step's deadline, fires if it passed.
+fn watch() {
+    let w = watchdog();
+    let mut s = w.state.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        let Some(timeout) = s.timeout else {
+            s = w.wake.wait(s).unwrap_or_else(|p| p.into_inner());
+            continue;
+        };
+        let deadline = s.since + timeout;
+        let now = Instant::now();
+        if now < deadline {
+            s = w.wake.wait_timeout(s, deadline - now).unwrap_or_else(|p| p.into_inner()).0;
+            continue;
+        }
+        let waited = now.duration_since(s.since).as_secs();
+        let r = process::rank();
+        let who = if r >= 0 { format!("rank {r}: ") } else { String::new() };
+        eprintln!(
+            "{}: {who}watchdog: {} did not finish in {waited} s (PAW_TIMEOUT={}); aborting the job",
+            process::name(),
+            s.step,
+            timeout.as_secs()
+        );
+        drop(s);
+        process::abort(EXIT_CODE);
+    }
+}
