@@ -53,9 +53,39 @@ pub fn fill(buf: &mut [u8], rank: i32, size: u64, seq: u64) {
     }
 }
 
-/// How many bytes of `buf` differ from the pattern [`fill`] writes for the same arguments.
+/// How many bytes of `buf` differ from the pattern [`fill`] writes for the same arguments
+/// (one more on the rank the test-only hook names, see [`differences`]).
 pub fn mismatches(buf: &[u8], rank: i32, size: u64, seq: u64) -> usize {
-    buf.iter().zip(pattern(rank, size, seq)).filter(|(b, p)| *b != p).count()
+    buf.iter().zip(pattern(rank, size, seq)).filter(|(b, p)| *b != p).count() + injected()
+}
+
+/// How many bytes of `got` differ from `want` (beyond the shorter's length every byte
+/// counts). With the test-only hook `PAW_TEST_CORRUPT=<rank>`, that rank finds one more
+/// wrong byte in every check, so tests can see a failed check reported and failing the run.
+pub fn differences(got: &[u8], want: &[u8]) -> usize {
+    let common = got.iter().zip(want).filter(|(g, w)| g != w).count();
+    common + got.len().abs_diff(want.len()) + injected()
+}
+
+/// Element-wise sum (mod 256) of the patterns of `ranks`: what an MPI_SUM reduction of
+/// their [`fill`] buffers over MPI_UINT8_T must give.
+pub fn sum_of(ranks: impl IntoIterator<Item = i32>, size: u64, seq: u64) -> Vec<u8> {
+    let mut sum = vec![0u8; size as usize];
+    for r in ranks {
+        for (s, p) in sum.iter_mut().zip(pattern(r, size, seq)) {
+            *s = s.wrapping_add(p);
+        }
+    }
+    sum
+}
+
+/// 1 on the rank `PAW_TEST_CORRUPT` names (the test-only hook), else 0.
+fn injected() -> usize {
+    static TARGET: std::sync::OnceLock<Option<i32>> = std::sync::OnceLock::new();
+    let target = *TARGET.get_or_init(|| {
+        std::env::var("PAW_TEST_CORRUPT").ok().and_then(|v| v.trim().parse().ok())
+    });
+    (target == Some(crate::process::rank().max(0))) as usize
 }
 
 #[cfg(test)]
@@ -86,6 +116,18 @@ mod tests {
         assert!(mismatches(&buf, 2, 64, 5) > 48, "another rank's data");
         assert!(mismatches(&buf, 1, 32, 5) > 48, "data of another size");
         assert!(mismatches(&buf, 1, 64, 4) > 48, "stale data from an earlier transfer");
+    }
+
+    #[test]
+    fn sums_wrap_like_mpi_uint8_sum() {
+        let mut a = vec![0u8; 100];
+        let mut b = vec![0u8; 100];
+        fill(&mut a, 0, 100, 3);
+        fill(&mut b, 1, 100, 3);
+        let want: Vec<u8> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
+        assert_eq!(sum_of([0, 1], 100, 3), want);
+        assert_eq!(differences(&want, &sum_of([0, 1], 100, 3)), 0);
+        assert_eq!(differences(&want[..99], &want), 1);
     }
 
     #[test]

@@ -1,29 +1,30 @@
-//! col_a2a -- MPI_Alltoall of SIZE bytes between every pair of tasks, timed call by call (PAW 1.6 §7.1).
+//! col_a2a -- MPI_Alltoall of SIZE bytes between every pair of tasks, timed call by call (PAW 1.6
+//! §7.1).
 //!
-//! Timed: NLOOP calls of MPI_Alltoall per sample, each after an untimed MPI_Barrier and between
-//! two clock reads; sample = sum of the call times / NLOOP. Every task times its own calls;
-//! each repetition reports the minimum over tasks (PAW §7.1: the minimum for every collective but Bcast and Scatter).
-//! The time file also gives the medians of the minimum and the maximum over tasks
-//! (TASK_MIN, TASK_MAX). Bandwidth = SIZE / time per call in MB/s (MB = 2^20 B), from the
-//! minimum. SIZE = bytes each task sends to each task. Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE; one untimed call at
-//! MED_COL_SIZE first. Any task count.
-//! Env: MIN/MED/MAX_COL_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_OUTPUT_DIR.
-//! Writes a2a_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and a2a_bw-np_NNNN.dat (MB/s).
+//! What is timed and reported, the task counts, the variables read, the data check and
+//! the files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::collective_files;
+use paw_core::{check, vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{collective_files, COLLECTIVE_CHECK};
 
 const SPEC: Spec = Spec {
     name: "col_a2a",
     title: "MPI_Alltoall of SIZE bytes between every pair of tasks, timed call by call (PAW 1.6 section 7.1)",
-    help: "\
-Timed per sample: NLOOP x (barrier, clock, MPI_Alltoall, clock); time per call = sum / NLOOP,
-minimum over tasks (TASK_MIN, TASK_MAX columns give both). SIZE = bytes each task sends to each task.
-Bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).
-Run on any number of MPI tasks:  mpirun -np 4 col_a2a
-Env: MIN_COL_SIZE MED_COL_SIZE MAX_COL_SIZE (bytes; defaults 1, 10000, 100000).
-Writes a2a_time-np_NNNN.dat (usec) and a2a_bw-np_NNNN.dat (MB/s).",
+    timed: "\
+Per sample: NLOOP x (MPI_Barrier, clock, MPI_Alltoall, clock), every task timing its \
+own calls; SIZE = bytes each task sends to each task. Sizes MIN_COL_SIZE, doubling, to \
+MAX_COL_SIZE, after one untimed call at MED_COL_SIZE (PAW 1.6 section 7.1).",
+    reports: "\
+time per call = sum of the call times / NLOOP, usec, minimum over tasks (PAW section \
+7.1), with the medians of the minimum and maximum over tasks in TASK_MIN, TASK_MAX; \
+bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).",
     ranks: Ranks::Any,
+    vars: &[vars::COL_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    check: Check::Data(COLLECTIVE_CHECK),
+    files: "\
+a2a_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and a2a_bw-np_NNNN.dat (MB/s), NNNN = \
+tasks",
 };
 
 fn main() -> std::process::ExitCode {
@@ -32,26 +33,35 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::Col)?;
         let world = paw.world();
         let p = paw.size();
-        let most = sizes.max.max(sizes.med) as usize;
-        let send = buffer(most * p);
+        let me = paw.rank() as usize;
+        let most = sizes.largest() as usize;
+        let mut send = buffer(most * p);
         let mut recv = buffer(most * p);
-        let mut call = |n: usize| world.all_to_all_into(&send[..n * p], &mut recv[..n * p]);
+        let call = |send: &[u8], recv: &mut [u8]| world.all_to_all_into(send, recv);
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Min, Policy::Calibrated);
-        let (mut time, mut bw) = collective_files(
-            &paw,
-            &bench,
-            "a2a",
-            "bandwidth, SIZE / time per call",
-            &["timed call: MPI_Alltoall", "SIZE = bytes each task sends to each task"],
-        )?;
-        call(sizes.med as usize);
-        for size in sizes.sweep() {
-            let n = size as usize;
-            let m = bench.measure(|| call(n));
-            time.row_with(size, &m.row(|t| t * 1e6), &m.spread(|t| t * 1e6));
-            bw.row(size, &m.row(|t| size as f64 / t / MB));
+        let mut bench = paw.bench(Timing::PerCall, Combine::Min, Policy::Calibrated)?;
+        let (mut time, mut bw) =
+            collective_files(&paw, &bench, "a2a", "bandwidth, SIZE / time per call", &[])?;
+        let w = sizes.med as usize;
+        call(&send[..w * p], &mut recv[..w * p]);
+        for (seq, size) in sizes.sweep().into_iter().enumerate() {
+            let (n, seq) = (size as usize, seq as u64);
+            let m = bench.measure(size, || call(&send[..n * p], &mut recv[..n * p]))?;
+            let mut wrong = 0;
+            if paw.checking() {
+                // Block j goes from this task to task j: its pattern names both ends.
+                for (to, block) in send[..n * p].chunks_exact_mut(n).enumerate() {
+                    check::fill(block, (me * p + to) as i32, size, seq);
+                }
+                call(&send[..n * p], &mut recv[..n * p]);
+                for (from, block) in recv[..n * p].chunks_exact(n).enumerate() {
+                    wrong += check::mismatches(block, (from * p + me) as i32, size, seq);
+                }
+            }
+            let verdict = paw.verdict(wrong);
+            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));
+            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
         }
-        Ok(())
+        paw.checks_passed()
     })
 }

@@ -1,30 +1,32 @@
-//! col_ardc -- MPI_Allreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes, timed call by call (PAW 1.6 §7.1).
+//! col_ardc -- MPI_Allreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes, timed call by call (PAW 1.6
+//! §7.1).
 //!
-//! Timed: NLOOP calls of MPI_Allreduce per sample, each after an untimed MPI_Barrier and between
-//! two clock reads; sample = sum of the call times / NLOOP. Every task times its own calls;
-//! each repetition reports the minimum over tasks (PAW §7.1: the minimum for every collective but Bcast and Scatter).
-//! The time file also gives the medians of the minimum and the maximum over tasks
-//! (TASK_MIN, TASK_MAX). Bandwidth = SIZE / time per call in MB/s (MB = 2^20 B), from the
-//! minimum. SIZE = bytes of the vector reduced (MPI_UINT8_T elements, MPI_SUM). Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE; one untimed call at
-//! MED_COL_SIZE first. Any task count.
-//! Env: MIN/MED/MAX_COL_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_OUTPUT_DIR.
-//! Writes ardc_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and ardc_bw-np_NNNN.dat (MB/s).
+//! What is timed and reported, the task counts, the variables read, the data check and
+//! the files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::collective_files;
+use paw_core::{check, vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{collective_files, COLLECTIVE_CHECK};
 
 const SPEC: Spec = Spec {
     name: "col_ardc",
     title: "MPI_Allreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes, timed call by call (PAW 1.6 section 7.1)",
-    help: "\
-Timed per sample: NLOOP x (barrier, clock, MPI_Allreduce, clock); time per call = sum / NLOOP,
-minimum over tasks (TASK_MIN, TASK_MAX columns give both). SIZE = bytes of the vector reduced (MPI_UINT8_T elements, MPI_SUM).
-Bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).
-Run on any number of MPI tasks:  mpirun -np 4 col_ardc
-Env: MIN_COL_SIZE MED_COL_SIZE MAX_COL_SIZE (bytes; defaults 1, 10000, 100000).
-Writes ardc_time-np_NNNN.dat (usec) and ardc_bw-np_NNNN.dat (MB/s).",
+    timed: "\
+Per sample: NLOOP x (MPI_Barrier, clock, MPI_Allreduce (MPI_SUM over MPI_UINT8_T), \
+clock), every task timing its own calls; SIZE = bytes of the vector reduced. Sizes \
+MIN_COL_SIZE, doubling, to MAX_COL_SIZE, after one untimed call at MED_COL_SIZE (PAW \
+1.6 section 7.1).",
+    reports: "\
+time per call = sum of the call times / NLOOP, usec, minimum over tasks (PAW section \
+7.1), with the medians of the minimum and maximum over tasks in TASK_MIN, TASK_MAX; \
+bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).",
     ranks: Ranks::Any,
+    vars: &[vars::COL_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    check: Check::Data(COLLECTIVE_CHECK),
+    files: "\
+ardc_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and ardc_bw-np_NNNN.dat (MB/s), NNNN \
+= tasks",
 };
 
 fn main() -> std::process::ExitCode {
@@ -32,30 +34,32 @@ fn main() -> std::process::ExitCode {
         let paw = Paw::init(&SPEC)?;
         let sizes = paw.sizes(Family::Col)?;
         let world = paw.world();
-        let most = sizes.max.max(sizes.med) as usize;
-        let send = buffer(most);
+        let p = paw.size() as i32;
+        let most = sizes.largest() as usize;
+        let mut send = buffer(most);
         let mut recv = buffer(most);
-        let mut call =
-            |n: usize| world.all_reduce_into(&send[..n], &mut recv[..n], SystemOperation::sum());
+        let call = |send: &[u8], recv: &mut [u8]| {
+            world.all_reduce_into(send, recv, SystemOperation::sum())
+        };
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Min, Policy::Calibrated);
-        let (mut time, mut bw) = collective_files(
-            &paw,
-            &bench,
-            "ardc",
-            "bandwidth, SIZE / time per call",
-            &[
-                "timed call: MPI_Allreduce",
-                "SIZE = bytes of the vector reduced (MPI_UINT8_T elements, MPI_SUM)",
-            ],
-        )?;
-        call(sizes.med as usize);
-        for size in sizes.sweep() {
-            let n = size as usize;
-            let m = bench.measure(|| call(n));
-            time.row_with(size, &m.row(|t| t * 1e6), &m.spread(|t| t * 1e6));
-            bw.row(size, &m.row(|t| size as f64 / t / MB));
+        let mut bench = paw.bench(Timing::PerCall, Combine::Min, Policy::Calibrated)?;
+        let (mut time, mut bw) =
+            collective_files(&paw, &bench, "ardc", "bandwidth, SIZE / time per call", &[])?;
+        let w = sizes.med as usize;
+        call(&send[..w], &mut recv[..w]);
+        for (seq, size) in sizes.sweep().into_iter().enumerate() {
+            let (n, seq) = (size as usize, seq as u64);
+            let m = bench.measure(size, || call(&send[..n], &mut recv[..n]))?;
+            let mut wrong = 0;
+            if paw.checking() {
+                check::fill(&mut send[..n], paw.rank(), size, seq);
+                call(&send[..n], &mut recv[..n]);
+                wrong = check::differences(&recv[..n], &check::sum_of(0..p, size, seq));
+            }
+            let verdict = paw.verdict(wrong);
+            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));
+            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
         }
-        Ok(())
+        paw.checks_passed()
     })
 }

@@ -1,29 +1,29 @@
 //! col_bct -- MPI_Bcast of SIZE bytes from task 0, timed call by call (PAW 1.6 §7.1).
 //!
-//! Timed: NLOOP calls of MPI_Bcast per sample, each after an untimed MPI_Barrier and between
-//! two clock reads; sample = sum of the call times / NLOOP. Every task times its own calls;
-//! each repetition reports the maximum over tasks (PAW §7.1: an eager Bcast/Scatter returns on the root before the data has arrived, so the slowest task's time is the one that covers delivery).
-//! The time file also gives the medians of the minimum and the maximum over tasks
-//! (TASK_MIN, TASK_MAX). Bandwidth = SIZE / time per call in MB/s (MB = 2^20 B), from the
-//! maximum. SIZE = bytes broadcast from task 0. Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE; one untimed call at
-//! MED_COL_SIZE first. Any task count.
-//! Env: MIN/MED/MAX_COL_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_OUTPUT_DIR.
-//! Writes bct_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and bct_bw-np_NNNN.dat (MB/s).
+//! What is timed and reported, the task counts, the variables read, the data check and
+//! the files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::collective_files;
+use paw_core::{check, vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{collective_files, COLLECTIVE_CHECK};
 
 const SPEC: Spec = Spec {
     name: "col_bct",
     title: "MPI_Bcast of SIZE bytes from task 0, timed call by call (PAW 1.6 section 7.1)",
-    help: "\
-Timed per sample: NLOOP x (barrier, clock, MPI_Bcast, clock); time per call = sum / NLOOP,
-maximum over tasks (TASK_MIN, TASK_MAX columns give both). SIZE = bytes broadcast from task 0.
-Bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).
-Run on any number of MPI tasks:  mpirun -np 4 col_bct
-Env: MIN_COL_SIZE MED_COL_SIZE MAX_COL_SIZE (bytes; defaults 1, 10000, 100000).
-Writes bct_time-np_NNNN.dat (usec) and bct_bw-np_NNNN.dat (MB/s).",
+    timed: "\
+Per sample: NLOOP x (MPI_Barrier, clock, MPI_Bcast from task 0, clock), every task \
+timing its own calls; SIZE = bytes broadcast. Sizes MIN_COL_SIZE, doubling, to \
+MAX_COL_SIZE, after one untimed call at MED_COL_SIZE (PAW 1.6 section 7.1).",
+    reports: "\
+time per call = sum of the call times / NLOOP, usec, maximum over tasks (PAW section \
+7.1), with the medians of the minimum and maximum over tasks in TASK_MIN, TASK_MAX; \
+bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).",
     ranks: Ranks::Any,
+    vars: &[vars::COL_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    check: Check::Data(COLLECTIVE_CHECK),
+    files: "\
+bct_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and bct_bw-np_NNNN.dat (MB/s), NNNN = \
+tasks",
 };
 
 fn main() -> std::process::ExitCode {
@@ -32,25 +32,28 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::Col)?;
         let world = paw.world();
         let root = world.process_at_rank(0);
-        let most = sizes.max.max(sizes.med) as usize;
-        let mut send = buffer(most);
-        let mut call = |n: usize| root.broadcast_into(&mut send[..n]);
+        let mut data = buffer(sizes.largest() as usize);
+        let call = |data: &mut [u8]| root.broadcast_into(data);
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated);
-        let (mut time, mut bw) = collective_files(
-            &paw,
-            &bench,
-            "bct",
-            "bandwidth, SIZE / time per call",
-            &["timed call: MPI_Bcast", "SIZE = bytes broadcast from task 0"],
-        )?;
-        call(sizes.med as usize);
-        for size in sizes.sweep() {
-            let n = size as usize;
-            let m = bench.measure(|| call(n));
-            time.row_with(size, &m.row(|t| t * 1e6), &m.spread(|t| t * 1e6));
-            bw.row(size, &m.row(|t| size as f64 / t / MB));
+        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let (mut time, mut bw) =
+            collective_files(&paw, &bench, "bct", "bandwidth, SIZE / time per call", &[])?;
+        call(&mut data[..sizes.med as usize]);
+        for (seq, size) in sizes.sweep().into_iter().enumerate() {
+            let (n, seq) = (size as usize, seq as u64);
+            let m = bench.measure(size, || call(&mut data[..n]))?;
+            let mut wrong = 0;
+            if paw.checking() {
+                if paw.rank() == 0 {
+                    check::fill(&mut data[..n], 0, size, seq);
+                }
+                call(&mut data[..n]);
+                wrong = check::mismatches(&data[..n], 0, size, seq);
+            }
+            let verdict = paw.verdict(wrong);
+            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));
+            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
         }
-        Ok(())
+        paw.checks_passed()
     })
 }

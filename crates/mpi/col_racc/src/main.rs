@@ -1,74 +1,86 @@
-//! col_racc -- request-based MPI_Raccumulate (MPI_SUM) of every task into task 0 in a
-//! passive-target epoch (PAW 1.6 §7.3, timed calls of Table 7.3).
+//! col_racc -- MPI_Raccumulate, MPI_Wait, MPI_Win_flush_all into task 0 (PAW 1.6 §7.3).
 //!
-//! Timed: NLOOP transfers per sample, each after an untimed MPI_Barrier and between two
-//! clock reads; tasks 1..n-1, inside one MPI_Win_lock_all epoch per size (opened outside
-//! the timing), run MPI_Raccumulate of SIZE bytes (MPI_UINT8_T, MPI_SUM) into task 0's
-//! window, MPI_Wait, MPI_Win_flush_all; task 0 takes no part (passive target) and times
-//! empty calls. Time per transfer = sum / NLOOP; each repetition reports the maximum over
-//! tasks, i.e. the slowest origin; TASK_MIN and TASK_MAX give both ends (TASK_MIN is task
-//! 0's empty call). Bandwidth = (n-1) x SIZE / time, the bytes reduced into task 0 per
-//! second, in MB/s (MB = 2^20 B). Untimed: windows (MAX_COL_SIZE bytes on task 0, none
-//! elsewhere). Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE. Needs 2 or more tasks.
-//! Env: MIN/MAX_COL_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_OUTPUT_DIR.
-//! Writes racc_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and racc_bw-np_NNNN.dat (MB/s);
-//! PAW's guide names them rget_* (a slip that collides with p2p_rget), see doc/collectives.md.
+//! What is timed and reported, the task counts, the variables read, the data check and
+//! the files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
 use mpi_ext::rma::Window;
 use paw_core::mpi::collective::SystemOperation;
-use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::collective_files;
+use paw_core::mpi::traits::*;
+use paw_core::{check, vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{collective_files, ACC_CHECK};
 
 const SPEC: Spec = Spec {
     name: "col_racc",
     title: "MPI_Raccumulate, MPI_Wait, MPI_Win_flush_all into task 0 (PAW 1.6 section 7.3)",
-    help: "\
-Timed per sample: NLOOP x (barrier, clock, transfer, clock); tasks 1..n-1 in a lock_all
-epoch: MPI_Raccumulate (SIZE bytes, MPI_UINT8_T, MPI_SUM) into task 0, MPI_Wait,
-MPI_Win_flush_all; task 0: nothing. Time per transfer, maximum over tasks (TASK_MIN, TASK_MAX give
-both); bandwidth = (n-1) x SIZE / time, MB/s (MB = 2^20 B).
-Needs at least 2 MPI tasks:  mpirun -np 4 col_racc
-Env: MIN_COL_SIZE MAX_COL_SIZE (bytes; defaults 1, 100000).
-Writes racc_time-np_NNNN.dat (usec) and racc_bw-np_NNNN.dat (MB/s).",
+    timed: "\
+Per sample: NLOOP x (MPI_Barrier, clock, transfer, clock); tasks 1..n-1, inside one \
+MPI_Win_lock_all epoch, run MPI_Raccumulate of SIZE bytes (MPI_UINT8_T, MPI_SUM) into \
+task 0's window, MPI_Wait, MPI_Win_flush_all; task 0 times an empty transfer (PAW \
+Table 7.3, section 7.3). Untimed: windows (MAX_COL_SIZE bytes on task 0). Sizes \
+MIN_COL_SIZE, doubling, to MAX_COL_SIZE.",
+    reports: "\
+time per transfer = sum of the transfer times / NLOOP, usec, maximum over tasks (task \
+0's completion covers every contribution), with TASK_MIN, TASK_MAX; bandwidth = (n-1) \
+x SIZE / time, the bytes reduced into task 0 per second, MB/s (MB = 2^20 B).",
     ranks: Ranks::AtLeast(2),
+    vars: &[vars::COL_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    check: Check::Data(ACC_CHECK),
+    files: "\
+racc_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and racc_bw-np_NNNN.dat (MB/s), NNNN \
+= tasks",
 };
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::Col)?;
+        let sizes = paw.sweep(Family::Col)?;
         let is_target = paw.rank() == 0;
-        let origins = (paw.size() - 1) as f64;
-        let send = buffer(sizes.max as usize);
-        let win =
-            Window::create(paw.world(), buffer(if is_target { sizes.max as usize } else { 0 }));
+        let p = paw.size() as i32;
+        let origins = (p - 1) as f64;
+        let held = if is_target { sizes.max as usize } else { 0 };
+        let mut send = buffer(sizes.max as usize);
+        let (zeros, mut got) = (vec![0u8; held], vec![0u8; held]);
+        let win = Window::create(paw.world(), buffer(held));
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated);
-        let (mut time, mut bw) = collective_files(
-            &paw,
-            &bench,
-            "racc",
-            "bytes reduced into task 0 per second, (n-1) x SIZE / time",
-            &[
-                "timed calls: tasks 1..n-1 MPI_Raccumulate, MPI_Wait, MPI_Win_flush_all inside \
-                 MPI_Win_lock_all; task 0 none (PAW Table 7.3)",
-                "SIZE = bytes each task accumulates into task 0 (MPI_UINT8_T, MPI_SUM)",
-            ],
-        )?;
-        for size in sizes.sweep() {
-            let n = size as usize;
+        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let (mut time, mut bw) =
+            collective_files(&paw, &bench, "racc", "bytes reduced into task 0 per second, (n-1) x SIZE / time", &[])?;
+        for (seq, size) in sizes.sweep().into_iter().enumerate() {
+            let (n, seq) = (size as usize, seq as u64);
             let m = if is_target {
-                bench.measure(|| {})
+                bench.measure(size, || {})?
             } else {
                 win.locked_all(|epoch| {
-                    bench.measure(|| {
+                    bench.measure(size, || {
                         epoch.raccumulate_wait(&send[..n], 0, 0, SystemOperation::sum());
                         epoch.flush_all();
                     })
-                })
+                })?
             };
-            time.row_with(size, &m.row(|t| t * 1e6), &m.spread(|t| t * 1e6));
-            bw.row(size, &m.row(|t| origins * size as f64 / t / MB));
+            let mut wrong = 0;
+            if paw.checking() {
+                check::fill(&mut send[..n], paw.rank(), size, seq);
+                if is_target {
+                    win.store(0, &zeros[..n]);
+                }
+                // Passive target: the zeroed window is published before the others add to it,
+                // and their additions are complete before task 0 reads it.
+                win.sync_local();
+                paw.world().barrier();
+                if !is_target {
+                    win.locked_all(|e| e.raccumulate_wait(&send[..n], 0, 0, SystemOperation::sum()));
+                }
+                paw.world().barrier();
+                win.sync_local();
+                if is_target {
+                    win.load(0, &mut got[..n]);
+                    wrong = check::differences(&got[..n], &check::sum_of(1..p, size, seq));
+                }
+            }
+            let verdict = paw.verdict(wrong);
+            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));
+            bw.row(size, &m.row(|t| origins * size as f64 / t / MB).verdict(verdict));
         }
-        Ok(())
+        paw.checks_passed()
     })
 }

@@ -1,29 +1,31 @@
-//! col_sct -- MPI_Scatter of SIZE bytes from task 0 to every task, timed call by call (PAW 1.6 §7.1).
+//! col_sct -- MPI_Scatter of SIZE bytes from task 0 to every task, timed call by call (PAW 1.6
+//! §7.1).
 //!
-//! Timed: NLOOP calls of MPI_Scatter per sample, each after an untimed MPI_Barrier and between
-//! two clock reads; sample = sum of the call times / NLOOP. Every task times its own calls;
-//! each repetition reports the maximum over tasks (PAW §7.1: an eager Bcast/Scatter returns on the root before the data has arrived, so the slowest task's time is the one that covers delivery).
-//! The time file also gives the medians of the minimum and the maximum over tasks
-//! (TASK_MIN, TASK_MAX). Bandwidth = SIZE / time per call in MB/s (MB = 2^20 B), from the
-//! maximum. SIZE = bytes task 0 sends to each task. Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE; one untimed call at
-//! MED_COL_SIZE first. Any task count.
-//! Env: MIN/MED/MAX_COL_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_OUTPUT_DIR.
-//! Writes sct_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and sct_bw-np_NNNN.dat (MB/s).
+//! What is timed and reported, the task counts, the variables read, the data check and
+//! the files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::collective_files;
+use paw_core::{check, vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{collective_files, COLLECTIVE_CHECK};
 
 const SPEC: Spec = Spec {
     name: "col_sct",
     title: "MPI_Scatter of SIZE bytes from task 0 to every task, timed call by call (PAW 1.6 section 7.1)",
-    help: "\
-Timed per sample: NLOOP x (barrier, clock, MPI_Scatter, clock); time per call = sum / NLOOP,
-maximum over tasks (TASK_MIN, TASK_MAX columns give both). SIZE = bytes task 0 sends to each task.
-Bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).
-Run on any number of MPI tasks:  mpirun -np 4 col_sct
-Env: MIN_COL_SIZE MED_COL_SIZE MAX_COL_SIZE (bytes; defaults 1, 10000, 100000).
-Writes sct_time-np_NNNN.dat (usec) and sct_bw-np_NNNN.dat (MB/s).",
+    timed: "\
+Per sample: NLOOP x (MPI_Barrier, clock, MPI_Scatter from task 0, clock), every task \
+timing its own calls; SIZE = bytes task 0 sends to each task. Sizes MIN_COL_SIZE, \
+doubling, to MAX_COL_SIZE, after one untimed call at MED_COL_SIZE (PAW 1.6 section \
+7.1).",
+    reports: "\
+time per call = sum of the call times / NLOOP, usec, maximum over tasks (PAW section \
+7.1), with the medians of the minimum and maximum over tasks in TASK_MIN, TASK_MAX; \
+bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).",
     ranks: Ranks::Any,
+    vars: &[vars::COL_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    check: Check::Data(COLLECTIVE_CHECK),
+    files: "\
+sct_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and sct_bw-np_NNNN.dat (MB/s), NNNN = \
+tasks",
 };
 
 fn main() -> std::process::ExitCode {
@@ -32,34 +34,41 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::Col)?;
         let world = paw.world();
         let root = world.process_at_rank(0);
-        let rank = paw.rank();
+        let is_root = paw.rank() == 0;
         let p = paw.size();
-        let most = sizes.max.max(sizes.med) as usize;
-        let send = buffer(if rank == 0 { most * p } else { 0 });
+        let most = sizes.largest() as usize;
+        let mut send = buffer(if is_root { most * p } else { 0 });
         let mut recv = buffer(most);
-        let mut call = |n: usize| {
-            if rank == 0 {
-                root.scatter_into_root(&send[..n * p], &mut recv[..n])
+        let call = |send: &[u8], recv: &mut [u8]| {
+            if is_root {
+                root.scatter_into_root(send, recv)
             } else {
-                root.scatter_into(&mut recv[..n])
+                root.scatter_into(recv)
             }
         };
+        let from = |n: usize| if is_root { n * p } else { 0 };
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated);
-        let (mut time, mut bw) = collective_files(
-            &paw,
-            &bench,
-            "sct",
-            "bandwidth, SIZE / time per call",
-            &["timed call: MPI_Scatter", "SIZE = bytes task 0 sends to each task"],
-        )?;
-        call(sizes.med as usize);
-        for size in sizes.sweep() {
-            let n = size as usize;
-            let m = bench.measure(|| call(n));
-            time.row_with(size, &m.row(|t| t * 1e6), &m.spread(|t| t * 1e6));
-            bw.row(size, &m.row(|t| size as f64 / t / MB));
+        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let (mut time, mut bw) =
+            collective_files(&paw, &bench, "sct", "bandwidth, SIZE / time per call", &[])?;
+        let w = sizes.med as usize;
+        call(&send[..from(w)], &mut recv[..w]);
+        for (seq, size) in sizes.sweep().into_iter().enumerate() {
+            let (n, seq) = (size as usize, seq as u64);
+            let m = bench.measure(size, || call(&send[..from(n)], &mut recv[..n]))?;
+            let mut wrong = 0;
+            if paw.checking() {
+                // Block j is task j's: its pattern names the receiver.
+                for (to, block) in send[..from(n)].chunks_exact_mut(n).enumerate() {
+                    check::fill(block, to as i32, size, seq);
+                }
+                call(&send[..from(n)], &mut recv[..n]);
+                wrong = check::mismatches(&recv[..n], paw.rank(), size, seq);
+            }
+            let verdict = paw.verdict(wrong);
+            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));
+            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
         }
-        Ok(())
+        paw.checks_passed()
     })
 }

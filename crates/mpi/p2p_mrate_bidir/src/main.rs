@@ -1,40 +1,35 @@
-//! p2p_mrate_bidir -- sustained message rate, both directions: each task has WINDOW_SIZE
-//! sends and WINDOW_SIZE receives in flight, then MPI_Waitall (PAW 1.6 §7.7.5, Table 7.15).
+//! p2p_mrate_bidir -- message rate with WINDOW_SIZE messages in flight each way (PAW 1.6 §7.7.5).
 //!
-//! Task i pairs with task i + n/2. Timed per sample: NLOOP windows; in each, the first half
-//! posts WINDOW_SIZE x (MPI_Isend, MPI_Irecv), the second half WINDOW_SIZE x (MPI_Irecv,
-//! MPI_Isend), then both MPI_Waitall. Reported: time per message = sample / (NLOOP x 2 x
-//! WINDOW_SIZE) in usec (a pair moves 2 x WINDOW_SIZE messages per window), and the
-//! aggregate message rate of the n/2 pairs = n/2 / time per message, in messages/s.
-//! Each repetition takes the maximum over tasks. Sizes MIN_P2P_SIZE, doubling, to
-//! MAX_P2P_SIZE. Needs an even number of tasks; each holds WINDOW_SIZE x MAX_P2P_SIZE bytes.
-//! Env: WINDOW_SIZE (default 128) MIN/MAX_P2P_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_CHECK
-//! PAW_OUTPUT_DIR. Writes mrate_bidir_time-np_NNNN.dat (usec) and
-//! mrate_bidir_rate-np_NNNN.dat (messages/s).
+//! What is timed and reported, the task counts, the variables read, the data check and
+//! the files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
 use mpi_ext::batch::Batch;
 use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing};
-use paw_mpi::{time_and_second, window_size, Second};
+use paw_core::{vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing};
+use paw_mpi::{WINDOW_SIZE, PAIR_CHECK, time_and_second, window_size, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_mrate_bidir",
     title: "message rate with WINDOW_SIZE messages in flight each way (PAW 1.6 section 7.7.5)",
-    help: "\
-Task i pairs with task i+n/2. Timed per sample: NLOOP windows (first half: WINDOW_SIZE x
-(Isend, Irecv), Waitall; second half: WINDOW_SIZE x (Irecv, Isend), Waitall).
-Time per message = sample / (NLOOP x 2 x WINDOW_SIZE), maximum over tasks; aggregate
-rate = n/2 / time per message, messages/s.
-Needs an even number of MPI tasks:  mpirun -np 2 p2p_mrate_bidir
-Env: WINDOW_SIZE (default 128), MIN_P2P_SIZE MAX_P2P_SIZE (bytes).
-Writes mrate_bidir_time-np_NNNN.dat (usec) and mrate_bidir_rate-np_NNNN.dat (messages/s).",
+    timed: "\
+Task i pairs with task i + n/2 (PAW Fig. 7.1). Per sample: NLOOP windows; in each, \
+tasks 0..n/2-1 post WINDOW_SIZE x (MPI_Isend, MPI_Irecv), tasks n/2..n-1 WINDOW_SIZE x \
+(MPI_Irecv, MPI_Isend), then both MPI_Waitall (PAW Table 7.15). Sizes MIN_P2P_SIZE, \
+doubling, to MAX_P2P_SIZE; each task holds WINDOW_SIZE x MAX_P2P_SIZE bytes of receive \
+buffers.",
+    reports: "\
+time per message = sample / (NLOOP x 2 x WINDOW_SIZE), usec, maximum over tasks; \
+aggregate message rate of the n/2 pairs = n/2 / time per message, messages/s.",
     ranks: Ranks::Even,
+    vars: &[&[WINDOW_SIZE], vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    check: Check::Data(PAIR_CHECK),
+    files: "\
+mrate_bidir_time-np_NNNN.dat (usec) and mrate_bidir_rate-np_NNNN.dat (messages/s), \
+NNNN = tasks",
 };
 
-const TIMED: &str = "timed calls: tasks 0..n/2-1 WINDOW_SIZE x (MPI_Isend, MPI_Irecv), \
-                     MPI_Waitall; tasks n/2..n-1 WINDOW_SIZE x (MPI_Irecv, MPI_Isend), \
-                     MPI_Waitall (PAW Table 7.15)";
 
 /// One window each way: sends from one buffer, receives into distinct slots of `slots`.
 fn window(batch: &mut Batch, leader: bool, peer: &Process<'_>, send: &[u8], slots: &mut [u8]) {
@@ -54,7 +49,7 @@ fn window(batch: &mut Batch, leader: bool, peer: &Process<'_>, send: &[u8], slot
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::P2p)?;
+        let sizes = paw.sweep(Family::P2p)?;
         let ws = window_size(&paw, &sizes)?;
         let pairs = (paw.size() / 2) as f64;
         let pair = paw.pair();
@@ -67,7 +62,7 @@ fn main() -> std::process::ExitCode {
             Timing::Batch { ops_per_iter: 2.0 * ws as f64 },
             Combine::Max,
             Policy::Calibrated,
-        );
+        )?;
         let window_note = format!("WINDOW_SIZE = {ws} messages in flight per pair and direction");
         let (mut time, mut rate) = time_and_second(
             &paw,
@@ -75,13 +70,13 @@ fn main() -> std::process::ExitCode {
             "mrate_bidir",
             "time per message",
             Second::Rate("aggregate message rate of n/2 pairs"),
-            &[TIMED, &window_note, "rate = n/2 / time per message"],
+            &[&window_note],
         )?;
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let n = size as usize;
-            let m = bench.measure(|| {
+            let m = bench.measure(size, || {
                 window(&mut batch, pair.leader, &partner, &send[..n], &mut recv[..ws * n])
-            });
+            })?;
             let mut wrong = 0;
             if paw.checking() {
                 check::fill(&mut send[..n], paw.rank(), size, seq as u64);

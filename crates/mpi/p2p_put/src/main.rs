@@ -1,38 +1,34 @@
-//! p2p_put -- one-sided MPI_Put with active-target (post/start/complete/wait)
-//! synchronisation between task pairs (PAW 1.6 §7.5.3, timed calls of Table 7.8).
+//! p2p_put -- MPI_Put with post/start/complete/wait between task pairs (PAW 1.6 §7.5.3).
 //!
-//! Task i (first half, origin) puts into the window of task i + n/2 (target). Timed per
-//! sample: NLOOP epochs; origins run MPI_Win_start, MPI_Put, MPI_Win_complete, targets
-//! MPI_Win_post, MPI_Win_wait. Reported: time per epoch = sample / NLOOP in usec and
-//! bandwidth per pair = SIZE / time in MB/s (MB = 2^20 B). Each repetition takes the
-//! maximum over tasks: the target's MPI_Win_wait is what covers the data's arrival.
-//! Untimed: window creation (MAX_P2P_SIZE bytes per task) and the groups. Sizes
-//! MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE. Needs an even number of tasks.
-//! Env: MIN/MAX_P2P_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_CHECK PAW_OUTPUT_DIR.
-//! Writes put_time-np_NNNN.dat (usec) and put_bw-np_NNNN.dat (MB/s).
+//! What is timed and reported, the task counts, the variables read, the data check and
+//! the files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
 use mpi_ext::rma::Window;
 use paw_core::check;
 use paw_core::mpi::topology::UserGroup;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{time_and_second, Second};
+use paw_core::{vars, Check, buffer, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{PAIR_CHECK, time_and_second, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_put",
     title: "MPI_Put with post/start/complete/wait between task pairs (PAW 1.6 section 7.5.3)",
-    help: "\
-Task i puts into task i+n/2's window. Timed per sample: NLOOP epochs (origins:
-MPI_Win_start, MPI_Put, MPI_Win_complete; targets: MPI_Win_post, MPI_Win_wait).
-Time per epoch = sample / NLOOP, maximum over tasks; bandwidth per pair = SIZE / time,
-MB/s (MB = 2^20 B).
-Needs an even number of MPI tasks:  mpirun -np 2 p2p_put
-Env: MIN_P2P_SIZE MAX_P2P_SIZE (bytes; defaults 1, 1000000).
-Writes put_time-np_NNNN.dat (usec) and put_bw-np_NNNN.dat (MB/s).",
+    timed: "\
+Task i (origin) puts SIZE bytes into the window of task i + n/2 (target). Per sample: \
+NLOOP epochs; origins run MPI_Win_start, MPI_Put, MPI_Win_complete, targets \
+MPI_Win_post, MPI_Win_wait (PAW Table 7.8). Untimed: window creation (MAX_P2P_SIZE \
+bytes per task) and groups. Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE.",
+    reports: "\
+time per epoch = sample / NLOOP, usec, maximum over tasks (the target's MPI_Win_wait \
+covers the data's arrival); bandwidth per pair = SIZE / time per epoch, MB/s (MB = \
+2^20 B).",
     ranks: Ranks::Even,
+    vars: &[vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    check: Check::Data(PAIR_CHECK),
+    files: "\
+put_time-np_NNNN.dat (usec) and put_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
 
-const TIMED: &str = "timed calls: tasks 0..n/2-1 MPI_Win_start, MPI_Put, MPI_Win_complete; \
-                     tasks n/2..n-1 MPI_Win_post, MPI_Win_wait (PAW Table 7.8)";
 
 /// One epoch: the origin puts `data` at the start of its partner's window.
 fn epoch(win: &Window<u8>, partner: &UserGroup, pair: Pair, data: &[u8]) {
@@ -46,25 +42,25 @@ fn epoch(win: &Window<u8>, partner: &UserGroup, pair: Pair, data: &[u8]) {
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::P2p)?;
+        let sizes = paw.sweep(Family::P2p)?;
         let pair = paw.pair();
         let mut send = buffer(sizes.max as usize);
         let win = Window::create(paw.world(), buffer(sizes.max as usize));
         let partner = paw.world().group().include(&[pair.partner]);
 
         let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated);
+            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated)?;
         let (mut time, mut bw) = time_and_second(
             &paw,
             &bench,
             "put",
             "time per epoch",
             Second::Bandwidth("bandwidth per pair"),
-            &[TIMED, "bandwidth = SIZE / time per epoch"],
+            &[],
         )?;
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let n = size as usize;
-            let m = bench.measure(|| epoch(&win, &partner, pair, &send[..n]));
+            let m = bench.measure(size, || epoch(&win, &partner, pair, &send[..n]))?;
             let mut wrong = 0;
             if paw.checking() {
                 check::fill(&mut send[..n], paw.rank(), size, seq as u64);

@@ -1,67 +1,62 @@
-//! p2p_rput -- request-based one-sided MPI_Rput in a passive-target epoch, between task
-//! pairs (PAW 1.6 §7.6.2, timed calls of Table 7.11).
+//! p2p_rput -- MPI_Rput, MPI_Wait, MPI_Win_flush_all in a lock_all epoch (PAW 1.6 §7.6.2).
 //!
-//! Task i (first half, origin) writes into the window of task i + n/2 (target), inside one
-//! MPI_Win_lock_all epoch per size (opened and closed outside the timing). Timed per
-//! sample: NLOOP iterations of MPI_Rput, MPI_Wait, MPI_Win_flush_all on the origins; the
-//! targets take no part (passive target) and time an empty loop. Reported: time per
-//! transfer = sample / NLOOP in usec and bandwidth per pair = SIZE / time in MB/s
-//! (MB = 2^20 B); each repetition takes the maximum over tasks, i.e. the origins' time.
-//! Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE. Needs an even number of tasks.
-//! Env: MIN/MAX_P2P_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_CHECK PAW_OUTPUT_DIR.
-//! Writes rput_time-np_NNNN.dat (usec) and rput_bw-np_NNNN.dat (MB/s); PAW named these
-//! put_* (clashing with p2p_put), see doc/p2p_rput.md.
+//! What is timed and reported, the task counts, the variables read, the data check and
+//! the files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
 use mpi_ext::rma::Window;
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{time_and_second, Second};
+use paw_core::{vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{PAIR_CHECK, time_and_second, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_rput",
     title: "MPI_Rput, MPI_Wait, MPI_Win_flush_all in a lock_all epoch (PAW 1.6 section 7.6.2)",
-    help: "\
-Task i writes into task i+n/2's window in a passive-target (lock_all) epoch. Timed per
-sample on the origins: NLOOP x (MPI_Rput, MPI_Wait, MPI_Win_flush_all). Time per transfer
-= sample / NLOOP, maximum over tasks; bandwidth per pair = SIZE / time, MB/s (MB = 2^20 B).
-Needs an even number of MPI tasks:  mpirun -np 2 p2p_rput
-Env: MIN_P2P_SIZE MAX_P2P_SIZE (bytes; defaults 1, 1000000).
-Writes rput_time-np_NNNN.dat (usec) and rput_bw-np_NNNN.dat (MB/s).",
+    timed: "\
+Task i (origin) writes SIZE bytes into the window of task i + n/2 in a passive-target \
+(MPI_Win_lock_all) epoch. Per sample on the origins: NLOOP x (MPI_Rput, MPI_Wait, \
+MPI_Win_flush_all); targets time an empty loop (PAW Table 7.11). Untimed: window \
+creation (MAX_P2P_SIZE bytes per task). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE.",
+    reports: "\
+time per transfer = sample / NLOOP, usec, maximum over tasks; bandwidth per pair = \
+SIZE / time per transfer, MB/s (MB = 2^20 B).",
     ranks: Ranks::Even,
+    vars: &[vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    check: Check::Data(PAIR_CHECK),
+    files: "\
+rput_time-np_NNNN.dat (usec) and rput_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
 
-const TIMED: &str = "timed calls: tasks 0..n/2-1 MPI_Rput, MPI_Wait, MPI_Win_flush_all inside \
-                     MPI_Win_lock_all; tasks n/2..n-1 none (PAW Table 7.11)";
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::P2p)?;
+        let sizes = paw.sweep(Family::P2p)?;
         let pair = paw.pair();
         let mut send = buffer(sizes.max as usize);
         let win = Window::create(paw.world(), buffer(sizes.max as usize));
 
         let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated);
+            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated)?;
         let (mut time, mut bw) = time_and_second(
             &paw,
             &bench,
             "rput",
             "time per transfer",
             Second::Bandwidth("bandwidth per pair"),
-            &[TIMED, "bandwidth = SIZE / time per transfer"],
+            &[],
         )?;
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let n = size as usize;
             let m = if pair.leader {
                 win.locked_all(|epoch| {
-                    bench.measure(|| {
+                    bench.measure(size, || {
                         epoch.rput_wait(&send[..n], pair.partner, 0);
                         epoch.flush_all();
                     })
-                })
+                })?
             } else {
-                bench.measure(|| {})
+                bench.measure(size, || {})?
             };
             let mut wrong = 0;
             if paw.checking() {

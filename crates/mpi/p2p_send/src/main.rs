@@ -1,33 +1,31 @@
-//! p2p_send -- MPI_Send/MPI_Recv ping-pong between task pairs over a range of message
-//! sizes (PAW 1.6 §7.4.2, timed calls of Table 7.5).
+//! p2p_send -- MPI_Send/MPI_Recv ping-pong between task pairs (PAW 1.6 §7.4.2).
 //!
-//! Task i pairs with task i + n/2 (PAW Fig. 7.1). Timed per sample: NLOOP ping-pongs; the
-//! first half runs MPI_Send, MPI_Recv, the second half MPI_Recv, MPI_Send. Reported:
-//! one-way time = sample / (2 NLOOP) in usec, minimum over tasks (PAW §7), and bandwidth
-//! per pair = SIZE / one-way time in MB/s (MB = 2^20 B). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE; untimed warm-up at
-//! MED_P2P_SIZE. Needs an even number of tasks.
-//! Env: MIN/MED/MAX_P2P_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_CHECK PAW_OUTPUT_DIR.
-//! Writes send_time-np_NNNN.dat (usec) and send_bw-np_NNNN.dat (MB/s).
+//! What is timed and reported, the task counts, the variables read, the data check and
+//! the files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{send_pingpong, time_and_second, Second};
+use paw_core::{vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{PAIR_CHECK, send_pingpong, time_and_second, Second};
 
 const SPEC: Spec = Spec {
     name: "p2p_send",
     title: "MPI_Send/MPI_Recv ping-pong between task pairs (PAW 1.6 section 7.4.2)",
-    help: "\
-Task i pairs with task i+n/2. Timed per sample: NLOOP ping-pongs (first half: Send, Recv;
-second half: Recv, Send). One-way time = sample / (2 NLOOP), minimum over tasks;
-bandwidth per pair = SIZE / one-way time, MB/s (MB = 2^20 B).
-Needs an even number of MPI tasks:  mpirun -np 2 p2p_send
-Env: MIN_P2P_SIZE MED_P2P_SIZE MAX_P2P_SIZE (bytes; defaults 1, 20000, 1000000).
-Writes send_time-np_NNNN.dat (usec) and send_bw-np_NNNN.dat (MB/s).",
+    timed: "\
+Task i pairs with task i + n/2 (PAW Fig. 7.1). Per sample: NLOOP ping-pongs of SIZE \
+bytes; tasks 0..n/2-1 run MPI_Send, MPI_Recv, tasks n/2..n-1 MPI_Recv, MPI_Send (PAW \
+Table 7.5). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE, after one untimed ping-pong \
+at MED_P2P_SIZE.",
+    reports: "\
+one-way time = sample / (2 NLOOP), usec, minimum over tasks (PAW section 7); bandwidth \
+per pair = SIZE / one-way time, MB/s (MB = 2^20 B).",
     ranks: Ranks::Even,
+    vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    check: Check::Data(PAIR_CHECK),
+    files: "\
+send_time-np_NNNN.dat (usec) and send_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
 
-const TIMED: &str = "timed calls: tasks 0..n/2-1 MPI_Send, MPI_Recv; \
-                     tasks n/2..n-1 MPI_Recv, MPI_Send (PAW Table 7.5)";
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
@@ -39,21 +37,21 @@ fn main() -> std::process::ExitCode {
         let mut recv = buffer(send.len());
 
         let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Min, Policy::Calibrated);
+            paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Min, Policy::Calibrated)?;
         let (mut time, mut bw) = time_and_second(
             &paw,
             &bench,
             "send",
             "one-way time",
             Second::Bandwidth("bandwidth per pair"),
-            &[TIMED, "bandwidth = SIZE / one-way time"],
+            &[],
         )?;
         let warm = sizes.med as usize;
         send_pingpong(pair.leader, &partner, &send[..warm], &mut recv[..warm]);
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let n = size as usize;
             let m =
-                bench.measure(|| send_pingpong(pair.leader, &partner, &send[..n], &mut recv[..n]));
+                bench.measure(size, || send_pingpong(pair.leader, &partner, &send[..n], &mut recv[..n]))?;
             let mut wrong = 0;
             if paw.checking() {
                 check::fill(&mut send[..n], paw.rank(), size, seq as u64);

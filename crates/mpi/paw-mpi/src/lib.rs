@@ -6,7 +6,27 @@
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{Axis, Bench, DatFile, DatSpec, Error, Paw, SizeRange, World};
+use paw_core::mpi::collective::SystemOperation;
+use paw_core::{Axis, Bench, Column, DatFile, DatSpec, Error, Paw, SizeRange, Var, World};
+
+/// What the point-to-point tests check with PAW_CHECK=1.
+pub const PAIR_CHECK: &str = "one more transfer of a pattern set by the sender's rank, the size \
+                              and a sequence number; every receiver compares each byte it got";
+
+/// What the collective tests check with PAW_CHECK=1.
+pub const COLLECTIVE_CHECK: &str = "one more call with buffers holding patterns set by rank, \
+                                    size and sequence; every task compares what it holds with \
+                                    what the operation must deliver (blocks from the right \
+                                    ranks, sums exact)";
+
+/// What the one-sided collectives check with PAW_CHECK=1.
+pub const ACC_CHECK: &str = "one more epoch into task 0's zeroed window, every other task \
+                             adding a pattern set by its rank, the size and a sequence \
+                             number; task 0 compares its window with the sum (mod 256)";
+
+/// WINDOW_SIZE: messages in flight per pair in the message-rate tests (PAW Table 3.1).
+pub const WINDOW_SIZE: Var =
+    Var { name: "WINDOW_SIZE", default: "128", meaning: "messages in flight per pair" };
 
 /// One ping-pong of PAW Table 7.5: the leader runs MPI_Send then MPI_Recv, its partner
 /// MPI_Recv then MPI_Send.
@@ -94,7 +114,7 @@ fn files(
     let time = paw.dat(
         bench,
         DatSpec {
-            file: paw.np_file(&format!("{stem}_time")),
+            file: paw.np_file(&format!("{stem}_time"), paw.size()),
             x: size.clone(),
             y: Axis::new(time_label, "usec"),
             notes: notes.clone(),
@@ -109,7 +129,7 @@ fn files(
     let other = paw.dat(
         bench,
         DatSpec {
-            file: paw.np_file(&format!("{stem}_{file}")),
+            file: paw.np_file(&format!("{stem}_{file}"), paw.size()),
             x: size,
             y,
             notes,
@@ -127,7 +147,7 @@ pub const RECEIVE_LIMIT: u64 = 1 << 34;
 /// need more than [`RECEIVE_LIMIT`] bytes of receive buffers (one per message in flight, of
 /// MAX_P2P_SIZE bytes each). Collective: read on rank 0 and shared.
 pub fn window_size(paw: &Paw, sizes: &SizeRange) -> paw_core::Result<usize> {
-    let ws = paw.knob("WINDOW_SIZE", 128, 1..=65536)?;
+    let ws = paw.knob(&WINDOW_SIZE, 1..=65536)?;
     let held = ws * sizes.max;
     if held > RECEIVE_LIMIT {
         return Err(Error::input(format!(
@@ -137,4 +157,32 @@ pub fn window_size(paw: &Paw, sizes: &SizeRange) -> paw_core::Result<usize> {
         )));
     }
     Ok(ws as usize)
+}
+
+/// The start-up tests' report of `seconds` (this task's MPI_Init or MPI_Init_thread time):
+/// the maximum, minimum and mean over tasks written to `time_<stem>_<TASKS>.dat` and
+/// appended to `time_<stem>.dat` (one row per run), and `nprocs tMax` printed by rank 0.
+pub fn startup_times(paw: &Paw, stem: &str, seconds: f64, notes: &[String]) -> paw_core::Result<()> {
+    let world = paw.world();
+    let (mut max, mut min, mut sum) = (0.0, 0.0, 0.0);
+    world.all_reduce_into(&seconds, &mut max, SystemOperation::max());
+    world.all_reduce_into(&seconds, &mut min, SystemOperation::min());
+    world.all_reduce_into(&seconds, &mut sum, SystemOperation::sum());
+    let tasks = paw.size();
+    let fmt = |s: f64| format!("{s:.6}");
+    let row = [tasks.to_string(), fmt(max), fmt(min), fmt(sum / tasks as f64)];
+    let mut notes = notes.to_vec();
+    notes.push("TMAX, TMIN, TAVG: maximum, minimum and mean over tasks, seconds".to_string());
+    let columns = [
+        Column { name: "TASKS", unit: "" },
+        Column { name: "TMAX", unit: "s" },
+        Column { name: "TMIN", unit: "s" },
+        Column { name: "TAVG", unit: "s" },
+    ];
+    paw.table(&format!("time_{stem}_{tasks}.dat"), &notes, &columns, false)?.row(&row);
+    paw.table(&format!("time_{stem}.dat"), &notes, &columns, true)?.row(&row);
+    if paw.rank() == 0 {
+        println!("{tasks} {}", fmt(max));
+    }
+    Ok(())
 }
