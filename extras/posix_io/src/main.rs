@@ -1,21 +1,12 @@
 //! posix_io -- file-per-task POSIX I/O bandwidth, in the spirit of IOR's easy mode (PAW 1.6
 //! extras): every task writes its own file, then reads it back.
 //!
-//! Timed, per task, one operation per sample (NREPS samples after one timed warm-up):
-//!   write  open(O_CREAT|O_TRUNC|O_WRONLY), IO_FILE_SIZE bytes in write() calls of
-//!          IO_TRANSFER_SIZE bytes, fsync, close;
-//!   read   open(O_RDONLY), posix_fadvise(DONTNEED) to drop the file's cached pages (so the
-//!          data comes from the device where the file system honours it), read() calls of
-//!          IO_TRANSFER_SIZE bytes, close.
-//! Each repetition takes the maximum over tasks (the aggregate is done when the slowest task
-//! is). Reported: aggregate bandwidth = tasks x IO_FILE_SIZE / time, MB/s (MB = 2^20 B), and
-//! per-task bandwidth of the fastest and slowest task (TASK_MAX_BW, TASK_MIN_BW, medians).
-//! Untimed: the data (a pattern per task), and after the reads a check that every byte read
-//! back is the byte written. Files: PAW_IO_DIR/paw_io.<rank> (default: the output
-//! directory), removed at the end. Any task count; runs under mpirun or alone.
-//! Env: PAW_IO_DIR IO_FILE_SIZE (default 256 MiB) IO_TRANSFER_SIZE (default 1 MiB) NREPS
-//! PAW_OUTPUT_DIR. Writes posix_io_write-np_NNNN.dat and posix_io_read-np_NNNN.dat.
-use paw_core::{check, Axis, Combine, DatSpec, Error, Paw, Policy, Ranks, Spec, Timing, MB};
+//! What is timed and reported, the task counts, the variables read, the data check and the
+//! files written are stated once, in SPEC below: `-h`, the output headers and
+//! doc/binaries.md are made from it.
+use paw_core::{
+    check, vars, Axis, Check, Combine, DatSpec, Error, Paw, Policy, Ranks, Spec, Timing, Var, MB,
+};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::unix::io::AsRawFd;
@@ -24,30 +15,48 @@ use std::path::PathBuf;
 const SPEC: Spec = Spec {
     name: "posix_io",
     title: "file-per-task POSIX write+fsync and read-back bandwidth (IOR easy mode style)",
-    help: "\
-Every task writes IO_FILE_SIZE bytes to its own file in IO_TRANSFER_SIZE writes, fsyncs and
-closes it (write), then reads it back after dropping its cached pages (read). Aggregate
-bandwidth = tasks x IO_FILE_SIZE / slowest task's time, MB/s (MB = 2^20 B); per-task
-extremes in TASK_MIN_BW, TASK_MAX_BW. Data read back is checked; files are removed.
-Env: PAW_IO_DIR (default: PAW_OUTPUT_DIR or .), IO_FILE_SIZE (bytes, default 268435456),
-     IO_TRANSFER_SIZE (bytes, default 1048576).
-Writes posix_io_write-np_NNNN.dat and posix_io_read-np_NNNN.dat.
-Run with any number of MPI tasks:  mpirun -np 4 posix_io",
+    timed: "\
+Per task, one operation per sample (NREPS samples after one timed warm-up): write = \
+open(O_CREAT|O_TRUNC|O_WRONLY), IO_FILE_SIZE bytes in write() calls of IO_TRANSFER_SIZE \
+bytes, fsync, close; read = open(O_RDONLY), posix_fadvise(DONTNEED) to drop the file's \
+cached pages, read() calls of IO_TRANSFER_SIZE bytes, close. Untimed: the data (a \
+pattern per task). Files: PAW_IO_DIR/paw_io.<rank>, removed at the end.",
+    reports: "\
+aggregate bandwidth = tasks x IO_FILE_SIZE / time, MB/s (MB = 2^20 B), time = maximum \
+over tasks (the aggregate is done when the slowest task is); the fastest and slowest \
+task's own bandwidth in TASK_MAX_BW, TASK_MIN_BW (medians).",
     ranks: Ranks::Any,
+    vars: &[&[IO_DIR, FILE_SIZE, TRANSFER_SIZE], vars::MEASURE, vars::COMBINE],
+    check: Check::Always("every byte read back against the byte written"),
+    files: "posix_io_write-np_NNNN.dat and posix_io_read-np_NNNN.dat (MB/s), NNNN = tasks",
 };
+
+/// PAW_IO_DIR: where the scratch files go.
+const IO_DIR: Var = Var {
+    name: "PAW_IO_DIR",
+    default: "PAW_OUTPUT_DIR",
+    meaning: "directory of the scratch files paw_io.<rank>",
+};
+/// IO_FILE_SIZE: bytes each task writes.
+const FILE_SIZE: Var =
+    Var { name: "IO_FILE_SIZE", default: "268435456", meaning: "bytes each task writes and reads" };
+/// IO_TRANSFER_SIZE: bytes per write() or read() call.
+const TRANSFER_SIZE: Var =
+    Var { name: "IO_TRANSFER_SIZE", default: "1048576", meaning: "bytes per write() or read() call" };
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let file_size = paw.knob("IO_FILE_SIZE", 256 << 20, 1..=1 << 40)? as usize;
-        let transfer = paw.knob("IO_TRANSFER_SIZE", 1 << 20, 1..=1 << 30)? as usize;
+        let file_size = paw.knob(&FILE_SIZE, 1..=1 << 40)? as usize;
+        let transfer = paw.knob(&TRANSFER_SIZE, 1..=1 << 30)? as usize;
         if transfer > file_size {
             return Err(Error::input(format!(
                 "IO_TRANSFER_SIZE={transfer} is larger than IO_FILE_SIZE={file_size}; \
                  accepted: IO_TRANSFER_SIZE <= IO_FILE_SIZE"
             )));
         }
-        let dir = std::env::var_os("PAW_IO_DIR").map_or_else(paw_core::output_dir, PathBuf::from);
+        paw.fits_in_memory(2 * file_size as u128, FILE_SIZE.name, "the data and read-back buffers")?;
+        let dir = paw.text(&IO_DIR).map_or_else(|| paw.output_dir().to_path_buf(), PathBuf::from);
         let path = dir.join(format!("paw_io.{}", paw.rank()));
         let tasks = paw.size() as f64;
         let mut data = vec![0u8; file_size];
@@ -56,40 +65,33 @@ fn main() -> std::process::ExitCode {
         let mut failure = None;
 
         let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Fewest);
+            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Fewest)?;
         let spec = |kind: &str, what: &str| DatSpec {
-            file: paw.np_file(&format!("posix_io_{kind}")),
+            file: paw.np_file(&format!("posix_io_{kind}"), paw.size()),
             x: Axis::new("file size per task", "bytes"),
             y: Axis::new(format!("aggregate {kind} bandwidth"), "MB/s (MB = 2^20 B)"),
-            notes: vec![
-                format!("timed per task: {what}"),
-                format!("transfer size: {transfer} bytes; files in {}", dir.display()),
-                "bandwidth = tasks x SIZE / time, time = maximum over tasks".to_string(),
-                "TASK_MIN_BW, TASK_MAX_BW: medians of the slowest and fastest task's own \
-                 bandwidth, MB/s"
-                    .to_string(),
-            ],
+            notes: vec![format!("{what}; transfer size {transfer} bytes; files in {}", dir.display())],
             echo: true,
             extra: vec!["TASK_MIN_BW", "TASK_MAX_BW"],
         };
         let mut write_out = paw.dat(&bench, spec("write", "open, write() x N, fsync, close"))?;
         let bw = |t: f64| file_size as f64 / t / MB;
 
-        let m = bench.measure(|| {
+        let m = bench.measure("write", || {
             if let Err(e) = write_file(&path, &data, transfer) {
                 failure.get_or_insert(e);
             }
-        });
+        })?;
         // The fastest task's time gives the highest per-task bandwidth.
         let [fastest, slowest] = m.spread(bw);
         write_out.row_with(file_size, &m.row(|t| tasks * bw(t)), &[slowest, fastest]);
         let mut read_out =
             paw.dat(&bench, spec("read", "open, fadvise(DONTNEED), read() x N, close"))?;
-        let m = bench.measure(|| {
+        let m = bench.measure("read", || {
             if let Err(e) = read_file(&path, &mut back, transfer) {
                 failure.get_or_insert(e);
             }
-        });
+        })?;
         let [fastest, slowest] = m.spread(bw);
         read_out.row_with(file_size, &m.row(|t| tasks * bw(t)), &[slowest, fastest]);
         let _ = std::fs::remove_file(&path);

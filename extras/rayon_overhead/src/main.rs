@@ -1,35 +1,37 @@
 //! rayon_overhead -- what rayon's parallel constructs cost, in the spirit of the EPCC OpenMP
-//! micro-benchmarks (PAW 1.6 extras): each construct runs one short busy delay per thread,
-//! and its time is compared with the delay run once serially, the ideal parallel time.
+//! micro-benchmarks (PAW 1.6 extras).
 //!
-//! Constructs, each in a pool of T threads (T = 1, 2, 4, ... up to the core count, and the
-//! core count itself):
-//!   par_for    (0..T).into_par_iter().for_each(delay)
-//!   join       rayon::join(delay, delay)                     (two tasks whatever T)
-//!   scope      pool.scope: T x spawn(delay)
-//!   reduction  (0..T).into_par_iter().map(delay, 1).sum()
-//! Each construct is called from the main thread, outside the pool, as a program's `main`
-//! calls rayon: the cost includes handing the work to the pool and waking its threads.
-//! Timed: NLOOP constructs per sample (PAW's calibrated NLOOP), NREPS samples; the serial
-//! reference (one delay) is measured the same way. Reported: overhead = construct time -
-//! reference median, in usec. Delay: OVERHEAD_DELAY_NS of busy work (default 100, EPCC's
-//! 0.1 usec), calibrated at start. Env: OVERHEAD_DELAY_NS NLOOP_MAX NLOOP_MIN NREPS
-//! PAW_OUTPUT_DIR. Writes rayon_<construct>.dat: SIZE = threads, AVG MIN MAX STDDEV MEDIAN
-//! of the overhead (usec), NLOOP, NREPS.
-use paw_core::{Axis, DatSpec, Node, Policy, Ranks, Spec, Timing};
+//! What is timed and reported, the variables read and the files written are stated once,
+//! in SPEC below: `-h`, the output headers and doc/binaries.md are made from it.
+use paw_core::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing, Var};
 use rayon::prelude::*;
 use std::hint::black_box;
 
 const SPEC: Spec = Spec {
     name: "rayon_overhead",
     title: "overhead of rayon's parallel constructs against a serial delay (EPCC-style)",
-    help: "\
-Each construct (par_for, join, scope, reduction) runs one busy delay per thread in a pool of
-T threads, T = 1, 2, 4, ... up to the cores; overhead = construct time - one serial delay.
-Env: OVERHEAD_DELAY_NS (busy delay per task, default 100).
-Writes rayon_par_for.dat, rayon_join.dat, rayon_scope.dat, rayon_reduction.dat (usec).
-Runs without mpirun.",
-    ranks: Ranks::Any,
+    timed: "\
+Per sample: NLOOP calls of one construct from the main thread (outside the pool, as a \
+program's main calls rayon), in a pool of T threads, T = 1, 2, 4, ... up to the thread \
+count and the count itself; each construct runs one busy delay of OVERHEAD_DELAY_NS per \
+task: par_for (0..T).into_par_iter().for_each(delay), join rayon::join(delay, delay), \
+scope T x spawn(delay), reduction (0..T).into_par_iter().map(delay; 1).sum(). The \
+serial reference (one delay) is measured the same way.",
+    reports: "\
+overhead = construct time - the median time of one serial delay, usec (EPCC's measure).",
+    ranks: Ranks::Node,
+    vars: &[&[DELAY], vars::MEASURE, &[vars::RAYON_NUM_THREADS]],
+    check: Check::Never,
+    files: "\
+rayon_par_for.dat, rayon_join.dat, rayon_scope.dat, rayon_reduction.dat (usec; SIZE = \
+threads in the pool)",
+};
+
+/// OVERHEAD_DELAY_NS: the busy work each task of a construct does.
+const DELAY: Var = Var {
+    name: "OVERHEAD_DELAY_NS",
+    default: "100",
+    meaning: "busy delay per task, nanoseconds (EPCC's 0.1 usec)",
 };
 
 /// A construct: what it runs in a pool, given the delay.
@@ -75,11 +77,11 @@ fn delay(iterations: u64) {
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let node = Node::init(&SPEC)?;
-        let delay_ns = node.knob("OVERHEAD_DELAY_NS", 100, 1..=10_000_000)?;
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let delay_ns = node.knob(&DELAY, 1..=10_000_000)?;
+        let most = node.threads(&[vars::RAYON_NUM_THREADS])?.map_or(paw_core::cores(), |t| t as usize);
         let mut counts: Vec<usize> =
-            std::iter::successors(Some(1), |t| Some(t * 2)).take_while(|&t| t < cores).collect();
-        counts.push(cores);
+            std::iter::successors(Some(1), |t| Some(t * 2)).take_while(|&t| t < most).collect();
+        counts.push(most);
 
         // Untimed: scale the delay loop to OVERHEAD_DELAY_NS.
         let probe = 1_000_000u64;
@@ -88,12 +90,13 @@ fn main() -> std::process::ExitCode {
         let per_iteration = start.elapsed().as_secs_f64() / probe as f64;
         let d = ((delay_ns as f64 * 1e-9) / per_iteration).round().max(1.0) as u64;
 
-        let mut reference = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated);
-        let serial = reference.measure(|| delay(d)).row(|t| t).stats.median;
+        let timing = Timing::Batch { ops_per_iter: 1.0 };
+        let mut reference = node.bench(timing, Combine::Min, Policy::Calibrated)?;
+        let serial = reference.measure("serial delay", || delay(d))?.row(|t| t).stats.median;
         println!("serial delay: {:.4} usec ({d} iterations)", serial * 1e6);
 
         for (name, code, construct) in CONSTRUCTS {
-            let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated);
+            let mut bench = node.bench(timing, Combine::Min, Policy::Calibrated)?;
             let mut out = node.dat(
                 &bench,
                 DatSpec {
@@ -118,7 +121,7 @@ fn main() -> std::process::ExitCode {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(|e| {
                     paw_core::Error::runtime(format!("cannot start {t} threads: {e}"))
                 })?;
-                let m = bench.measure(|| construct(&pool, t, d));
+                let m = bench.measure(format!("{name} with {t} threads"), || construct(&pool, t, d))?;
                 out.row(t, &m.row(|time| (time - serial) * 1e6));
             }
         }

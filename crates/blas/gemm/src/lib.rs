@@ -1,20 +1,9 @@
-//! The GEMM sweep of `dgemm` and `sgemm` (PAW 1.6 §4), one body for both precisions.
-//!
-//! Timed: cblas_?gemm, C = A B (N x N matrices), column-major, alpha 1, beta 0, NLOOP calls per
-//! sample between two clock reads (PAW's calibrated NLOOP: NLOOP_MAX calls at the smallest
-//! order, then as many as fit in the same time, never below the timer floor), NREPS
-//! samples per order. Untimed: allocating and filling the operands (once, at the largest
-//! order), one warm-up call at MED_BLAS_SIZE, and after each order a check of the result
-//! against a naive f64 computation on sampled entries (tolerance 2 N epsilon).
-//! Reported: seconds per call and GFLOP/s = 2 N^2 (N+1) / time / 1e9.
-//! Orders MIN_BLAS_SIZE, doubling, to MAX_BLAS_SIZE. Threads: OPENBLAS_NUM_THREADS, else
-//! OMP_NUM_THREADS, else all cores; the count goes into the file names.
-//! Env: MIN/MED/MAX_BLAS_SIZE NLOOP_MAX NLOOP_MIN NREPS PAW_OUTPUT_DIR.
-//! Writes <name>_time-np_TTTT.dat (s) and <name>_flops-np_TTTT.dat (GFLOP/s).
+//! The GEMM sweep of `dgemm` and `sgemm` (PAW 1.6 §4), one body for both precisions; what
+//! it times and reports is in each binary's SPEC.
 #![warn(missing_docs)]
 
 use paw_blas::{fill, gemm, gemm_error, gemm_flops, tolerance, Real};
-use paw_core::{Family, Node, Policy, Spec, Timing};
+use paw_core::{Combine, Family, Node, Policy, Spec, Timing};
 
 /// Runs the sweep in precision `T` for the binary described by `spec` (`spec.name` is the
 /// BLAS call: `dgemm` or `sgemm`).
@@ -26,24 +15,21 @@ fn sweep<T: Real>(spec: &Spec) -> paw_core::Result<()> {
     let call = spec.name;
     let mut node = Node::init(spec)?;
     let sizes = node.sizes(Family::Blas)?;
-    let threads = paw_blas::threads();
-    node.add_library(format!("BLAS: {} ({threads} threads)", paw_blas::config()));
-    let most = sizes.max.max(sizes.med) as usize;
+    let threads = paw_blas::start(&mut node)?;
+    let most = sizes.largest() as usize;
+    paw_blas::fits::<T>(&node, 3 * (most as u128).pow(2), "MAX_BLAS_SIZE")?;
     let (a, b) = (fill::<T>(most * most, 1), fill::<T>(most * most, 7));
     let mut c = vec![T::default(); most * most];
 
-    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated);
-    let notes = vec![
-        format!("timed call: cblas_{call}, C = A B (N x N matrices), column-major"),
-        "flops per call: 2 N^2 (N+1)".to_string(),
-    ];
-    let (mut time, mut rate) = paw_blas::time_and_flops(&node, &bench, call, threads, &notes)?;
+    let mut bench =
+        node.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Calibrated)?;
+    let (mut time, mut rate) = paw_blas::time_and_flops(&node, &bench, call, threads)?;
     let w = sizes.med as usize;
     gemm(w, &a[..w * w], &b[..w * w], &mut c[..w * w]);
     let mut worst = 0.0f64;
     for size in sizes.sweep() {
         let n = size as usize;
-        let m = bench.measure(|| gemm(n, &a[..n * n], &b[..n * n], &mut c[..n * n]));
+        let m = bench.measure(size, || gemm(n, &a[..n * n], &b[..n * n], &mut c[..n * n]))?;
         time.row(size, &m.row(|t| t));
         rate.row(size, &m.row(|t| gemm_flops(n) / t / 1e9));
         worst = worst.max(gemm_error(n, &a[..n * n], &b[..n * n], &c[..n * n]) / tolerance::<T>(n));

@@ -6,7 +6,7 @@
 extern crate blas_src;
 
 use cblas::{Layout, Transpose};
-use paw_core::{Axis, Bench, DatFile, DatSpec, Error, Node, Solo};
+use paw_core::{vars, Axis, Bench, DatFile, DatSpec, Error, Node, Solo};
 use std::ffi::{c_char, c_int, CStr};
 
 extern "C" {
@@ -19,6 +19,26 @@ pub fn threads() -> usize {
     // SAFETY: a query without arguments; OpenBLAS initialises itself on library load.
     let n = unsafe { openblas_get_num_threads() };
     n.max(1) as usize
+}
+
+/// What every BLAS test checks, always.
+pub const RESULT_CHECK: &str = "each order's result against a naive f64 computation on sampled \
+                                entries (tolerance 2 N epsilon); a wrong or NaN entry fails \
+                                the run after every row is written";
+
+/// Checks the thread variables OpenBLAS reads (OPENBLAS_NUM_THREADS, then
+/// OMP_NUM_THREADS: a value OpenBLAS would silently replace by its default is refused),
+/// adds the BLAS library line to the headers, and returns the threads OpenBLAS uses.
+pub fn start(node: &mut Node) -> paw_core::Result<usize> {
+    node.threads(vars::BLAS_THREADS)?;
+    let threads = threads();
+    node.add_library(format!("BLAS: {} ({threads} threads)", config()));
+    Ok(threads)
+}
+
+/// An error naming `var` unless `elements` of precision `T` fit in memory.
+pub fn fits<T>(node: &Node, elements: u128, var: &str) -> paw_core::Result<()> {
+    node.fits_in_memory(elements * std::mem::size_of::<T>() as u128, var, "the matrices")
 }
 
 /// OpenBLAS's build description (version, target core, threading), for output headers.
@@ -173,19 +193,18 @@ pub fn tolerance<T: Real>(n: usize) -> f64 {
 }
 
 /// Creates `<call>_time-np_TTTT.dat` (seconds per call) and `<call>_flops-np_TTTT.dat`
-/// (GFLOP/s, echoed as the summary), TTTT = thread count, headed by `notes`.
+/// (GFLOP/s, echoed as the summary), TTTT = thread count.
 pub fn time_and_flops(
     node: &Node,
     bench: &Bench<'_, Solo>,
     call: &str,
     threads: usize,
-    notes: &[String],
 ) -> paw_core::Result<(DatFile, DatFile)> {
     let files = [
         node.np_file(&format!("{call}_time"), threads),
         node.np_file(&format!("{call}_flops"), threads),
     ];
-    rate_files(node, bench, files, &call.to_uppercase(), notes)
+    rate_files(node, bench, files, &call.to_uppercase())
 }
 
 /// Creates the `[time, flops]` files of a matrix-order sweep of `call` (its name as the
@@ -195,11 +214,10 @@ pub fn rate_files(
     bench: &Bench<'_, Solo>,
     [time_file, flops_file]: [String; 2],
     call: &str,
-    notes: &[String],
 ) -> paw_core::Result<(DatFile, DatFile)> {
     let order = Axis::new("matrix order N", "elements");
     let file = |file: String, y: Axis, echo: bool| {
-        let (x, notes, extra) = (order.clone(), notes.to_vec(), vec![]);
+        let (x, notes, extra) = (order.clone(), vec![], vec![]);
         node.dat(bench, DatSpec { file, x, y, notes, echo, extra })
     };
     let time = file(time_file, Axis::new(format!("time per {call} call"), "s"), false)?;

@@ -1,19 +1,9 @@
-//! The cuBLAS GEMM sweep of `gpu_dgemm` and `gpu_sgemm` (PAW 1.6 §8.1), one body for
-//! both precisions.
-//!
-//! Timed: cublas?gemm, C = A B (N x N matrices in device memory), column-major, alpha 1,
-//! beta 0, each call followed by a stream synchronisation so the clock covers the whole
-//! product; NLOOP calls per sample (PAW's calibrated NLOOP), NREPS samples per order.
-//! Untimed: filling A and B on the host, copying them to the device (once, at the largest
-//! order), one warm-up call at MED_GPU_BLAS_SIZE, and after each order copying C back and
-//! checking sampled entries against a naive f64 computation (tolerance 2 N epsilon).
-//! Reported: seconds per call and GFLOP/s = 2 N^2 (N+1) / time / 1e9.
-//! Orders MIN_GPU_BLAS_SIZE, doubling, to MAX_GPU_BLAS_SIZE, on GPU 0.
-//! Writes <name>_time.dat (s) and <name>_flops.dat (GFLOP/s).
+//! The cuBLAS GEMM sweep of `gpu_dgemm` and `gpu_sgemm` (PAW 1.6 §8.1), one body for both
+//! precisions; what it times and reports is in each binary's SPEC.
 #![warn(missing_docs)]
 
 use paw_blas::{fill, gemm_error, gemm_flops, tolerance, Real};
-use paw_core::{Family, Node, Policy, Spec, Timing};
+use paw_core::{Combine, Family, Node, Policy, Spec, Timing};
 use paw_gpu::cudarc::cublas::{sys::cublasOperation_t, CudaBlas, Gemm, GemmConfig};
 use paw_gpu::cudarc::driver::{CudaSlice, DeviceRepr, ValidAsZeroBits};
 use paw_gpu::{failed, FirstError, Gpu};
@@ -46,23 +36,17 @@ where
     let blas = CudaBlas::new(stream.clone())
         .map_err(|e| paw_core::Error::runtime(format!("creating the cuBLAS handle: {e:?}")))?;
 
-    let most = sizes.max.max(sizes.med) as usize;
+    let most = sizes.largest() as usize;
     let (a, b) = (fill::<T>(most * most, 1), fill::<T>(most * most, 7));
     let copy = |h: &[T]| stream.clone_htod(h).map_err(|e| failed("copying a matrix to the GPU", e));
     let (da, db) = (copy(&a)?, copy(&b)?);
     let mut dc = stream.alloc_zeros::<T>(most * most).map_err(|e| failed("allocating C", e))?;
 
-    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated);
+    let mut bench =
+        node.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Calibrated)?;
     let call = if std::mem::size_of::<T>() == 8 { "cublasDgemm" } else { "cublasSgemm" };
-    let notes = vec![
-        format!(
-            "timed call: {call}, C = A B (N x N matrices in device memory), column-major, \
-             then a stream synchronisation; default math mode (no TF32)"
-        ),
-        "flops per call: 2 N^2 (N+1)".to_string(),
-    ];
     let files = [format!("{name}_time.dat"), format!("{name}_flops.dat")];
-    let (mut time, mut rate) = paw_blas::rate_files(&node, &bench, files, call, &notes)?;
+    let (mut time, mut rate) = paw_blas::rate_files(&node, &bench, files, call)?;
 
     let multiply = |n: usize, dc: &mut CudaSlice<T>| -> paw_core::Result<()> {
         let n32 = n as i32;
@@ -90,7 +74,7 @@ where
     let mut failure = FirstError::default();
     for size in sizes.sweep() {
         let n = size as usize;
-        let m = bench.measure(|| failure.keep(multiply(n, &mut dc)));
+        let m = bench.measure(size, || failure.keep(multiply(n, &mut dc)))?;
         failure.result()?;
         time.row(size, &m.row(|t| t));
         rate.row(size, &m.row(|t| gemm_flops(n) / t / 1e9));

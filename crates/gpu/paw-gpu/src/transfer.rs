@@ -10,11 +10,23 @@
 use crate::memory::{copy_in, copy_out, DeviceBuffer, HostBuffer, PageableBuffer, PinnedBuffer};
 use crate::{devices, FirstError, Gpu};
 use paw_core::{
-    check, Axis, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing,
+    check, Axis, Combine, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing,
+    Var,
 };
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
+
+/// What the transfer tests check with PAW_CHECK=1.
+pub const COPY_CHECK: &str = "a pattern goes each way the binary copies, through its own host \
+                              buffer and a fresh device buffer; every byte is compared";
+
+/// GPU_MISALIGN: where a misaligned host buffer starts.
+pub const GPU_MISALIGN: Var = Var {
+    name: "GPU_MISALIGN",
+    default: "8",
+    meaning: "bytes past a page boundary where the host buffer starts (1-4095)",
+};
 
 /// Which way the bytes go in one timed iteration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,57 +81,24 @@ fn sweep(spec: &Spec, t: Transfer) -> Result<()> {
     let mut node = Node::init(spec)?;
     let sizes = node.sizes(Family::Gpu)?;
     let offset = match t.host {
-        Host::Misaligned => node.knob("GPU_MISALIGN", 8, 1..=4095)? as usize,
+        Host::Misaligned => node.knob(&GPU_MISALIGN, 1..=4095)? as usize,
         _ => 0,
     };
     let count = devices()?;
-    let largest = sizes.max.max(sizes.med) as usize;
+    let largest = sizes.largest() as usize;
     let two = t.both_devices && count >= 2;
     let gpus: Vec<Gpu> = (0..if two { 2 } else { 1 }).map(Gpu::open).collect::<Result<_>>()?;
     node.add_library(gpus[0].describe());
     let mut lanes: Vec<Lane> =
         gpus.iter().map(|g| Lane::new(g, t, largest, offset)).collect::<Result<_>>()?;
-    let notes = notes(t, offset);
-    measure_sweep(&node, spec.name, "", &notes, &sizes, &mut lanes[..1])?;
+    measure_sweep(&node, spec.name, "", &sizes, &mut lanes[..1])?;
     if two {
         node.add_library(gpus[1].describe());
-        measure_sweep(&node, spec.name, "_dev0+1", &notes, &sizes, &mut lanes)?;
+        measure_sweep(&node, spec.name, "_dev0+1", &sizes, &mut lanes)?;
     } else if t.both_devices {
         println!("one GPU: the two-device run (files *_dev0+1.dat) needs two and is skipped");
     }
     node.checks_passed()
-}
-
-/// The header lines: what one iteration does and how the columns are computed.
-fn notes(t: Transfer, offset: usize) -> Vec<String> {
-    let copies = match t.direction {
-        Direction::In => "cuMemcpyHtoD",
-        Direction::Out => "cuMemcpyDtoH",
-        Direction::InOut => "cuMemcpyHtoD, cuMemcpyDtoH",
-    };
-    let timed = match t.device {
-        Device::Keep => format!("timed per iteration: {copies} (synchronous)"),
-        Device::Alloc => {
-            format!("timed per iteration: cuMemAlloc, {copies} (synchronous), cuMemFree")
-        }
-    };
-    let host = match t.host {
-        Host::Pinned => {
-            "host memory: pinned (cuMemHostAlloc, flags 0: cached, not write-combined)".to_string()
-        }
-        Host::Aligned => "host memory: pageable, page-aligned".to_string(),
-        Host::Misaligned => format!("host memory: pageable, starting {offset} bytes past a page"),
-    };
-    let host = match (t.host, t.direction) {
-        (Host::Pinned, _) | (_, Direction::Out | Direction::InOut) => host,
-        // From pageable memory cuMemcpyHtoD returns once the data is staged.
-        _ => format!("{host}; each iteration ends with cuCtxSynchronize (data arrived)"),
-    };
-    let device = match t.device {
-        Device::Keep => "device memory: cuMemAlloc once, before timing",
-        Device::Alloc => "device memory: allocated and freed inside every timed iteration",
-    };
-    vec![timed, host, device.to_string()]
 }
 
 /// One device's buffers.
@@ -214,13 +193,13 @@ fn measure_sweep(
     node: &Node,
     name: &str,
     suffix: &str,
-    notes: &[String],
     sizes: &SizeRange,
     lanes: &mut [Lane],
 ) -> Result<()> {
-    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated);
+    let mut bench =
+        node.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Calibrated)?;
     let per_size = if lanes[0].direction == Direction::InOut { 2 } else { 1 } * lanes.len();
-    let mut notes = notes.to_vec();
+    let mut notes = Vec::new();
     if lanes.len() == 2 {
         notes.push(
             "two devices at once: each iteration runs the copies to GPU 0 and GPU 1 on two \
@@ -254,15 +233,16 @@ fn measure_sweep(
     for size in sizes.sweep() {
         let n = size as usize;
         let m = match lanes {
-            [one] => bench.measure(|| failure.keep(one.step(n))),
+            [one] => bench.measure(size, || failure.keep(one.step(n)))?,
             [a, b] => {
                 let handshake = Handshake::default();
                 std::thread::scope(|s| {
                     s.spawn(|| handshake.serve(b));
-                    let m = bench.measure(|| failure.keep(handshake.together(n, || a.step(n))));
+                    let m = bench
+                        .measure(size, || failure.keep(handshake.together(n, || a.step(n))));
                     handshake.stop.store(true, Ordering::Release);
                     m
-                })
+                })?
             }
             _ => unreachable!("one or two devices"),
         };

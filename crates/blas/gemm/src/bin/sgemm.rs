@@ -1,20 +1,26 @@
-//! sgemm -- multithreaded SGEMM (single precision) over a sweep of matrix orders
-//! (PAW 1.6 §4), through cblas and the system OpenBLAS. What is timed, the formula and
-//! the files: see the sweep in ../lib.rs. Runs without mpirun.
-use paw_core::{Ranks, Spec};
+//! sgemm -- multithreaded SGEMM over a sweep of matrix orders (PAW 1.6 §4), through cblas
+//! and the system OpenBLAS; the sweep is in ../lib.rs.
+//!
+//! What is timed and reported, the variables read, the result check and the files written
+//! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
+//! from it.
+use paw_blas::RESULT_CHECK;
+use paw_core::{vars, Check, Ranks, Spec};
 
 const SPEC: Spec = Spec {
     name: "sgemm",
     title: "multithreaded SGEMM over a sweep of matrix orders (PAW 1.6 section 4)",
-    help: "\
-Timed: cblas_sgemm (C = A B (N x N matrices), system OpenBLAS), NREPS samples of NLOOP calls per
-order. GFLOP/s = 2 N^2 (N+1) / time / 1e9. Operands are filled once, untimed; each order's
-result is checked against a naive computation (tolerance 2 N epsilon) after timing.
-Threads: OPENBLAS_NUM_THREADS, else OMP_NUM_THREADS, else all cores.
-Env: MIN_BLAS_SIZE MED_BLAS_SIZE MAX_BLAS_SIZE (orders; defaults 8, 1024, 10000).
-Writes sgemm_time-np_TTTT.dat (s) and sgemm_flops-np_TTTT.dat (GFLOP/s), TTTT = threads.
-Runs without mpirun.",
-    ranks: Ranks::Any,
+    timed: "\
+Per sample: NLOOP calls of cblas_sgemm (system OpenBLAS), C = A B of N x N matrices, column-major, alpha 1, \
+beta 0. Orders MIN_BLAS_SIZE, doubling, to MAX_BLAS_SIZE, after one untimed call at \
+MED_BLAS_SIZE. Untimed: filling the operands once, at the largest order.",
+    reports: "\
+seconds per call, and GFLOP/s = 2 N^2 (N+1) / time / 1e9. Threads: OPENBLAS_NUM_THREADS, \
+else OMP_NUM_THREADS, else all cores.",
+    ranks: Ranks::Node,
+    vars: &[vars::BLAS_SIZES, vars::MEASURE, vars::BLAS_THREADS],
+    check: Check::Always(RESULT_CHECK),
+    files: "sgemm_time-np_TTTT.dat (s) and sgemm_flops-np_TTTT.dat (GFLOP/s), TTTT = threads",
 };
 
 fn main() -> std::process::ExitCode {

@@ -1,20 +1,26 @@
-//! gpu_dgemm -- cuBLAS DGEMM (double precision) on GPU 0 over a sweep of matrix orders
-//! (PAW 1.6 §8.1). What is timed, the formula and the files: see the sweep in ../lib.rs.
-//! Runs without mpirun; without a GPU it says so and exits with status 2.
-use paw_core::{Ranks, Spec};
+//! gpu_dgemm -- cuBLAS DGEMM on one GPU over a sweep of matrix orders (PAW 1.6 §8.1); the sweep
+//! is in ../lib.rs. Without a GPU the binary says so and exits with status 2.
+//!
+//! What is timed and reported, the variables read, the result check and the files written
+//! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
+//! from it.
+use paw_blas::RESULT_CHECK;
+use paw_core::{vars, Check, Ranks, Spec};
 
 const SPEC: Spec = Spec {
     name: "gpu_dgemm",
     title: "cuBLAS DGEMM on one GPU over a sweep of matrix orders (PAW 1.6 section 8.1)",
-    help: "\
-Timed: cublasDgemm (C = A B, N x N matrices already in device memory) followed by a stream
-synchronisation, NREPS samples of NLOOP calls per order. GFLOP/s = 2 N^2 (N+1) / time / 1e9.
-Host set-up and host-to-device copies are untimed; each order's result is copied back and
-checked against a naive computation (tolerance 2 N epsilon) after timing. Uses GPU 0.
-Env: MIN_GPU_BLAS_SIZE MED_GPU_BLAS_SIZE MAX_GPU_BLAS_SIZE (orders; defaults 8, 1024, 9192).
-Writes gpu_dgemm_time.dat (s) and gpu_dgemm_flops.dat (GFLOP/s).
-Exits with status 2 and one line when the CUDA driver, cuBLAS or a GPU is missing.",
-    ranks: Ranks::Any,
+    timed: "\
+Per sample: NLOOP calls of cublasDgemm on GPU 0, C = A B of N x N matrices already in \
+device memory, column-major, alpha 1, beta 0, default math mode (no TF32), each followed \
+by a stream synchronisation. Orders MIN_GPU_BLAS_SIZE, doubling, to MAX_GPU_BLAS_SIZE, \
+after one untimed call at MED_GPU_BLAS_SIZE. Untimed: filling A and B on the host and \
+copying them to the device, once, at the largest order.",
+    reports: "seconds per call, and GFLOP/s = 2 N^2 (N+1) / time / 1e9.",
+    ranks: Ranks::Node,
+    vars: &[vars::GPU_BLAS_SIZES, vars::MEASURE],
+    check: Check::Always(RESULT_CHECK),
+    files: "gpu_dgemm_time.dat (s) and gpu_dgemm_flops.dat (GFLOP/s)",
 };
 
 fn main() -> std::process::ExitCode {

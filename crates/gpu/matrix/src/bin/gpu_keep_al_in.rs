@@ -1,27 +1,30 @@
-//! gpu_keep_al_in -- CPU to GPU copies, keeping device memory, aligned host buffer
-//! (the GPU form of PAW 1.6 §9.1, Table 9.1).
-//! Timed per iteration: host to device (cuMemcpyHtoD);
-//! device memory allocated once, before timing; pageable host memory starting on a page boundary.
-//! With two or more GPUs the sweep runs again on GPU 0 and GPU 1 at once (files *_dev0+1.dat).
-//! The sweep, formulas and files: paw_gpu::transfer. Runs without mpirun; without a GPU
-//! it says so and exits with status 2.
-use paw_core::{Ranks, Spec};
-use paw_gpu::transfer::{run, Device, Direction, Host, Transfer};
+//! gpu_keep_al_in -- GPU transfer CPU to GPU, page-aligned pageable host memory, device memory kept (PAW 1.6 §9.1).
+//! The sweep is paw_gpu::transfer; without a GPU the binary says so and exits with status 2.
+//!
+//! What is timed and reported, the variables read, the data check and the files written are
+//! stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made from it.
+use paw_core::{vars, Check, Ranks, Spec};
+use paw_gpu::transfer::{run, Device, Direction, Host, Transfer, COPY_CHECK};
 
 const SPEC: Spec = Spec {
     name: "gpu_keep_al_in",
-    title: "GPU transfer CPU to GPU, device memory kept, aligned host buffer (PAW 1.6 section 9.1)",
-    help: "\
-Timed per iteration: host to device (cuMemcpyHtoD);
-device memory allocated once, before timing;
-pageable host memory starting on a page boundary.
-NREPS samples of NLOOP iterations per size, on GPU 0; with two or more GPUs again on GPU 0
-and GPU 1 at once, one thread each (bandwidth summed over both).
-Env: MIN_GPU_SIZE MED_GPU_SIZE MAX_GPU_SIZE (bytes; defaults 128, 20000, 200000000).
-Writes gpu_keep_al_in_time.dat (usec per iteration) and gpu_keep_al_in_bw.dat (GB/s, GB = 1e9 B);
-with two GPUs also gpu_keep_al_in_time_dev0+1.dat and gpu_keep_al_in_bw_dev0+1.dat.
-Exits with status 2 and one line when the CUDA driver or a GPU is missing.",
-    ranks: Ranks::Any,
+    title: "GPU transfer CPU to GPU, page-aligned pageable host memory, device memory kept (PAW 1.6 section 9.1)",
+    timed: "\
+Per sample: NLOOP iterations on GPU 0, each host to device (cuMemcpyHtoD, \
+synchronous); each iteration ends with cuCtxSynchronize (from pageable memory the copy \
+returns once staged); device memory allocated once, before timing; pageable host \
+memory starting on a page boundary. Sizes MIN_GPU_SIZE, doubling, to MAX_GPU_SIZE, \
+after one untimed iteration at MED_GPU_SIZE. With two or more GPUs the sweep runs \
+again on GPU 0 and GPU 1 at once, one thread each.",
+    reports: "\
+time per iteration, usec; bandwidth = 1 x SIZE / time, GB/s (GB = 1e9 B), summed over \
+both GPUs in the two-device files.",
+    ranks: Ranks::Node,
+    vars: &[vars::GPU_SIZES, vars::MEASURE, vars::CHECK],
+    check: Check::Data(COPY_CHECK),
+    files: "\
+gpu_keep_al_in_time.dat (usec) and gpu_keep_al_in_bw.dat (GB/s); with two GPUs also \
+gpu_keep_al_in_time_dev0+1.dat and gpu_keep_al_in_bw_dev0+1.dat",
 };
 
 const TRANSFER: Transfer = Transfer {

@@ -1,21 +1,25 @@
-//! gpu_inout_pinned -- CPU to GPU + GPU to CPU copy bandwidth, pinned host memory (PAW 1.6 §8.2, Table 8.1).
-//! Timed per iteration: host to device and back (cuMemcpyHtoD, cuMemcpyDtoH; bandwidth counts both), from/to pinned host memory (cuMemHostAlloc, flags 0: cached, not write-combined); device memory allocated once.
-//! The sweep, formulas and files: paw_gpu::transfer. Runs without mpirun; without a GPU
-//! it says so and exits with status 2.
-use paw_core::{Ranks, Spec};
-use paw_gpu::transfer::{run, Device, Direction, Host, Transfer};
+//! gpu_inout_pinned -- GPU transfer CPU to GPU and back, pinned host memory, device memory kept (PAW 1.6 §8.2).
+//! The sweep is paw_gpu::transfer; without a GPU the binary says so and exits with status 2.
+//!
+//! What is timed and reported, the variables read, the data check and the files written are
+//! stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made from it.
+use paw_core::{vars, Check, Ranks, Spec};
+use paw_gpu::transfer::{run, Device, Direction, Host, Transfer, COPY_CHECK};
 
 const SPEC: Spec = Spec {
     name: "gpu_inout_pinned",
-    title: "GPU transfer CPU to GPU + GPU to CPU, pinned host memory (PAW 1.6 section 8.2)",
-    help: "\
-Timed per iteration: host to device and back (cuMemcpyHtoD, cuMemcpyDtoH; bandwidth counts both)
-between pinned host memory (cuMemHostAlloc, flags 0: cached, not write-combined)
-and device memory of GPU 0 allocated once. NREPS samples of NLOOP iterations per size.
-Env: MIN_GPU_SIZE MED_GPU_SIZE MAX_GPU_SIZE (bytes; defaults 128, 20000, 200000000).
-Writes gpu_inout_pinned_time.dat (usec per iteration) and gpu_inout_pinned_bw.dat (GB/s, GB = 1e9 B).
-Exits with status 2 and one line when the CUDA driver or a GPU is missing.",
-    ranks: Ranks::Any,
+    title: "GPU transfer CPU to GPU and back, pinned host memory, device memory kept (PAW 1.6 section 8.2)",
+    timed: "\
+Per sample: NLOOP iterations on GPU 0, each host to device and back (cuMemcpyHtoD, \
+cuMemcpyDtoH, synchronous); device memory allocated once, before timing; pinned host \
+memory (cuMemHostAlloc, flags 0: cached, not write-combined). Sizes MIN_GPU_SIZE, \
+doubling, to MAX_GPU_SIZE, after one untimed iteration at MED_GPU_SIZE.",
+    reports: "\
+time per iteration, usec; bandwidth = 2 x SIZE / time, GB/s (GB = 1e9 B).",
+    ranks: Ranks::Node,
+    vars: &[vars::GPU_SIZES, vars::MEASURE, vars::CHECK],
+    check: Check::Data(COPY_CHECK),
+    files: "gpu_inout_pinned_time.dat (usec) and gpu_inout_pinned_bw.dat (GB/s)",
 };
 
 const TRANSFER: Transfer = Transfer {

@@ -1,21 +1,25 @@
-//! gpu_out_nopin -- GPU to CPU copy bandwidth, pageable host memory (PAW 1.6 §8.2, Table 8.1).
-//! Timed per iteration: device to host (cuMemcpyDtoH), from/to ordinary (pageable) host memory; device memory allocated once.
-//! The sweep, formulas and files: paw_gpu::transfer. Runs without mpirun; without a GPU
-//! it says so and exits with status 2.
-use paw_core::{Ranks, Spec};
-use paw_gpu::transfer::{run, Device, Direction, Host, Transfer};
+//! gpu_out_nopin -- GPU transfer GPU to CPU, page-aligned pageable host memory, device memory kept (PAW 1.6 §8.2).
+//! The sweep is paw_gpu::transfer; without a GPU the binary says so and exits with status 2.
+//!
+//! What is timed and reported, the variables read, the data check and the files written are
+//! stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made from it.
+use paw_core::{vars, Check, Ranks, Spec};
+use paw_gpu::transfer::{run, Device, Direction, Host, Transfer, COPY_CHECK};
 
 const SPEC: Spec = Spec {
     name: "gpu_out_nopin",
-    title: "GPU transfer GPU to CPU, pageable host memory (PAW 1.6 section 8.2)",
-    help: "\
-Timed per iteration: device to host (cuMemcpyDtoH)
-between ordinary (pageable) host memory
-and device memory of GPU 0 allocated once. NREPS samples of NLOOP iterations per size.
-Env: MIN_GPU_SIZE MED_GPU_SIZE MAX_GPU_SIZE (bytes; defaults 128, 20000, 200000000).
-Writes gpu_out_nopin_time.dat (usec per iteration) and gpu_out_nopin_bw.dat (GB/s, GB = 1e9 B).
-Exits with status 2 and one line when the CUDA driver or a GPU is missing.",
-    ranks: Ranks::Any,
+    title: "GPU transfer GPU to CPU, page-aligned pageable host memory, device memory kept (PAW 1.6 section 8.2)",
+    timed: "\
+Per sample: NLOOP iterations on GPU 0, each device to host (cuMemcpyDtoH, \
+synchronous); device memory allocated once, before timing; pageable host memory \
+starting on a page boundary. Sizes MIN_GPU_SIZE, doubling, to MAX_GPU_SIZE, after one \
+untimed iteration at MED_GPU_SIZE.",
+    reports: "\
+time per iteration, usec; bandwidth = 1 x SIZE / time, GB/s (GB = 1e9 B).",
+    ranks: Ranks::Node,
+    vars: &[vars::GPU_SIZES, vars::MEASURE, vars::CHECK],
+    check: Check::Data(COPY_CHECK),
+    files: "gpu_out_nopin_time.dat (usec) and gpu_out_nopin_bw.dat (GB/s)",
 };
 
 const TRANSFER: Transfer = Transfer {
