@@ -202,7 +202,7 @@ impl<'t, T: Team> Bench<'t, T> {
         let example = if l == 1 {
             format!("with {n} samples MIN and MAX, coverage {:.1}%", cover * 100.0)
         } else {
-            format!("with {n} samples the {l}th and {u}th, coverage {:.1}%", cover * 100.0)
+            format!("with {n} samples the {} and {}, coverage {:.1}%", ordinal(l), ordinal(u), cover * 100.0)
         };
         vec![
             format!("timing: {}", self.timing.describe()),
@@ -349,6 +349,18 @@ impl<'t, T: Team> Bench<'t, T> {
         }
         local
     }
+}
+
+/// 1st, 2nd, 3rd, 4th ...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The test-only hang hook: `PAW_TEST_HANG=<rank>:<step>` makes that rank stop for good at
@@ -510,7 +522,7 @@ mod tests {
         let mut b = bench_with(&team, loops, Policy::Calibrated, 1e-3);
         let e = b.measure(1, || team.clock.set(team.clock.get() + 1e-6)).unwrap_err();
         assert_eq!(e.code(), 2);
-        assert!(e.message().contains("NLOOP_MAX=5 cannot be met"), "{e}");
+        assert!(e.message().contains("NLOOP_MAX=5 cannot both be met"), "{e}");
     }
 
     /// A clock that advances by a noisy operation time: every `spike`-th call takes ten

@@ -69,7 +69,8 @@ impl Calibration {
     }
 
     /// NLOOP for a workload whose one iteration takes about `t_iter` seconds, or why the
-    /// settings cannot be met (an NLOOP_MAX the user set below what the floor needs).
+    /// settings cannot be met: a range NLOOP_MIN..NLOOP_MAX the user set whose top is
+    /// below what the floor needs (with NLOOP_MAX alone the floor wins, as the header says).
     pub fn nloop(&mut self, t_iter: f64) -> Result<u64, String> {
         if let Some(n) = self.loops.nloop {
             return Ok(n);
@@ -77,16 +78,18 @@ impl Calibration {
         let t = t_iter.max(1e-12);
         let above_floor = ceil_count(self.floor / t);
         let max = self.loops.nloop_max;
-        if self.loops.nloop_max_set && above_floor > max {
-            return Err(format!(
-                "NLOOP_MAX={max} cannot be met: one iteration takes {:.4} usec here, so \
-                 {max} iterations last {:.4} usec, under the timer floor of {:.4} usec; \
-                 accepted: NLOOP_MAX >= {above_floor}, or NLOOP={max} to run exactly {max} \
-                 iterations per sample",
-                t * 1e6,
-                max as f64 * t * 1e6,
-                self.floor * 1e6
-            ));
+        if let (true, Some(min)) = (self.loops.nloop_max_set, self.loops.nloop_min) {
+            if above_floor > max {
+                return Err(format!(
+                    "NLOOP_MIN={min} and NLOOP_MAX={max} cannot both be met: one iteration takes \
+                     {:.4} usec here, so {max} iterations last {:.4} usec, under the timer floor \
+                     of {:.4} usec; accepted: NLOOP_MAX >= {above_floor}, or NLOOP={max} to run \
+                     exactly {max} iterations per sample",
+                    t * 1e6,
+                    max as f64 * t * 1e6,
+                    self.floor * 1e6
+                ));
+            }
         }
         let lowest = self.loops.lowest(t).max(above_floor);
         let n = match (self.policy, self.budget) {
@@ -228,9 +231,13 @@ mod tests {
         let loops = Loops { nloop_max: 5, nloop_max_set: true, nloop_min: Some(5), ..LOOPS };
         let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
         let e = c.nloop(0.25e-6).unwrap_err();
-        assert!(e.contains("NLOOP_MAX=5 cannot be met") && e.contains("NLOOP_MAX >= 10"), "{e}");
-        assert!(e.contains("NLOOP=5"), "{e}");
+        assert!(e.contains("NLOOP_MIN=5 and NLOOP_MAX=5 cannot both be met"), "{e}");
+        assert!(e.contains("NLOOP_MAX >= 10") && e.contains("NLOOP=5"), "{e}");
         assert_eq!(c.nloop(1e-6), Ok(5), "met where iterations are long enough");
+        // NLOOP_MAX alone is a bound the floor may pass.
+        let loops = Loops { nloop_max: 5, nloop_max_set: true, nloop_min: None, ..LOOPS };
+        let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
+        assert_eq!(c.nloop(0.25e-6), Ok(10));
     }
 
     #[test]

@@ -53,7 +53,9 @@ impl Team for World {
         let mut bytes = bytes;
         let len = self.share_u64(bytes.len() as u64);
         bytes.resize(len as usize, 0);
-        self.comm.process_at_rank(0).broadcast_into(&mut bytes[..]);
+        if len > 0 {
+            self.comm.process_at_rank(0).broadcast_into(&mut bytes[..]);
+        }
         bytes
     }
     fn combine(&self, local: &[f64], how: Combine) -> Vec<f64> {

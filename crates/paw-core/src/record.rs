@@ -96,6 +96,8 @@ pub struct Record {
     pub timer: TimerRecord,
     /// The files written.
     pub files: Vec<FileRecord>,
+    /// Files of earlier runs that were in the way, and the names they were kept under.
+    pub kept: Vec<(String, String)>,
 }
 
 /// Rank 0's record and where it is kept; other ranks hold an inactive ledger.
@@ -151,6 +153,11 @@ impl Ledger {
     pub fn noisy_rows(&self) -> (usize, usize) {
         let r = self.record.borrow();
         (r.files.iter().map(|f| f.noisy_rows).sum(), r.files.iter().map(|f| f.rows).sum())
+    }
+
+    /// The files of earlier runs kept under new names.
+    pub fn kept(&self) -> Vec<(String, String)> {
+        self.record.borrow().kept.clone()
     }
 
     /// Rewrites the record, if it has a file: to a temporary name, then renamed over it.

@@ -498,9 +498,8 @@ impl<T: Team> Session<T> {
     }
 
     fn keep(&self, file: &str) -> std::io::Result<()> {
-        for (old, new) in dat::keep_earlier(&self.dir, file)? {
-            eprintln!("{}: an earlier run's {old} is kept as {new}", self.info.benchmark);
-        }
+        let moved = dat::keep_earlier(&self.dir, file)?;
+        self.ledger.update(|r| r.kept.extend(moved));
         Ok(())
     }
 
@@ -546,6 +545,17 @@ fn finish(ledger: &Ledger, outcome: &Result<()>) {
         r.error = outcome.as_ref().err().map(|e| e.message().to_string());
     });
     let _ = ledger.save();
+    let kept = ledger.kept();
+    if let Some((old, new)) = kept.first() {
+        let more = match kept.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        eprintln!(
+            "{}: earlier results were kept, renamed with their run's date: {old} -> {new}{more}",
+            process::name()
+        );
+    }
     let (noisy, rows) = ledger.noisy_rows();
     if noisy > 0 {
         eprintln!(

@@ -87,10 +87,27 @@ pub const RAYON_THREADS: &[Var] = &[RAYON_NUM_THREADS, OMP_NUM_THREADS];
 pub const EVERY: &[Var] = &[PAW_OUTPUT_DIR, PAW_TIMEOUT];
 
 /// Patterns of names that look like paw's: a variable matching one that a benchmark does
-/// not read is probably a typo, and is warned about.
+/// not read is probably a typo, and is warned about. The size families (`*_P2P_*` ...)
+/// count only in names of at most four words, as paw's own (`MAX_GPU_BLAS_SIZE`), so that
+/// other libraries' variables (`NVPL_BLAS_DEBUG_CPU_TYPE`) are left alone.
 pub fn looks_like_paw(name: &str) -> bool {
     const INFIXES: &[&str] = &["_P2P_", "_COL_", "_BLAS_", "_GPU_"];
     const PREFIXES: &[&str] = &["NLOOP", "NREPS", "PAW_", "STREAM_", "WINDOW_"];
-    (INFIXES.iter().any(|i| name.contains(i)) || PREFIXES.iter().any(|p| name.starts_with(p)))
-        && !name.starts_with("PAW_TEST_")
+    let family = INFIXES.iter().any(|i| name.contains(i)) && name.split('_').count() <= 4;
+    (family || PREFIXES.iter().any(|p| name.starts_with(p))) && !name.starts_with("PAW_TEST_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paw_like_names() {
+        for n in ["MAX_P2P_SZIE", "MIN_COL_SIZE", "MAX_GPU_BLAS_SIZE", "NLOOPMAX", "NREPS_X", "PAW_CHEK"] {
+            assert!(looks_like_paw(n), "{n}");
+        }
+        for n in ["NVPL_BLAS_DEBUG_CPU_TYPE", "PAW_TEST_HANG", "OMP_NUM_THREADS", "PATH", "CUDA_HOME"] {
+            assert!(!looks_like_paw(n), "{n}");
+        }
+    }
 }

@@ -80,7 +80,8 @@ impl Dat {
     }
 
     /// Checks the invariants of a paw row set: every statistic positive and finite,
-    /// MIN <= MEDIAN <= MAX, MIN <= AVG <= MAX, NLOOP >= 1, NREPS as expected.
+    /// MIN <= CI_LO <= MEDIAN <= CI_HI <= MAX, MIN <= AVG <= MAX, NOISY 0 or 1 and as the
+    /// interval's width says (5% of MEDIAN by default), NLOOP >= 1, NREPS as expected.
     /// Returns a description of the first violation.
     pub fn check_stats(&self, nreps: usize) -> Result<(), String> {
         if self.rows.is_empty() {
@@ -88,6 +89,7 @@ impl Dat {
         }
         let [avg, min, max, sd, med, nloop, reps] =
             ["AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS"].map(|c| self.numbers(c));
+        let [lo, hi, noisy] = ["CI_LO", "CI_HI", "NOISY"].map(|c| self.numbers(c));
         for i in 0..self.rows.len() {
             let row = &self.rows[i];
             for (name, v) in [("AVG", avg[i]), ("MIN", min[i]), ("MAX", max[i]), ("MEDIAN", med[i])]
@@ -108,6 +110,14 @@ impl Dat {
             {
                 return Err(format!("row {row:?}: MIN <= AVG, MEDIAN <= MAX does not hold"));
             }
+            if !(le(min[i], lo[i]) && le(lo[i], med[i]) && le(med[i], hi[i]) && le(hi[i], max[i])) {
+                return Err(format!("row {row:?}: MIN <= CI_LO <= MEDIAN <= CI_HI <= MAX does not hold"));
+            }
+            let wide = (hi[i] - lo[i]) > 0.05 * med[i] * (1.0 + 1e-4);
+            let narrow = (hi[i] - lo[i]) < 0.05 * med[i] * (1.0 - 1e-4);
+            if (noisy[i] != 0.0 && noisy[i] != 1.0) || (wide && noisy[i] != 1.0) || (narrow && noisy[i] != 0.0) {
+                return Err(format!("row {row:?}: NOISY does not match the interval's width"));
+            }
             if nloop[i] < 1.0 {
                 return Err(format!("row {row:?}: NLOOP < 1"));
             }
@@ -123,9 +133,9 @@ impl Dat {
 mod tests {
     use super::*;
 
-    const GOOD: &str =
-        "# paw x -- t\n# y: time [usec]\n# columns: SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS\n\
-                        1 2.0 1.0 3.0 1.0 2.0 1000 3\n2 4.0 4.0 4.0 0 4.0 500 3\n";
+    const GOOD: &str = "# paw x -- t\n# y: time [usec]\n\
+        # columns: SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS CI_LO CI_HI NOISY\n\
+        1 2.0 1.0 3.0 1.0 2.0 1000 3 1.0 3.0 1\n2 4.0 4.0 4.0 0 4.0 500 3 4.0 4.0 0\n";
 
     #[test]
     fn parses_and_checks() {
@@ -141,6 +151,14 @@ mod tests {
     fn control_characters_are_rejected() {
         let nul = GOOD.replace("t\n", "t\0\n");
         assert!(Dat::parse(&nul).unwrap_err().contains("control character"));
+    }
+
+    #[test]
+    fn interval_and_noisy_are_checked() {
+        let out = GOOD.replace("1.0 3.0 1\n", "0.5 3.0 1\n");
+        assert!(Dat::parse(&out).unwrap().check_stats(3).unwrap_err().contains("CI_LO"));
+        let quiet = GOOD.replace("1.0 3.0 1\n", "1.0 3.0 0\n");
+        assert!(Dat::parse(&quiet).unwrap().check_stats(3).unwrap_err().contains("NOISY"));
     }
 
     #[test]

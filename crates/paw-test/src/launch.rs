@@ -79,8 +79,16 @@ impl Launch {
     }
 
     /// The program run directly (node tests), with the same tiny sizes.
+    ///
+    /// Only the tiny settings the program reads (the variables its `-h` lists) are set: a
+    /// paw binary warns about paw-like variables it does not read.
     pub fn direct(program: impl AsRef<Path>) -> Launch {
-        let env = TINY.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let reads = variables_read(program.as_ref());
+        let env = TINY
+            .iter()
+            .filter(|(k, _)| reads.iter().any(|r| r == k))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         Launch {
             program: program.as_ref().to_path_buf(),
             np: None,
@@ -256,6 +264,12 @@ impl Outcome {
         names
     }
 
+    /// Names of the `.dat` files in the output directory, sorted (each has a `.csv` twin,
+    /// and the run a `.json` record, beside it).
+    pub fn dat_files(&self) -> Vec<String> {
+        self.files().into_iter().filter(|f| f.ends_with(".dat")).collect()
+    }
+
     /// Reads and parses a data file; panics with the report if absent or malformed.
     pub fn dat(&self, name: &str) -> Dat {
         let path = self.dir.path().join(name);
@@ -263,6 +277,29 @@ impl Outcome {
             .unwrap_or_else(|e| panic!("cannot read {name}: {e}\n{}", self.report()));
         Dat::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}\n{}", self.report()))
     }
+}
+
+/// The variables `program -h` lists (its "Variables" section), remembered per program.
+pub fn variables_read(program: &Path) -> Vec<String> {
+    static SEEN: std::sync::Mutex<BTreeMap<PathBuf, Vec<String>>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    seen.entry(program.to_path_buf())
+        .or_insert_with(|| {
+            let help = Command::new(program).arg("-h").output().map(|o| o.stdout).unwrap_or_default();
+            help_variables(&String::from_utf8_lossy(&help))
+        })
+        .clone()
+}
+
+/// The names in the "Variables" section of a paw `-h` text.
+pub fn help_variables(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Variables"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .collect()
 }
 
 /// The MPI launcher: `PAW_TEST_MPIRUN`, or `mpirun`.

@@ -15,4 +15,4 @@ mod launch;
 pub mod p2p;
 
 pub use dat::Dat;
-pub use launch::{Launch, Outcome, DEFAULT_TIMEOUT};
+pub use launch::{help_variables, variables_read, Launch, Outcome, DEFAULT_TIMEOUT};

@@ -30,7 +30,7 @@ fn four_kernels_with_rates_and_check() {
 fn small_arrays_are_flagged_and_threads_name_the_file() {
     let out = Launch::direct(BIN).env("STREAM_ARRAY_SIZE", 1000).env("OMP_NUM_THREADS", 1).run();
     out.success();
-    assert_eq!(out.files(), ["stream_bw-np_0001.dat"]);
+    assert_eq!(out.dat_files(), ["stream_bw-np_0001.dat"]);
     let dat = out.dat("stream_bw-np_0001.dat");
     if dat.header.iter().any(|h| h.starts_with("arrays:") && !h.contains("unknown")) {
         assert!(out.stderr.contains("smaller than 4x the last-level cache"), "{}", out.report());

@@ -44,7 +44,7 @@ fn thread_count_names_the_files_and_bad_sizes_are_refused() {
         let out = Launch::direct(bin).env("MAX_BLAS_SIZE", 16).env("OPENBLAS_NUM_THREADS", 1).run();
         out.success();
         let expect = [format!("{call}_flops-np_0001.dat"), format!("{call}_time-np_0001.dat")];
-        assert_eq!(out.files(), expect);
+        assert_eq!(out.dat_files(), expect);
         let out = Launch::direct(bin).env("MIN_BLAS_SIZE", 64).env("MAX_BLAS_SIZE", 8).run();
         out.failure("MIN_BLAS_SIZE=64 is larger than MAX_BLAS_SIZE=8");
     }
