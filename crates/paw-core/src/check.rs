@@ -67,13 +67,37 @@ pub fn differences(got: &[u8], want: &[u8]) -> usize {
     common + got.len().abs_diff(want.len()) + injected()
 }
 
-/// Element-wise sum (mod 256) of the patterns of `ranks`: what an MPI_SUM reduction of
-/// their [`fill`] buffers over MPI_UINT8_T must give.
-pub fn sum_of(ranks: impl IntoIterator<Item = i32>, size: u64, seq: u64) -> Vec<u8> {
+/// The bytes of `rank`'s contribution to an MPI_SUM over MPI_UINT8_T among `tasks`
+/// contributors: a pattern set by rank, size and sequence, kept small enough that no sum
+/// overflows a byte (MPI libraries differ there: Open MPI's vectorised reduction
+/// saturates where C arithmetic wraps, open-mpi/ompi#8045). Below 256 tasks every byte is
+/// at most 255 / tasks; beyond, byte i is 1 on one rank only.
+fn summand(rank: i32, size: u64, seq: u64, tasks: usize) -> impl Iterator<Item = u8> {
+    let top = (255 / tasks.max(1)) as u16;
+    let t = tasks as u64;
+    pattern(rank, size, seq).enumerate().map(move |(i, p)| {
+        if top >= 1 {
+            (u16::from(p) % (top + 1)) as u8
+        } else {
+            ((i as u64 + seq) % t == rank as u64) as u8
+        }
+    })
+}
+
+/// Fills `buf` with `rank`'s contribution to a checked MPI_SUM among `tasks` contributors.
+pub fn fill_summand(buf: &mut [u8], rank: i32, size: u64, seq: u64, tasks: usize) {
+    for (b, p) in buf.iter_mut().zip(summand(rank, size, seq, tasks)) {
+        *b = p;
+    }
+}
+
+/// What an MPI_SUM over MPI_UINT8_T of the [`fill_summand`] buffers of `ranks` (among
+/// `tasks` contributors) must give, exactly.
+pub fn sum_of(ranks: impl IntoIterator<Item = i32>, tasks: usize, size: u64, seq: u64) -> Vec<u8> {
     let mut sum = vec![0u8; size as usize];
     for r in ranks {
-        for (s, p) in sum.iter_mut().zip(pattern(r, size, seq)) {
-            *s = s.wrapping_add(p);
+        for (s, p) in sum.iter_mut().zip(summand(r, size, seq, tasks)) {
+            *s += p;
         }
     }
     sum
@@ -119,15 +143,24 @@ mod tests {
     }
 
     #[test]
-    fn sums_wrap_like_mpi_uint8_sum() {
-        let mut a = vec![0u8; 100];
-        let mut b = vec![0u8; 100];
-        fill(&mut a, 0, 100, 3);
-        fill(&mut b, 1, 100, 3);
-        let want: Vec<u8> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
-        assert_eq!(sum_of([0, 1], 100, 3), want);
-        assert_eq!(differences(&want, &sum_of([0, 1], 100, 3)), 0);
+    fn summands_never_overflow_and_differ_between_ranks() {
+        for tasks in [1, 2, 3, 7, 64, 255, 256, 1000] {
+            let sum = sum_of(0..tasks as i32, tasks, 4096, 3);
+            assert_eq!(sum.len(), 4096);
+            let mut a = vec![0u8; 4096];
+            let mut b = vec![0u8; 4096];
+            fill_summand(&mut a, 0, 4096, 3, tasks);
+            fill_summand(&mut b, 1, 4096, 3, tasks);
+            assert!(a != b, "{tasks} tasks: ranks 0 and 1 must differ");
+        }
+        let (mut a, mut b) = (vec![0u8; 100], vec![0u8; 100]);
+        fill_summand(&mut a, 0, 100, 3, 2);
+        fill_summand(&mut b, 1, 100, 3, 2);
+        let want: Vec<u8> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+        assert_eq!(sum_of([0, 1], 2, 100, 3), want);
+        assert_eq!(differences(&want, &sum_of([0, 1], 2, 100, 3)), 0);
         assert_eq!(differences(&want[..99], &want), 1);
+        assert!(sum_of([0], 2, 100, 3) != want, "a missing contribution is caught");
     }
 
     #[test]

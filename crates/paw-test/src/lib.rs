@@ -8,6 +8,7 @@
 //! a run wrote; failures print the command, standard output and standard error.
 #![warn(missing_docs)]
 
+pub mod binaries;
 pub mod collective;
 mod dat;
 pub mod gpu;

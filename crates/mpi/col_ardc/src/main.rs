@@ -35,6 +35,7 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sizes(Family::Col)?;
         let world = paw.world();
         let p = paw.size() as i32;
+        let tasks = p as usize;
         let most = sizes.largest() as usize;
         let mut send = buffer(most);
         let mut recv = buffer(most);
@@ -52,9 +53,9 @@ fn main() -> std::process::ExitCode {
             let m = bench.measure(size, || call(&send[..n], &mut recv[..n]))?;
             let mut wrong = 0;
             if paw.checking() {
-                check::fill(&mut send[..n], paw.rank(), size, seq);
+                check::fill_summand(&mut send[..n], paw.rank(), size, seq, tasks);
                 call(&send[..n], &mut recv[..n]);
-                wrong = check::differences(&recv[..n], &check::sum_of(0..p, size, seq));
+                wrong = check::differences(&recv[..n], &check::sum_of(0..p, tasks, size, seq));
             }
             let verdict = paw.verdict(wrong);
             time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));

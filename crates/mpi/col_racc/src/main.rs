@@ -36,6 +36,7 @@ fn main() -> std::process::ExitCode {
         let sizes = paw.sweep(Family::Col)?;
         let is_target = paw.rank() == 0;
         let p = paw.size() as i32;
+        let tasks = p as usize;
         let origins = (p - 1) as f64;
         let held = if is_target { sizes.max as usize } else { 0 };
         let mut send = buffer(sizes.max as usize);
@@ -59,7 +60,7 @@ fn main() -> std::process::ExitCode {
             };
             let mut wrong = 0;
             if paw.checking() {
-                check::fill(&mut send[..n], paw.rank(), size, seq);
+                check::fill_summand(&mut send[..n], paw.rank(), size, seq, tasks);
                 if is_target {
                     win.store(0, &zeros[..n]);
                 }
@@ -74,7 +75,7 @@ fn main() -> std::process::ExitCode {
                 win.sync_local();
                 if is_target {
                     win.load(0, &mut got[..n]);
-                    wrong = check::differences(&got[..n], &check::sum_of(1..p, size, seq));
+                    wrong = check::differences(&got[..n], &check::sum_of(1..p, tasks, size, seq));
                 }
             }
             let verdict = paw.verdict(wrong);

@@ -37,6 +37,7 @@ fn main() -> std::process::ExitCode {
         let root = world.process_at_rank(0);
         let is_root = paw.rank() == 0;
         let p = paw.size() as i32;
+        let tasks = p as usize;
         let most = sizes.largest() as usize;
         let mut send = buffer(most);
         let mut recv = buffer(most);
@@ -58,10 +59,10 @@ fn main() -> std::process::ExitCode {
             let m = bench.measure(size, || call(&send[..n], &mut recv[..n]))?;
             let mut wrong = 0;
             if paw.checking() {
-                check::fill(&mut send[..n], paw.rank(), size, seq);
+                check::fill_summand(&mut send[..n], paw.rank(), size, seq, tasks);
                 call(&send[..n], &mut recv[..n]);
                 if is_root {
-                    wrong = check::differences(&recv[..n], &check::sum_of(0..p, size, seq));
+                    wrong = check::differences(&recv[..n], &check::sum_of(0..p, tasks, size, seq));
                 }
             }
             let verdict = paw.verdict(wrong);

@@ -17,12 +17,14 @@ pub const PAIR_CHECK: &str = "one more transfer of a pattern set by the sender's
 pub const COLLECTIVE_CHECK: &str = "one more call with buffers holding patterns set by rank, \
                                     size and sequence; every task compares what it holds with \
                                     what the operation must deliver (blocks from the right \
-                                    ranks, sums exact)";
+                                    ranks; sums exact, the values chosen so that no byte \
+                                    overflows)";
 
 /// What the one-sided collectives check with PAW_CHECK=1.
 pub const ACC_CHECK: &str = "one more epoch into task 0's zeroed window, every other task \
                              adding a pattern set by its rank, the size and a sequence \
-                             number; task 0 compares its window with the sum (mod 256)";
+                             number (small enough that no byte overflows); task 0 compares \
+                             its window with the exact sum";
 
 /// WINDOW_SIZE: messages in flight per pair in the message-rate tests (PAW Table 3.1).
 pub const WINDOW_SIZE: Var =
