@@ -1,0 +1,132 @@
+//! How settings reach a run: typos are pointed out, NLOOP and the default minimum, PAW_COMBINE,
+//! PAW_PRECISION, earlier runs kept, PAW_CHECK where nothing can be checked.
+
+use paw_test::binaries::bin;
+use paw_test::{Dat, Launch};
+
+fn relative_width(dat: &Dat) -> Vec<f64> {
+    let (lo, hi, med) = (dat.numbers("CI_LO"), dat.numbers("CI_HI"), dat.numbers("MEDIAN"));
+    lo.iter().zip(&hi).zip(&med).map(|((l, h), m)| (h - l) / m).collect()
+}
+
+#[test]
+fn a_misspelled_variable_is_named_with_the_closest_one_and_the_run_goes_on() {
+    let out = Launch::mpi(bin("p2p_send"), 2).env("MAX_P2P_SZIE", 4194304).run();
+    out.success();
+    let warned = out.stderr_lines("warning: MAX_P2P_SZIE is not read by p2p_send");
+    assert_eq!(warned.len(), 1, "{}", out.report());
+    assert!(warned[0].contains("the closest variable it reads is MAX_P2P_SIZE"), "{}", warned[0]);
+    assert_eq!(out.dat("send_time-np_0002.dat").numbers("SIZE").last(), Some(&4096.0));
+}
+
+#[test]
+fn nloop_fixes_the_count_and_the_default_minimum_gives_large_sizes_ten_transfers() {
+    let out = Launch::mpi(bin("p2p_send"), 2).env("NLOOP", 7).run();
+    out.success();
+    let dat = out.dat("send_time-np_0002.dat");
+    assert!(dat.numbers("NLOOP").iter().all(|&n| n == 7.0), "{:?}", dat.numbers("NLOOP"));
+    assert!(dat.header_value("nloop").unwrap().starts_with("fixed by NLOOP=7"));
+
+    let out = Launch::mpi(bin("p2p_send"), 2).env("MAX_P2P_SIZE", 4194304).run();
+    out.success();
+    let dat = out.dat("send_time-np_0002.dat");
+    let (sizes, nloop) = (dat.numbers("SIZE"), dat.numbers("NLOOP"));
+    assert_eq!(sizes.last(), Some(&4194304.0));
+    assert!(*nloop.last().unwrap() >= 10.0, "4 MiB samples hold {} round trips", nloop.last().unwrap());
+    assert!(dat.header_value("nloop").unwrap().contains("at least 10 (NLOOP_MIN's default"));
+}
+
+#[test]
+fn a_range_the_timer_floor_cannot_meet_is_refused() {
+    let out = Launch::mpi(bin("latency"), 2).env("NLOOP_MIN", 3).env("NLOOP_MAX", 3).run();
+    out.failure("NLOOP_MIN=3 and NLOOP_MAX=3 cannot both be met");
+    assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
+    assert!(out.stderr.contains("or NLOOP=3 to run exactly 3"), "{}", out.report());
+}
+
+#[test]
+fn paw_combine_max_makes_the_median_the_slowest_tasks() {
+    let out = Launch::mpi(bin("col_ardc"), 4).env("PAW_COMBINE", "max").run();
+    out.success();
+    let dat = out.dat("ardc_time-np_0004.dat");
+    assert_eq!(dat.numbers("MEDIAN"), dat.numbers("TASK_MAX"), "{}", out.report());
+    let rule = dat.header_value("ranks combined").unwrap();
+    assert!(rule.starts_with("maximum over tasks") && rule.contains("PAW_COMBINE=max"), "{rule}");
+    let out = Launch::mpi(bin("col_ardc"), 2).env("PAW_COMBINE", "median").run();
+    out.failure("PAW_COMBINE=\"median\" is not a rule; accepted: min, max or avg");
+}
+
+#[test]
+fn paw_precision_adds_samples_where_needed_and_narrows_the_interval() {
+    let run = |precision: Option<f64>| {
+        let mut l = Launch::mpi(bin("p2p_isend"), 2).env("NREPS", 5).env("MAX_P2P_SIZE", 256);
+        if let Some(p) = precision {
+            l = l.env("PAW_PRECISION", p).env("PAW_MAX_TIME", 0.5);
+        }
+        let out = l.run();
+        out.success();
+        out.dat("isend_time-np_0002.dat")
+    };
+    let (plain, precise) = (run(None), run(Some(0.005)));
+    assert!(plain.numbers("NREPS").iter().all(|&n| n == 5.0));
+    // A size keeps NREPS samples only if they were already precise enough.
+    let reps = precise.numbers("NREPS");
+    for (n, w) in reps.iter().zip(relative_width(&precise)) {
+        assert!(*n > 5.0 || w / 2.0 <= 0.005, "{n} samples, half-width {}", w / 2.0);
+    }
+    assert!(reps.iter().any(|&n| n > 5.0), "{reps:?}");
+    let mean = |v: Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
+    let (wide, narrow) = (mean(relative_width(&plain)), mean(relative_width(&precise)));
+    assert!(narrow < wide, "interval {narrow} with PAW_PRECISION, {wide} without");
+    assert!(precise.header_value("repetitions").unwrap().contains("PAW_PRECISION=0.005"));
+}
+
+#[test]
+fn a_second_run_keeps_the_first_runs_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = || {
+        let out = Launch::mpi(bin("paw-fixture"), 2)
+            .env("PAW_FIXTURE", "sweep")
+            .env("PAW_FIXTURE_SLEEP_US", 10)
+            .env("MAX_P2P_SIZE", 4)
+            .env("PAW_OUTPUT_DIR", dir.path().display())
+            .run();
+        out.success();
+        out
+    };
+    run();
+    let first: Vec<String> = names(dir.path());
+    assert_eq!(first, ["fixture_time-np_0002.csv", "fixture_time-np_0002.dat", "paw-fixture-np_0002.json"]);
+    let date = Dat::parse(&std::fs::read_to_string(dir.path().join("fixture_time-np_0002.dat")).unwrap())
+        .unwrap()
+        .header_value("date")
+        .unwrap()
+        .replace(':', "");
+    let second = run();
+    let now = names(dir.path());
+    for f in &first {
+        let (stem, ext) = f.rsplit_once('.').unwrap();
+        assert!(now.contains(f), "{f} written again");
+        assert!(now.contains(&format!("{stem}.{date}.{ext}")), "{f} kept with its date: {now:?}");
+    }
+    let kept = second.stderr_lines("earlier results were kept");
+    assert_eq!(kept.len(), 1, "one line says so\n{}", second.report());
+}
+
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn paw_check_is_refused_where_nothing_can_be_checked_and_pointed_out_where_results_always_are() {
+    let out = Launch::mpi(bin("col_init"), 2).env("PAW_CHECK", 1).run();
+    out.failure("PAW_CHECK=1: col_init moves no data it could check; accepted: PAW_CHECK unset or 0");
+    assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
+    assert!(out.files().is_empty(), "{:?}", out.files());
+    let out = Launch::direct(bin("dgemm")).env("PAW_CHECK", 1).run();
+    out.success();
+    assert_eq!(out.stderr_lines("PAW_CHECK is not read by dgemm: its results are always checked").len(), 1);
+}
