@@ -86,7 +86,7 @@ install: build
 	for b in $(BINS); do install -m 0755 "target/release/$$b" "$(PREFIX)/$$b"; done
 	@echo "installed $(BINS) into $(PREFIX)"
 
-test: deps
+test: build
 	$(CARGO) test $(CARGOFLAGS) --workspace
 
 plots:

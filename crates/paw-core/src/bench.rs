@@ -202,7 +202,12 @@ impl<'t, T: Team> Bench<'t, T> {
         let example = if l == 1 {
             format!("with {n} samples MIN and MAX, coverage {:.1}%", cover * 100.0)
         } else {
-            format!("with {n} samples the {} and {}, coverage {:.1}%", ordinal(l), ordinal(u), cover * 100.0)
+            format!(
+                "with {n} samples the {} and {}, coverage {:.1}%",
+                ordinal(l),
+                ordinal(u),
+                cover * 100.0
+            )
         };
         vec![
             format!("timing: {}", self.timing.describe()),
@@ -263,7 +268,9 @@ impl<'t, T: Team> Bench<'t, T> {
         let ok = team.share_u64(!matches!(proposal, Some(Err(_))) as u64) == 1;
         let mut nloop = match proposal {
             Some(Err(e)) => return Err(Error::input(e)),
-            _ if !ok => return Err(Error::input("NLOOP settings cannot be met (reported by rank 0)")),
+            _ if !ok => {
+                return Err(Error::input("NLOOP settings cannot be met (reported by rank 0)"))
+            }
             Some(Ok(n)) => team.share_u64(n),
             None => team.share_u64(0),
         };
@@ -424,7 +431,12 @@ mod tests {
         tolerance: 0.05,
     };
 
-    fn bench_with(team: &FakeTeam, loops: Loops, policy: Policy, floor: f64) -> Bench<'_, FakeTeam> {
+    fn bench_with(
+        team: &FakeTeam,
+        loops: Loops,
+        policy: Policy,
+        floor: f64,
+    ) -> Bench<'_, FakeTeam> {
         let timing = Timing::Batch { ops_per_iter: 2.0 };
         Bench::new(team, timing, Combine::Min, Combine::Min, Calibration::new(loops, floor, policy))
     }
@@ -529,7 +541,8 @@ mod tests {
     /// times longer.
     fn noisy(team: &FakeTeam, calls: &Cell<u64>, spike: u64) {
         calls.set(calls.get() + 1);
-        let dt = if calls.get() % spike == 0 { 1e-3 } else { 1e-4 + (calls.get() % 7) as f64 * 1e-6 };
+        let dt =
+            if calls.get() % spike == 0 { 1e-3 } else { 1e-4 + (calls.get() % 7) as f64 * 1e-6 };
         team.clock.set(team.clock.get() + dt);
     }
 

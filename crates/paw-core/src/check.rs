@@ -106,9 +106,8 @@ pub fn sum_of(ranks: impl IntoIterator<Item = i32>, tasks: usize, size: u64, seq
 /// 1 on the rank `PAW_TEST_CORRUPT` names (the test-only hook), else 0.
 fn injected() -> usize {
     static TARGET: std::sync::OnceLock<Option<i32>> = std::sync::OnceLock::new();
-    let target = *TARGET.get_or_init(|| {
-        std::env::var("PAW_TEST_CORRUPT").ok().and_then(|v| v.trim().parse().ok())
-    });
+    let target = *TARGET
+        .get_or_init(|| std::env::var("PAW_TEST_CORRUPT").ok().and_then(|v| v.trim().parse().ok()));
     (target == Some(crate::process::rank().max(0))) as usize
 }
 

@@ -118,7 +118,16 @@ impl Loops {
             )));
         }
         let nloop_max_set = env.get(vars::NLOOP_MAX.name).is_some();
-        Ok(Loops { nloop, nloop_max, nloop_max_set, nloop_min, nreps, precision, max_time, tolerance })
+        Ok(Loops {
+            nloop,
+            nloop_max,
+            nloop_max_set,
+            nloop_min,
+            nreps,
+            precision,
+            max_time,
+            tolerance,
+        })
     }
 
     /// The lowest NLOOP for an iteration of `t` seconds, before the timer floor.

@@ -177,7 +177,16 @@ impl DatFile {
         let mut columns = COLUMNS.to_string();
         let mut heading = format!(
             "{:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>6} {:>12} {:>12} {:>5}",
-            "SIZE", "AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS", "CI_LO", "CI_HI",
+            "SIZE",
+            "AVG",
+            "MIN",
+            "MAX",
+            "STDDEV",
+            "MEDIAN",
+            "NLOOP",
+            "NREPS",
+            "CI_LO",
+            "CI_HI",
             "NOISY"
         );
         let (x, y) = (spec.x.unit.as_str(), spec.y.unit.as_str());
@@ -408,7 +417,9 @@ fn earlier_date(path: &Path) -> String {
     let text = String::from_utf8_lossy(&text[..text.len().min(8192)]);
     let from_header = text.lines().find_map(|l| {
         l.strip_prefix("# date: ")
-            .or_else(|| l.trim().strip_prefix("\"date\": \"").map(|d| d.trim_end_matches(['"', ','])))
+            .or_else(|| {
+                l.trim().strip_prefix("\"date\": \"").map(|d| d.trim_end_matches(['"', ',']))
+            })
             .map(str::to_string)
     });
     let date = from_header.unwrap_or_else(|| {
@@ -456,7 +467,11 @@ mod tests {
     }
 
     fn place(dir: &Path) -> Place {
-        Place { dir: dir.to_path_buf(), ledger: Rc::new(Ledger::new(Record::default())), fail: never }
+        Place {
+            dir: dir.to_path_buf(),
+            ledger: Rc::new(Ledger::new(Record::default())),
+            fail: never,
+        }
     }
 
     const PLAIN: Layout = Layout { check_column: false, tolerance: 0.05 };
@@ -473,7 +488,12 @@ mod tests {
     }
 
     fn row(samples: &[f64]) -> Row {
-        Row { stats: Stats::of(samples), nloop: 1000, nreps: samples.len(), check: Verdict::Unchecked }
+        Row {
+            stats: Stats::of(samples),
+            nloop: 1000,
+            nreps: samples.len(),
+            check: Verdict::Unchecked,
+        }
     }
 
     #[test]
@@ -502,7 +522,8 @@ mod tests {
     fn writes_header_and_flushed_rows_in_both_files() {
         let dir = tempfile::tempdir().unwrap();
         let p = place(dir.path());
-        let mut f = DatFile::create(&p, &["paw x -- test".into()], &spec("x.dat", vec![]), PLAIN).unwrap();
+        let mut f =
+            DatFile::create(&p, &["paw x -- test".into()], &spec("x.dat", vec![]), PLAIN).unwrap();
         f.row(8, &row(&[1.0, 2.0, 3.0]));
         // Read back without dropping the writer: the row must already be on disk.
         let text = std::fs::read_to_string(dir.path().join("x.dat")).unwrap();
@@ -515,7 +536,10 @@ mod tests {
         let cells: Vec<&str> = lines[5].split_whitespace().collect();
         assert_eq!(
             cells,
-            ["8", "2.00000", "1.00000", "3.00000", "1.00000", "2.00000", "1000", "3", "1.00000", "3.00000", "1"]
+            [
+                "8", "2.00000", "1.00000", "3.00000", "1.00000", "2.00000", "1000", "3", "1.00000",
+                "3.00000", "1"
+            ]
         );
         assert_eq!(lines.len(), 6);
         let csv = std::fs::read_to_string(dir.path().join("x.csv")).unwrap();
@@ -531,8 +555,13 @@ mod tests {
     fn check_and_extra_columns() {
         let dir = tempfile::tempdir().unwrap();
         let layout = Layout { check_column: true, tolerance: 0.05 };
-        let mut f = DatFile::create(&place(dir.path()), &[], &spec("c.dat", vec!["TASK_MIN", "TASK_MAX"]), layout)
-            .unwrap();
+        let mut f = DatFile::create(
+            &place(dir.path()),
+            &[],
+            &spec("c.dat", vec!["TASK_MIN", "TASK_MAX"]),
+            layout,
+        )
+        .unwrap();
         f.row_with(1, &row(&[1.0]).verdict(Verdict::Pass), &[1.5, 2.5]);
         f.row_with(2, &row(&[1.0]).verdict(Verdict::Fail), &[1.5, 2.5]);
         let text = std::fs::read_to_string(dir.path().join("c.dat")).unwrap();
@@ -542,7 +571,10 @@ mod tests {
         let cells: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
         assert_eq!(cells[11..13], ["1.50000", "2.50000"]);
         let csv = std::fs::read_to_string(dir.path().join("c.csv")).unwrap();
-        assert!(csv.starts_with("size_bytes,") && csv.lines().next().unwrap().ends_with(",task_min_us,task_max_us,check"));
+        assert!(
+            csv.starts_with("size_bytes,")
+                && csv.lines().next().unwrap().ends_with(",task_min_us,task_max_us,check")
+        );
         assert!(csv.lines().last().unwrap().ends_with(",0,1.50000,2.50000,fail"), "{csv}");
     }
 
@@ -562,13 +594,30 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = place(dir.path());
         let cols = [Column { name: "A", unit: "" }, Column { name: "B", unit: "s" }];
-        let mut t = Table::open(&p, "t.dat", &["start-up".into()], &cols, Some("2026-01-01T00:00:00Z, 1 task".into())).unwrap();
+        let mut t = Table::open(
+            &p,
+            "t.dat",
+            &["start-up".into()],
+            &cols,
+            Some("2026-01-01T00:00:00Z, 1 task".into()),
+        )
+        .unwrap();
         t.row(&["1".into(), "0.5".into()]);
-        let mut t = Table::open(&p, "t.dat", &["ignored".into()], &cols, Some("2026-01-02T00:00:00Z, 2 tasks".into())).unwrap();
+        let mut t = Table::open(
+            &p,
+            "t.dat",
+            &["ignored".into()],
+            &cols,
+            Some("2026-01-02T00:00:00Z, 2 tasks".into()),
+        )
+        .unwrap();
         t.row(&["2".into(), "0.7".into()]);
         let text = std::fs::read_to_string(dir.path().join("t.dat")).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[..3], ["# start-up", "# columns: A B", "# run: 2026-01-01T00:00:00Z, 1 task"]);
+        assert_eq!(
+            lines[..3],
+            ["# start-up", "# columns: A B", "# run: 2026-01-01T00:00:00Z, 1 task"]
+        );
         assert!(!text.contains("ignored"));
         assert_eq!(lines[4], "# run: 2026-01-02T00:00:00Z, 2 tasks");
         assert_eq!(lines.len(), 6);

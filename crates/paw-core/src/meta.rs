@@ -196,7 +196,14 @@ pub fn environment(read: impl Fn(&str) -> bool) -> Vec<String> {
 /// Bytes of memory available to a new allocation (MemAvailable of /proc/meminfo).
 pub fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kib: u64 = text.lines().find_map(|l| l.strip_prefix("MemAvailable:"))?.trim().trim_end_matches("kB").trim().parse().ok()?;
+    let kib: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
     Some(kib * 1024)
 }
 

@@ -95,7 +95,8 @@ impl Pair {
 /// Nothing of PAW's configuration (NLOOP, NREPS, sizes) is read. Call inside
 /// [`crate::main`]; returns MPI_COMM_WORLD.
 pub fn start_mpi(name: &'static str) -> Result<SimpleCommunicator> {
-    let universe = mpi::initialize().ok_or_else(|| Error::runtime("MPI was already initialised"))?;
+    let universe =
+        mpi::initialize().ok_or_else(|| Error::runtime("MPI was already initialised"))?;
     Ok(process::adopt_mpi(name, universe))
 }
 
@@ -214,7 +215,6 @@ impl Paw {
     pub fn pair(&self) -> Pair {
         Pair::of(self.rank(), self.size() as i32)
     }
-
 }
 
 impl Deref for Paw {

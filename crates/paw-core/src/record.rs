@@ -189,7 +189,11 @@ mod tests {
     fn record_is_rewritten_and_valid_at_every_step() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x-np_0002.json");
-        let ledger = Ledger::new(Record { binary: "x".into(), status: "running".into(), ..Default::default() });
+        let ledger = Ledger::new(Record {
+            binary: "x".into(),
+            status: "running".into(),
+            ..Default::default()
+        });
         ledger.place(path.clone()).unwrap();
         ledger.file_created("a.dat", "a.csv").unwrap();
         ledger.row_written("a.dat", false).unwrap();

@@ -156,7 +156,12 @@ impl<T: Team> Session<T> {
             date: self.info.date.clone(),
             status: "running".into(),
             tasks: self.info.tasks,
-            hosts: self.info.hosts().into_iter().map(|(host, tasks)| HostTasks { host, tasks }).collect(),
+            hosts: self
+                .info
+                .hosts()
+                .into_iter()
+                .map(|(host, tasks)| HostTasks { host, tasks })
+                .collect(),
             placement: self.info.placement.clone(),
             mpi_library: mpi_library.map(String::from),
             environment: self.info.environment.clone(),
@@ -288,7 +293,8 @@ impl<T: Team> Session<T> {
     /// A text variable (a path, a level name), rank 0's value on every rank; `None` unset.
     pub fn text(&self, var: &Var) -> Option<String> {
         let raw = std::env::var(var.name).ok();
-        let shared = self.team.share_text(&format!("{}{}", raw.is_some() as u8, raw.unwrap_or_default()));
+        let shared =
+            self.team.share_text(&format!("{}{}", raw.is_some() as u8, raw.unwrap_or_default()));
         let value = shared.strip_prefix('1').map(String::from);
         self.note(var, value.as_deref().unwrap_or(var.default));
         value
@@ -350,7 +356,10 @@ impl<T: Team> Session<T> {
         let off = |v: Option<f64>| v.map_or("-".to_string(), |x| x.to_string());
         self.note(&vars::NLOOP, &l.nloop.map_or("-".to_string(), |n| n.to_string()));
         self.note(&vars::NLOOP_MAX, &l.nloop_max.to_string());
-        self.note(&vars::NLOOP_MIN, &l.nloop_min.map_or(vars::NLOOP_MIN.default.to_string(), |n| n.to_string()));
+        self.note(
+            &vars::NLOOP_MIN,
+            &l.nloop_min.map_or(vars::NLOOP_MIN.default.to_string(), |n| n.to_string()),
+        );
         self.note(&vars::NREPS, &l.nreps.to_string());
         self.note(&vars::PAW_PRECISION, &off(l.precision));
         self.note(&vars::PAW_MAX_TIME, &l.max_time.to_string());
@@ -376,7 +385,9 @@ impl<T: Team> Session<T> {
                 ))),
             },
         })?;
-        let c = [Combine::Min, Combine::Max, Combine::Avg].get((code as usize).wrapping_sub(1)).copied();
+        let c = [Combine::Min, Combine::Max, Combine::Avg]
+            .get((code as usize).wrapping_sub(1))
+            .copied();
         let _ = self.combine.set(c);
         Ok(c)
     }
@@ -407,8 +418,14 @@ impl<T: Team> Session<T> {
         };
         let set: Vec<String> = reads.iter().filter(|s| s.set).map(show).collect();
         let unset: Vec<String> = reads.iter().filter(|s| !s.set).map(show).collect();
-        lines.push(format!("settings: {}", if set.is_empty() { "(none set)".into() } else { set.join(" ") }));
-        lines.push(format!("defaults: {}", if unset.is_empty() { "(none)".into() } else { unset.join(" ") }));
+        lines.push(format!(
+            "settings: {}",
+            if set.is_empty() { "(none set)".into() } else { set.join(" ") }
+        ));
+        lines.push(format!(
+            "defaults: {}",
+            if unset.is_empty() { "(none)".into() } else { unset.join(" ") }
+        ));
         lines.extend(self.info.environment_lines());
         lines.push(format!("timed: {}", one_line(self.spec.timed)));
         lines.push(format!("reported: {}", one_line(self.spec.reports)));
@@ -425,7 +442,10 @@ impl<T: Team> Session<T> {
     /// Creates a data file and its CSV twin on rank 0 with the run header and the bench's
     /// description (collective: an unwritable output directory is an error on every rank).
     pub fn dat(&self, bench: &Bench<'_, T>, spec: DatSpec) -> Result<DatFile> {
-        let layout = Layout { check_column: self.checking, tolerance: bench.calibration().loops().tolerance };
+        let layout = Layout {
+            check_column: self.checking,
+            tolerance: bench.calibration().loops().tolerance,
+        };
         let mut header = self.header();
         header.extend(bench.describe());
         let file =
@@ -437,7 +457,13 @@ impl<T: Team> Session<T> {
     /// the run header, `notes` and a `# columns:` line. With `append`, rows go after those of
     /// earlier runs, each run's behind a `# run:` line with its date, tasks and hosts (the
     /// header then holds only what all runs share).
-    pub fn table(&self, file: &str, notes: &[String], columns: &[Column], append: bool) -> Result<Table> {
+    pub fn table(
+        &self,
+        file: &str,
+        notes: &[String],
+        columns: &[Column],
+        append: bool,
+    ) -> Result<Table> {
         let mut header = if append {
             let mut h = vec![format!("paw {} -- {}", self.info.benchmark, self.info.title)];
             h.extend(self.info.libraries.iter().map(|l| format!("library: {l}")));
@@ -470,7 +496,8 @@ impl<T: Team> Session<T> {
         let mut created = None;
         let mut failure = None;
         if self.team.is_root() {
-            let place = Place { dir: self.dir.clone(), ledger: self.ledger.clone(), fail: process::fatal };
+            let place =
+                Place { dir: self.dir.clone(), ledger: self.ledger.clone(), fail: process::fatal };
             match self.prepare(file, keep).and_then(|_| create(&place)) {
                 Ok(f) => created = Some(f),
                 Err(e) => failure = Some(output_error(&self.dir, file, &e)),

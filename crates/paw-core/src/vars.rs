@@ -7,7 +7,8 @@ use crate::spec::Var;
 macro_rules! var {
     ($name:ident, $default:expr, $meaning:expr) => {
         #[doc = $meaning]
-        pub const $name: Var = Var { name: stringify!($name), default: $default, meaning: $meaning };
+        pub const $name: Var =
+            Var { name: stringify!($name), default: $default, meaning: $meaning };
     };
 }
 
@@ -103,10 +104,14 @@ mod tests {
 
     #[test]
     fn paw_like_names() {
-        for n in ["MAX_P2P_SZIE", "MIN_COL_SIZE", "MAX_GPU_BLAS_SIZE", "NLOOPMAX", "NREPS_X", "PAW_CHEK"] {
+        for n in
+            ["MAX_P2P_SZIE", "MIN_COL_SIZE", "MAX_GPU_BLAS_SIZE", "NLOOPMAX", "NREPS_X", "PAW_CHEK"]
+        {
             assert!(looks_like_paw(n), "{n}");
         }
-        for n in ["NVPL_BLAS_DEBUG_CPU_TYPE", "PAW_TEST_HANG", "OMP_NUM_THREADS", "PATH", "CUDA_HOME"] {
+        for n in
+            ["NVPL_BLAS_DEBUG_CPU_TYPE", "PAW_TEST_HANG", "OMP_NUM_THREADS", "PATH", "CUDA_HOME"]
+        {
             assert!(!looks_like_paw(n), "{n}");
         }
     }

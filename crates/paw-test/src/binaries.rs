@@ -133,7 +133,9 @@ pub fn help(name: &str) -> Help {
     let start = if tasks.starts_with("one process") {
         Start::Direct
     } else if tasks.starts_with("exactly ") || tasks.starts_with("at least ") {
-        let n: usize = tasks.split_whitespace().nth(if tasks.starts_with("at") { 2 } else { 1 })
+        let n: usize = tasks
+            .split_whitespace()
+            .nth(if tasks.starts_with("at") { 2 } else { 1 })
             .and_then(|w| w.parse().ok())
             .unwrap_or(2);
         Start::Mpi(n.max(2))
@@ -153,7 +155,10 @@ mod tests {
         let v = expand("a b $(foreach m,x y,$(foreach d,1 2,p_$(m)_$(d))) c");
         assert_eq!(v, ["a", "b", "p_x_1", "p_x_2", "p_y_1", "p_y_2", "c"]);
         let all = all();
-        assert!(all.contains(&"latency".to_string()) && all.contains(&"gpu_keep_noal_inout".to_string()));
+        assert!(
+            all.contains(&"latency".to_string())
+                && all.contains(&"gpu_keep_noal_inout".to_string())
+        );
         assert!(!all.iter().any(|b| b.contains('$')), "{all:?}");
     }
 }

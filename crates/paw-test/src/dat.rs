@@ -111,11 +111,16 @@ impl Dat {
                 return Err(format!("row {row:?}: MIN <= AVG, MEDIAN <= MAX does not hold"));
             }
             if !(le(min[i], lo[i]) && le(lo[i], med[i]) && le(med[i], hi[i]) && le(hi[i], max[i])) {
-                return Err(format!("row {row:?}: MIN <= CI_LO <= MEDIAN <= CI_HI <= MAX does not hold"));
+                return Err(format!(
+                    "row {row:?}: MIN <= CI_LO <= MEDIAN <= CI_HI <= MAX does not hold"
+                ));
             }
             let wide = (hi[i] - lo[i]) > 0.05 * med[i] * (1.0 + 1e-4);
             let narrow = (hi[i] - lo[i]) < 0.05 * med[i] * (1.0 - 1e-4);
-            if (noisy[i] != 0.0 && noisy[i] != 1.0) || (wide && noisy[i] != 1.0) || (narrow && noisy[i] != 0.0) {
+            if (noisy[i] != 0.0 && noisy[i] != 1.0)
+                || (wide && noisy[i] != 1.0)
+                || (narrow && noisy[i] != 0.0)
+            {
                 return Err(format!("row {row:?}: NOISY does not match the interval's width"));
             }
             if nloop[i] < 1.0 {

@@ -286,7 +286,8 @@ pub fn variables_read(program: &Path) -> Vec<String> {
     let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
     seen.entry(program.to_path_buf())
         .or_insert_with(|| {
-            let help = Command::new(program).arg("-h").output().map(|o| o.stdout).unwrap_or_default();
+            let help =
+                Command::new(program).arg("-h").output().map(|o| o.stdout).unwrap_or_default();
             help_variables(&String::from_utf8_lossy(&help))
         })
         .clone()

@@ -89,7 +89,11 @@ fn recorded(dat: &Dat) -> BTreeSet<String> {
     ["settings", "defaults"]
         .iter()
         .filter_map(|k| dat.header_value(k))
-        .flat_map(|v| v.split_whitespace().filter_map(|w| w.split_once('=').map(|(n, _)| n.to_string())).collect::<Vec<_>>())
+        .flat_map(|v| {
+            v.split_whitespace()
+                .filter_map(|w| w.split_once('=').map(|(n, _)| n.to_string()))
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -106,12 +110,20 @@ fn runnable() -> Vec<String> {
 /// Checks the CSV twin of `dat_file` holds the same rows and values.
 fn assert_csv_twin(dir: &Path, dat_file: &str, dat: &Dat) {
     let csv_file = dat_file.replace(".dat", ".csv");
-    let mut reader = csv::Reader::from_path(dir.join(&csv_file))
-        .unwrap_or_else(|e| panic!("{csv_file}: {e}"));
+    let mut reader =
+        csv::Reader::from_path(dir.join(&csv_file)).unwrap_or_else(|e| panic!("{csv_file}: {e}"));
     let header = reader.headers().unwrap().clone();
     let extra = usize::from(header.iter().last() == Some("run"));
-    assert_eq!(header.len(), dat.columns.len() + extra, "{csv_file}: {header:?} vs {:?}", dat.columns);
-    assert!(header.iter().zip(&dat.columns).all(|(c, d)| c.starts_with(&d.to_lowercase())), "{header:?}");
+    assert_eq!(
+        header.len(),
+        dat.columns.len() + extra,
+        "{csv_file}: {header:?} vs {:?}",
+        dat.columns
+    );
+    assert!(
+        header.iter().zip(&dat.columns).all(|(c, d)| c.starts_with(&d.to_lowercase())),
+        "{header:?}"
+    );
     let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
     assert_eq!(rows.len(), dat.rows.len(), "{csv_file}: rows");
     for (csv_row, dat_row) in rows.iter().zip(&dat.rows) {
@@ -149,16 +161,27 @@ fn headers_record_what_help_lists_and_csv_and_json_agree_with_the_dat_files() {
                 assert!(!dat.columns.iter().any(|c| c == "CHECK"), "{name}: {file}");
             }
         }
-        let records: Vec<String> = out.files().into_iter().filter(|f| f.ends_with(".json")).collect();
+        let records: Vec<String> =
+            out.files().into_iter().filter(|f| f.ends_with(".json")).collect();
         assert_eq!(records.len(), 1, "{name}: one run record: {:?}", out.files());
         let text = std::fs::read_to_string(out.dir.path().join(&records[0])).unwrap();
-        let record: Record = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-        assert_eq!((record.binary.as_str(), record.status.as_str(), record.exit_code), (name.as_str(), "ok", Some(0)));
-        assert!(!record.placement.is_empty() && !record.hosts.is_empty() && !record.date.is_empty());
+        let record: Record =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+        assert_eq!(
+            (record.binary.as_str(), record.status.as_str(), record.exit_code),
+            (name.as_str(), "ok", Some(0))
+        );
+        assert!(
+            !record.placement.is_empty() && !record.hosts.is_empty() && !record.date.is_empty()
+        );
         let names: BTreeSet<&str> = record.settings.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, listed.iter().map(String::as_str).collect(), "{name}: record settings");
         for file in &dats {
-            let entry = record.files.iter().find(|f| &f.name == file).unwrap_or_else(|| panic!("{name}: {file} not in the record"));
+            let entry = record
+                .files
+                .iter()
+                .find(|f| &f.name == file)
+                .unwrap_or_else(|| panic!("{name}: {file} not in the record"));
             assert_eq!(entry.csv, file.replace(".dat", ".csv"));
             let rows = out.dat(file).rows.len();
             assert_eq!(entry.rows, rows, "{name}: {file} rows in the record");
@@ -180,12 +203,17 @@ fn a_corrupted_result_fails_the_check_of_every_checking_mpi_binary() {
         // A rank that checks what it holds: the target of puts and one-way messages, else
         // task 0 (roots, targets of accumulates, origins of gets, ping-pong ends).
         let checker = ["put", "ping", "mrate"].iter().any(|k| name.contains(k)) as u8;
-        let (_, out) = launch(&name, &[("PAW_CHECK", "1".into()), ("PAW_TEST_CORRUPT", checker.to_string())]);
+        let (_, out) =
+            launch(&name, &[("PAW_CHECK", "1".into()), ("PAW_TEST_CORRUPT", checker.to_string())]);
         out.failure("data check failed");
         assert_eq!(out.stderr_lines("error:").len(), 1, "{name}\n{}", out.report());
         for file in out.dat_files() {
             let dat = out.dat(&file);
-            assert!(dat.cells("CHECK").iter().all(|c| c == "fail"), "{name}: {file}\n{}", out.report());
+            assert!(
+                dat.cells("CHECK").iter().all(|c| c == "fail"),
+                "{name}: {file}\n{}",
+                out.report()
+            );
         }
         checked += 1;
     }

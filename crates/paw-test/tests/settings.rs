@@ -32,7 +32,11 @@ fn nloop_fixes_the_count_and_the_default_minimum_gives_large_sizes_ten_transfers
     let dat = out.dat("send_time-np_0002.dat");
     let (sizes, nloop) = (dat.numbers("SIZE"), dat.numbers("NLOOP"));
     assert_eq!(sizes.last(), Some(&4194304.0));
-    assert!(*nloop.last().unwrap() >= 10.0, "4 MiB samples hold {} round trips", nloop.last().unwrap());
+    assert!(
+        *nloop.last().unwrap() >= 10.0,
+        "4 MiB samples hold {} round trips",
+        nloop.last().unwrap()
+    );
     assert!(dat.header_value("nloop").unwrap().contains("at least 10 (NLOOP_MIN's default"));
 }
 
@@ -96,12 +100,16 @@ fn a_second_run_keeps_the_first_runs_files() {
     };
     run();
     let first: Vec<String> = names(dir.path());
-    assert_eq!(first, ["fixture_time-np_0002.csv", "fixture_time-np_0002.dat", "paw-fixture-np_0002.json"]);
-    let date = Dat::parse(&std::fs::read_to_string(dir.path().join("fixture_time-np_0002.dat")).unwrap())
-        .unwrap()
-        .header_value("date")
-        .unwrap()
-        .replace(':', "");
+    assert_eq!(
+        first,
+        ["fixture_time-np_0002.csv", "fixture_time-np_0002.dat", "paw-fixture-np_0002.json"]
+    );
+    let date =
+        Dat::parse(&std::fs::read_to_string(dir.path().join("fixture_time-np_0002.dat")).unwrap())
+            .unwrap()
+            .header_value("date")
+            .unwrap()
+            .replace(':', "");
     let second = run();
     let now = names(dir.path());
     for f in &first {
@@ -114,8 +122,10 @@ fn a_second_run_keeps_the_first_runs_files() {
 }
 
 fn names(dir: &std::path::Path) -> Vec<String> {
-    let mut v: Vec<String> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     v.sort();
     v
 }
@@ -123,10 +133,15 @@ fn names(dir: &std::path::Path) -> Vec<String> {
 #[test]
 fn paw_check_is_refused_where_nothing_can_be_checked_and_pointed_out_where_results_always_are() {
     let out = Launch::mpi(bin("col_init"), 2).env("PAW_CHECK", 1).run();
-    out.failure("PAW_CHECK=1: col_init moves no data it could check; accepted: PAW_CHECK unset or 0");
+    out.failure(
+        "PAW_CHECK=1: col_init moves no data it could check; accepted: PAW_CHECK unset or 0",
+    );
     assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
     assert!(out.files().is_empty(), "{:?}", out.files());
     let out = Launch::direct(bin("dgemm")).env("PAW_CHECK", 1).run();
     out.success();
-    assert_eq!(out.stderr_lines("PAW_CHECK is not read by dgemm: its results are always checked").len(), 1);
+    assert_eq!(
+        out.stderr_lines("PAW_CHECK is not read by dgemm: its results are always checked").len(),
+        1
+    );
 }

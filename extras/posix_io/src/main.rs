@@ -41,8 +41,11 @@ const IO_DIR: Var = Var {
 const FILE_SIZE: Var =
     Var { name: "IO_FILE_SIZE", default: "268435456", meaning: "bytes each task writes and reads" };
 /// IO_TRANSFER_SIZE: bytes per write() or read() call.
-const TRANSFER_SIZE: Var =
-    Var { name: "IO_TRANSFER_SIZE", default: "1048576", meaning: "bytes per write() or read() call" };
+const TRANSFER_SIZE: Var = Var {
+    name: "IO_TRANSFER_SIZE",
+    default: "1048576",
+    meaning: "bytes per write() or read() call",
+};
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
@@ -55,7 +58,11 @@ fn main() -> std::process::ExitCode {
                  accepted: IO_TRANSFER_SIZE <= IO_FILE_SIZE"
             )));
         }
-        paw.fits_in_memory(2 * file_size as u128, FILE_SIZE.name, "the data and read-back buffers")?;
+        paw.fits_in_memory(
+            2 * file_size as u128,
+            FILE_SIZE.name,
+            "the data and read-back buffers",
+        )?;
         let dir = paw.text(&IO_DIR).map_or_else(|| paw.output_dir().to_path_buf(), PathBuf::from);
         let path = dir.join(format!("paw_io.{}", paw.rank()));
         let tasks = paw.size() as f64;
@@ -70,7 +77,10 @@ fn main() -> std::process::ExitCode {
             file: paw.np_file(&format!("posix_io_{kind}"), paw.size()),
             x: Axis::new("file size per task", "bytes"),
             y: Axis::new(format!("aggregate {kind} bandwidth"), "MB/s (MB = 2^20 B)"),
-            notes: vec![format!("{what}; transfer size {transfer} bytes; files in {}", dir.display())],
+            notes: vec![format!(
+                "{what}; transfer size {transfer} bytes; files in {}",
+                dir.display()
+            )],
             echo: true,
             extra: vec!["TASK_MIN_BW", "TASK_MAX_BW"],
         };

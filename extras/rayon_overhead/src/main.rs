@@ -78,7 +78,8 @@ fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let node = Node::init(&SPEC)?;
         let delay_ns = node.knob(&DELAY, 1..=10_000_000)?;
-        let most = node.threads(&[vars::RAYON_NUM_THREADS])?.map_or(paw_core::cores(), |t| t as usize);
+        let most =
+            node.threads(&[vars::RAYON_NUM_THREADS])?.map_or(paw_core::cores(), |t| t as usize);
         let mut counts: Vec<usize> =
             std::iter::successors(Some(1), |t| Some(t * 2)).take_while(|&t| t < most).collect();
         counts.push(most);
@@ -121,7 +122,8 @@ fn main() -> std::process::ExitCode {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(|e| {
                     paw_core::Error::runtime(format!("cannot start {t} threads: {e}"))
                 })?;
-                let m = bench.measure(format!("{name} with {t} threads"), || construct(&pool, t, d))?;
+                let m =
+                    bench.measure(format!("{name} with {t} threads"), || construct(&pool, t, d))?;
                 out.row(t, &m.row(|time| (time - serial) * 1e6));
             }
         }

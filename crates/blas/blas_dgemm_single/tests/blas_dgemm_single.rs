@@ -37,7 +37,10 @@ fn writes_time_and_flops_for_max_blas_size() {
 fn thread_count_names_the_files() {
     let out = Launch::direct(BIN).env("MAX_BLAS_SIZE", 32).env("OPENBLAS_NUM_THREADS", 1).run();
     out.success();
-    assert_eq!(out.dat_files(), ["dgemm_single_flops-np_0001.dat", "dgemm_single_time-np_0001.dat"]);
+    assert_eq!(
+        out.dat_files(),
+        ["dgemm_single_flops-np_0001.dat", "dgemm_single_time-np_0001.dat"]
+    );
 }
 
 #[test]

@@ -238,8 +238,8 @@ fn measure_sweep(
                 let handshake = Handshake::default();
                 std::thread::scope(|s| {
                     s.spawn(|| handshake.serve(b));
-                    let m = bench
-                        .measure(size, || failure.keep(handshake.together(n, || a.step(n))));
+                    let m =
+                        bench.measure(size, || failure.keep(handshake.together(n, || a.step(n))));
                     handshake.stop.store(true, Ordering::Release);
                     m
                 })?

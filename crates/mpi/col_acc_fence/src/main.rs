@@ -5,7 +5,7 @@
 //! doc/binaries.md are made from it.
 use mpi_ext::rma::Window;
 use paw_core::mpi::collective::SystemOperation;
-use paw_core::{check, vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_core::{buffer, check, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
 use paw_mpi::{collective_files, ACC_CHECK};
 
 const SPEC: Spec = Spec {
@@ -50,8 +50,13 @@ fn main() -> std::process::ExitCode {
         };
 
         let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
-        let (mut time, mut bw) =
-            collective_files(&paw, &bench, "accfence", "bytes reduced into task 0 per second, (n-1) x SIZE / time", &[])?;
+        let (mut time, mut bw) = collective_files(
+            &paw,
+            &bench,
+            "accfence",
+            "bytes reduced into task 0 per second, (n-1) x SIZE / time",
+            &[],
+        )?;
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let (n, seq) = (size as usize, seq as u64);
             let m = bench.measure(size, || epoch(&send[..n]))?;

@@ -4,7 +4,7 @@
 //! the files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
 use paw_core::mpi::Threading;
-use paw_core::{Var, Check, Error, Paw, Ranks, Spec};
+use paw_core::{Check, Error, Paw, Ranks, Spec, Var};
 use paw_mpi::startup_times;
 use std::time::Instant;
 
@@ -69,4 +69,3 @@ fn thread_level() -> paw_core::Result<Threading> {
         ))),
     }
 }
-

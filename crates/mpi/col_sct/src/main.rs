@@ -5,7 +5,7 @@
 //! the files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{check, vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_core::{buffer, check, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
 use paw_mpi::{collective_files, COLLECTIVE_CHECK};
 
 const SPEC: Spec = Spec {

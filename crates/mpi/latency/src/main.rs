@@ -5,8 +5,8 @@
 //! doc/binaries.md are made from it.
 use paw_core::check;
 use paw_core::mpi::traits::*;
+use paw_core::{vars, Axis, Check, Combine, DatSpec, Paw, Policy, Ranks, Spec, Timing};
 use paw_mpi::{send_pingpong, PAIR_CHECK};
-use paw_core::{vars, Check, Axis, Combine, DatSpec, Paw, Policy, Ranks, Spec, Timing};
 
 const SPEC: Spec = Spec {
     name: "latency",

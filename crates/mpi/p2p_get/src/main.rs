@@ -7,8 +7,8 @@ use mpi_ext::rma::Window;
 use paw_core::check;
 use paw_core::mpi::topology::UserGroup;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, buffer, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{PAIR_CHECK, time_and_second, Second};
+use paw_core::{buffer, vars, Check, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{time_and_second, Second, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_get",
@@ -27,7 +27,6 @@ time per epoch, MB/s (MB = 2^20 B).",
     files: "\
 get_time-np_NNNN.dat (usec) and get_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
-
 
 /// One epoch: the origin reads `into.len()` bytes from the start of its partner's window.
 fn epoch(win: &Window<u8>, partner: &UserGroup, pair: Pair, into: &mut [u8]) {

@@ -8,8 +8,8 @@ use mpi_ext::batch::Batch;
 use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{PAIR_CHECK, time_and_second, Second};
+use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{time_and_second, Second, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_isend_bidir",
@@ -29,7 +29,6 @@ bidirectional bandwidth per pair = 2 x SIZE / time per exchange, MB/s (MB = 2^20
 isend_bidir_time-np_NNNN.dat (usec) and isend_bidir_bw-np_NNNN.dat (MB/s), NNNN = \
 tasks",
 };
-
 
 /// One exchange: both messages in flight at once, completed by one MPI_Waitall.
 fn exchange(batch: &mut Batch, leader: bool, partner: &Process<'_>, send: &[u8], recv: &mut [u8]) {

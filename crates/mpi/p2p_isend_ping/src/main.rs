@@ -8,8 +8,8 @@ use paw_core::check;
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{PAIR_CHECK, time_and_second, Second};
+use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{time_and_second, Second, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_isend_ping",
@@ -29,7 +29,6 @@ bandwidth per pair = SIZE / time per message, MB/s (MB = 2^20 B).",
     files: "\
 isend_ping_time-np_NNNN.dat (usec) and isend_ping_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
-
 
 /// One message from the leader to its partner.
 fn ping(leader: bool, partner: &Process<'_>, send: &[u8], recv: &mut [u8]) {
@@ -65,7 +64,8 @@ fn main() -> std::process::ExitCode {
         ping(pair.leader, &partner, &send[..warm], &mut recv[..warm]);
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let n = size as usize;
-            let m = bench.measure(size, || ping(pair.leader, &partner, &send[..n], &mut recv[..n]))?;
+            let m =
+                bench.measure(size, || ping(pair.leader, &partner, &send[..n], &mut recv[..n]))?;
             let mut wrong = 0;
             if paw.checking() {
                 check::fill(&mut send[..n], paw.rank(), size, seq as u64);

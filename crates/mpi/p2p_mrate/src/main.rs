@@ -7,12 +7,13 @@ use mpi_ext::batch::Batch;
 use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing};
-use paw_mpi::{WINDOW_SIZE, PAIR_CHECK, time_and_second, window_size, Second};
+use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing};
+use paw_mpi::{time_and_second, window_size, Second, PAIR_CHECK, WINDOW_SIZE};
 
 const SPEC: Spec = Spec {
     name: "p2p_mrate",
-    title: "message rate with WINDOW_SIZE messages in flight, one direction (PAW 1.6 section 7.7.4)",
+    title:
+        "message rate with WINDOW_SIZE messages in flight, one direction (PAW 1.6 section 7.7.4)",
     timed: "\
 Task i pairs with task i + n/2 (PAW Fig. 7.1). Per sample: NLOOP windows; in each, \
 tasks 0..n/2-1 post WINDOW_SIZE MPI_Isend and tasks n/2..n-1 WINDOW_SIZE MPI_Irecv \
@@ -28,7 +29,6 @@ message, messages/s.",
     files: "\
 mrate_time-np_NNNN.dat (usec) and mrate_rate-np_NNNN.dat (messages/s), NNNN = tasks",
 };
-
 
 /// One window: every send from the same buffer, every receive into its own slot of `recv`.
 fn window(

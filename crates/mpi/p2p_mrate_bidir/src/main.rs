@@ -7,8 +7,8 @@ use mpi_ext::batch::Batch;
 use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing};
-use paw_mpi::{WINDOW_SIZE, PAIR_CHECK, time_and_second, window_size, Second};
+use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing};
+use paw_mpi::{time_and_second, window_size, Second, PAIR_CHECK, WINDOW_SIZE};
 
 const SPEC: Spec = Spec {
     name: "p2p_mrate_bidir",
@@ -29,7 +29,6 @@ aggregate message rate of the n/2 pairs = n/2 / time per message, messages/s.",
 mrate_bidir_time-np_NNNN.dat (usec) and mrate_bidir_rate-np_NNNN.dat (messages/s), \
 NNNN = tasks",
 };
-
 
 /// One window each way: sends from one buffer, receives into distinct slots of `slots`.
 fn window(batch: &mut Batch, leader: bool, peer: &Process<'_>, send: &[u8], slots: &mut [u8]) {

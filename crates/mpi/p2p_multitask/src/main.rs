@@ -6,8 +6,8 @@
 //! doc/binaries.md are made from it.
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, buffer, Combine, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{PAIR_CHECK, isend_pingpong, time_and_second, Second};
+use paw_core::{buffer, vars, Check, Combine, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{isend_pingpong, time_and_second, Second, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_multitask",
@@ -19,15 +19,14 @@ MPI_Irecv, MPI_Wait, tasks n/2..n-1 MPI_Irecv, MPI_Wait, MPI_Isend, MPI_Wait (PA
 Table 7.4, section 7.7.3).",
     reports: "\
 one-way time = sample / (2 NLOOP), usec, maximum over tasks (the slowest pair bounds \
-the whole exchange); aggregate bandwidth of the n/2 pairs = n/2 x MAX_P2P_SIZE / one- \
-way time, MB/s (MB = 2^20 B).",
+the whole exchange); aggregate bandwidth of the n/2 pairs = n/2 x MAX_P2P_SIZE / \
+one-way time, MB/s (MB = 2^20 B).",
     ranks: Ranks::Even,
     vars: &[&[vars::MAX_P2P_SIZE], vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: "\
 multitask_time-np_NNNN.dat (usec) and multitask_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
-
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {

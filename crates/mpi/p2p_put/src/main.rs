@@ -7,8 +7,8 @@ use mpi_ext::rma::Window;
 use paw_core::check;
 use paw_core::mpi::topology::UserGroup;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, buffer, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{PAIR_CHECK, time_and_second, Second};
+use paw_core::{buffer, vars, Check, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{time_and_second, Second, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_put",
@@ -28,7 +28,6 @@ covers the data's arrival); bandwidth per pair = SIZE / time per epoch, MB/s (MB
     files: "\
 put_time-np_NNNN.dat (usec) and put_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
-
 
 /// One epoch: the origin puts `data` at the start of its partner's window.
 fn epoch(win: &Window<u8>, partner: &UserGroup, pair: Pair, data: &[u8]) {

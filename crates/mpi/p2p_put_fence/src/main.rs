@@ -5,8 +5,8 @@
 //! doc/binaries.md are made from it.
 use mpi_ext::rma::Window;
 use paw_core::check;
-use paw_core::{vars, Check, buffer, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{PAIR_CHECK, time_and_second, Second};
+use paw_core::{buffer, vars, Check, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{time_and_second, Second, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_put_fence",
@@ -25,7 +25,6 @@ time per epoch, MB/s (MB = 2^20 B).",
     files: "\
 putfence_time-np_NNNN.dat (usec) and putfence_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
-
 
 /// One fence epoch: the origin puts `data` at the start of its partner's window.
 fn epoch(win: &Window<u8>, pair: Pair, data: &[u8]) {

@@ -6,8 +6,8 @@
 use mpi_ext::rma::Window;
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{PAIR_CHECK, time_and_second, Second};
+use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{time_and_second, Second, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_rget",
@@ -26,7 +26,6 @@ SIZE / time per transfer, MB/s (MB = 2^20 B).",
     files: "\
 rget_time-np_NNNN.dat (usec) and rget_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
-
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {

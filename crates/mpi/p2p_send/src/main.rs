@@ -5,8 +5,8 @@
 //! doc/binaries.md are made from it.
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, buffer, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{PAIR_CHECK, send_pingpong, time_and_second, Second};
+use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{send_pingpong, time_and_second, Second, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_send",
@@ -25,7 +25,6 @@ per pair = SIZE / one-way time, MB/s (MB = 2^20 B).",
     files: "\
 send_time-np_NNNN.dat (usec) and send_bw-np_NNNN.dat (MB/s), NNNN = tasks",
 };
-
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
@@ -50,8 +49,9 @@ fn main() -> std::process::ExitCode {
         send_pingpong(pair.leader, &partner, &send[..warm], &mut recv[..warm]);
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let n = size as usize;
-            let m =
-                bench.measure(size, || send_pingpong(pair.leader, &partner, &send[..n], &mut recv[..n]))?;
+            let m = bench.measure(size, || {
+                send_pingpong(pair.leader, &partner, &send[..n], &mut recv[..n])
+            })?;
             let mut wrong = 0;
             if paw.checking() {
                 check::fill(&mut send[..n], paw.rank(), size, seq as u64);

@@ -3,10 +3,10 @@
 //! `<stem>_time-np_NNNN.dat` / `<stem>_bw-np_NNNN.dat` files (or `_rate`) they write.
 #![warn(missing_docs)]
 
+use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::mpi::collective::SystemOperation;
 use paw_core::{Axis, Bench, Column, DatFile, DatSpec, Error, Paw, SizeRange, Var, World};
 
 /// What the point-to-point tests check with PAW_CHECK=1.
@@ -164,7 +164,12 @@ pub fn window_size(paw: &Paw, sizes: &SizeRange) -> paw_core::Result<usize> {
 /// The start-up tests' report of `seconds` (this task's MPI_Init or MPI_Init_thread time):
 /// the maximum, minimum and mean over tasks written to `time_<stem>_<TASKS>.dat` and
 /// appended to `time_<stem>.dat` (one row per run), and `nprocs tMax` printed by rank 0.
-pub fn startup_times(paw: &Paw, stem: &str, seconds: f64, notes: &[String]) -> paw_core::Result<()> {
+pub fn startup_times(
+    paw: &Paw,
+    stem: &str,
+    seconds: f64,
+    notes: &[String],
+) -> paw_core::Result<()> {
     let world = paw.world();
     let (mut max, mut min, mut sum) = (0.0, 0.0, 0.0);
     world.all_reduce_into(&seconds, &mut max, SystemOperation::max());

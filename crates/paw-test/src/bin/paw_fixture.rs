@@ -69,9 +69,8 @@ fn main() -> std::process::ExitCode {
                     },
                 )?;
                 for size in sizes.sweep() {
-                    let m = bench.measure(size, || {
-                        std::thread::sleep(Duration::from_micros(sleep_us))
-                    })?;
+                    let m = bench
+                        .measure(size, || std::thread::sleep(Duration::from_micros(sleep_us)))?;
                     let verdict = paw.verdict(if paw.rank() == bad_rank { bad } else { 0 });
                     out.row(size, &m.row(|t| t * 1e6).verdict(verdict));
                 }
