@@ -541,8 +541,11 @@ mod tests {
     /// times longer.
     fn noisy(team: &FakeTeam, calls: &Cell<u64>, spike: u64) {
         calls.set(calls.get() + 1);
-        let dt =
-            if calls.get() % spike == 0 { 1e-3 } else { 1e-4 + (calls.get() % 7) as f64 * 1e-6 };
+        let dt = if calls.get().is_multiple_of(spike) {
+            1e-3
+        } else {
+            1e-4 + (calls.get() % 7) as f64 * 1e-6
+        };
         team.clock.set(team.clock.get() + dt);
     }
 
@@ -575,7 +578,7 @@ mod tests {
         let m = b.measure(1, || noisy(&team, &calls, 2)).unwrap();
         assert!(m.per_op.len() > 5 && m.per_op.len() < MAX_SAMPLES, "{}", m.per_op.len());
         let spent = team.clock.get() - before;
-        assert!(spent >= 0.05 && spent < 0.2, "stopped after {spent} s");
+        assert!((0.05..0.2).contains(&spent), "stopped after {spent} s");
     }
 
     /// Ranks as threads: collectives meet at a barrier and exchange through shared slots.

@@ -18,13 +18,16 @@ static RANK: AtomicI32 = AtomicI32::new(-1);
 /// The program's name, as given to [`main`], for warnings and fatal errors.
 static NAME: OnceLock<String> = OnceLock::new();
 
+/// Something to do once the body of [`main`] has returned, given its outcome.
+type ExitHook = Box<dyn FnOnce(&Result<()>)>;
+
 thread_local! {
     /// The MPI environment, kept until [`main`] finalizes it: MPI must outlive the session
     /// so that rank 0 can print an error before any rank finalizes and exits (a launcher
     /// that sees one rank exit non-zero kills the others, rank 0 included).
     static UNIVERSE: RefCell<Option<Universe>> = const { RefCell::new(None) };
     /// What runs when the body of [`main`] has returned, before MPI is finalized.
-    static EXIT_HOOKS: RefCell<Vec<Box<dyn FnOnce(&Result<()>)>>> = const { RefCell::new(Vec::new()) };
+    static EXIT_HOOKS: RefCell<Vec<ExitHook>> = const { RefCell::new(Vec::new()) };
 }
 
 /// This process's rank in MPI_COMM_WORLD, or -1 when it runs without MPI.

@@ -117,10 +117,12 @@ impl Dat {
             }
             let wide = (hi[i] - lo[i]) > 0.05 * med[i] * (1.0 + 1e-4);
             let narrow = (hi[i] - lo[i]) < 0.05 * med[i] * (1.0 - 1e-4);
-            if (noisy[i] != 0.0 && noisy[i] != 1.0)
-                || (wide && noisy[i] != 1.0)
-                || (narrow && noisy[i] != 0.0)
-            {
+            let flag_ok = match noisy[i] {
+                0.0 => !wide,
+                1.0 => !narrow,
+                _ => false,
+            };
+            if !flag_ok {
                 return Err(format!("row {row:?}: NOISY does not match the interval's width"));
             }
             if nloop[i] < 1.0 {

@@ -113,7 +113,7 @@ fn assert_csv_twin(dir: &Path, dat_file: &str, dat: &Dat) {
     let mut reader =
         csv::Reader::from_path(dir.join(&csv_file)).unwrap_or_else(|e| panic!("{csv_file}: {e}"));
     let header = reader.headers().unwrap().clone();
-    let extra = usize::from(header.iter().last() == Some("run"));
+    let extra = usize::from(header.iter().next_back() == Some("run"));
     assert_eq!(
         header.len(),
         dat.columns.len() + extra,
