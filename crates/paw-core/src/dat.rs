@@ -372,6 +372,40 @@ impl Table {
     }
 }
 
+/// A CSV table of a suite (one per IMB table, ...), rank 0 only: a header row, then rows
+/// written and flushed one at a time.
+#[derive(Debug)]
+pub struct CsvTable {
+    out: Option<(String, Sink, Place)>,
+    width: usize,
+}
+
+impl CsvTable {
+    /// Creates `place.dir/file` with the `columns` header row and lists it in the record.
+    pub(crate) fn create(place: &Place, file: &str, columns: &[&str]) -> std::io::Result<CsvTable> {
+        let mut sink = Sink::create(place.dir.join(file), false)?;
+        sink.append(&csv_line(columns))?;
+        place.ledger.file_created(file, file)?;
+        Ok(CsvTable { out: Some((file.to_string(), sink, place.clone())), width: columns.len() })
+    }
+
+    /// A table for ranks other than 0, or when no tables were asked for: rows go nowhere.
+    pub fn inactive() -> CsvTable {
+        CsvTable { out: None, width: 0 }
+    }
+
+    /// Appends a row (one cell per column); a write failure ends the job.
+    pub fn row<S: AsRef<str>>(&mut self, cells: &[S]) {
+        if let Some((name, sink, place)) = self.out.as_mut() {
+            assert_eq!(cells.len(), self.width, "one cell per column");
+            let line = csv_line(cells.iter().map(|c| c.as_ref().as_bytes()));
+            if let Err(e) = sink.append(&line).and_then(|_| place.ledger.row_written(name, false)) {
+                (place.fail)(&format!("cannot write {}: {e}", sink.path.display()));
+            }
+        }
+    }
+}
+
 /// Moves an earlier run's `name` and the files made from it (its CSV twin and plot)
 /// aside, renamed with that run's date, so a new run never silently replaces results.
 /// Returns `(old, new)` for each file moved. A read-only file is an error: paw never

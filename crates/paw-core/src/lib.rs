@@ -60,6 +60,7 @@ mod record;
 mod session;
 mod spec;
 mod stats;
+mod suite;
 mod team;
 mod timer;
 pub mod vars;
@@ -68,7 +69,7 @@ pub mod watchdog;
 pub use bench::{Bench, Measurement, Row, Timing};
 pub use calib::Policy;
 pub use config::{Family, SizeRange};
-pub use dat::{Axis, Column, DatFile, DatSpec, Table};
+pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Table};
 pub use error::{Error, Result};
 pub use meta::utc_now;
 pub use node::{cores, last_level_cache_bytes, Node};
@@ -77,6 +78,7 @@ pub use process::{fatal, main, warn};
 pub use session::{warn_unknown_vars, Session};
 pub use spec::{Check, Ranks, Spec, Var};
 pub use stats::Stats;
+pub use suite::SuiteRun;
 pub use team::{Combine, Solo, Team};
 
 /// Re-export of rsmpi, so benchmarks use the same version as the core.

@@ -231,7 +231,7 @@ fn mpi_library() -> String {
 }
 
 /// Gathers one string per rank onto rank 0 (other ranks get an empty list).
-fn gather_strings(world: &SimpleCommunicator, mine: &str) -> Vec<String> {
+pub(crate) fn gather_strings(world: &SimpleCommunicator, mine: &str) -> Vec<String> {
     let root = world.process_at_rank(0);
     let len = mine.len() as i32;
     if world.rank() != 0 {

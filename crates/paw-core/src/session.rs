@@ -565,7 +565,7 @@ fn share_loops<T: Team>(team: &T, mine: Option<Loops>) -> Loops {
 }
 
 /// Sets the record's final status and prints how many rows were NOISY (rank 0).
-fn finish(ledger: &Ledger, outcome: &Result<()>) {
+pub(crate) fn finish(ledger: &Ledger, outcome: &Result<()>) {
     ledger.update(|r| {
         r.status = if outcome.is_ok() { "ok" } else { "failed" }.into();
         r.exit_code = Some(outcome.as_ref().map_or_else(Error::code, |_| 0));

@@ -18,12 +18,12 @@ mod settings;
 
 use buffers::{defects, Buffer};
 use kernels::{measure, Benchmark, Bufs, Ctx, Plan, BENCHMARKS};
-use options::{counts_for, Options, USAGE};
+use options::{counts_for, IterPolicy, Options, USAGE};
 use output::{Arrangement, Columns, Times};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
-use paw_core::Error;
+use paw_core::{CsvTable, Error, SuiteRun};
 use settings::{repetitions, N_WARMUP};
 
 const NAME: &str = "IMB-MPI1";
@@ -42,6 +42,7 @@ fn run() -> paw_core::Result<()> {
         }
         return Ok(());
     }
+    let run = SuiteRun::start(NAME, &world, &[], opts.timeout, opts.csv)?;
     let p = world.size() as usize;
     let (mapped, order) = renumber(&world, opts.map);
     let selected: Vec<&Benchmark> = opts.benchmarks.iter().map(|&i| &BENCHMARKS[i]).collect();
@@ -55,7 +56,7 @@ fn run() -> paw_core::Result<()> {
             println!("\n# {} skipped: it needs 2 processes, this run has {p}", b.name);
         }
         for q in counts {
-            total_defects += block(b, q, &mapped, &order, &opts);
+            total_defects += block(b, q, &mapped, &order, &opts, &run)?;
         }
     }
     if root {
@@ -75,7 +76,12 @@ fn shared_options(world: &SimpleCommunicator) -> paw_core::Result<Options> {
     let mut text = Vec::new();
     if world.rank() == 0 {
         let args: Vec<String> = std::env::args().skip(1).collect();
-        let parsed = options::parse(&args, world.size() as usize, |f| std::fs::read_to_string(f));
+        let parsed = options::parse(&args, world.size() as usize, |f| std::fs::read_to_string(f))
+            .map(|mut o| {
+                // PAW_OUTPUT_DIR asks for the files as -csv does.
+                o.csv |= std::env::var_os("PAW_OUTPUT_DIR").is_some_and(|d| !d.is_empty());
+                o
+            });
         text = match parsed {
             Ok(o) => format!("ok\n{}", o.encode()),
             Err(e) => format!("error\n{e}"),
@@ -107,10 +113,17 @@ fn help() -> String {
          -msglen file   message lengths in bytes, one per line, replacing 0, 1, 2, ..., 4194304\n\
          -msglog [a:]b  lengths 0 and 2^a .. 2^b (default 0:22)\n\
          -map PxQ       number the P x Q processes along the rows of a P x Q matrix\n\
-         -iter n        at most n repetitions per length (MSGSPERSAMPLE, default 1000)\n\
+         -iter n[,vol[,nonaggr[,policy]]]\n\
+         \x20              at most n repetitions per length (MSGSPERSAMPLE, default 1000),\n\
+         \x20              at most vol MB moved per length (OVERALL_VOL, default 40)\n\
+         -iter_policy p off: n repetitions at every length; dynamic (default): the vol rule\n\
          -time s        at most about s seconds per length (fewer repetitions)\n\
          -mem GB        refuse a run whose message buffers exceed GB gigabytes per process\n\
          -check         compare every received buffer with what was sent (defects column)\n\
+         -csv           also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with\n\
+         \x20              a JSON run record; setting PAW_OUTPUT_DIR does the same\n\
+         -timeout s     end the job when one length takes over s seconds (default:\n\
+         \x20              PAW_TIMEOUT, else 600; 0: never)\n\
          -h             this help\n\n\
          Times in usec (MPI_Wtime); Mbytes/sec with 1 Mbyte = 2^20 bytes. See doc/imb-mpi1.md.",
         names.join(" ")
@@ -137,7 +150,14 @@ fn renumber(
 
 /// Runs benchmark `b` on `q` processes per group and prints its block; returns the
 /// defects found (on rank 0; 0 elsewhere).
-fn block(b: &Benchmark, q: usize, mapped: &SimpleCommunicator, order: &[i32], o: &Options) -> u64 {
+fn block(
+    b: &Benchmark,
+    q: usize,
+    mapped: &SimpleCommunicator,
+    order: &[i32],
+    o: &Options,
+    run: &SuiteRun,
+) -> paw_core::Result<u64> {
     let p = mapped.size() as usize;
     let me = mapped.rank() as usize;
     let groups = if o.multi.is_some() { p / q } else { 1 };
@@ -150,6 +170,9 @@ fn block(b: &Benchmark, q: usize, mapped: &SimpleCommunicator, order: &[i32], o:
 
     let root = me == 0;
     let columns = Columns::of(b, o);
+    let multi = if o.multi.is_some() { "Multi-" } else { "" };
+    let mut csv =
+        run.csv(&format!("{NAME}-{multi}{}-np_{q:04}.csv", b.name), &columns.csv_header())?;
     if root {
         let arrangement = Arrangement {
             q,
@@ -163,20 +186,20 @@ fn block(b: &Benchmark, q: usize, mapped: &SimpleCommunicator, order: &[i32], o:
     }
     let mut found = 0;
     if let (Some(active), Some(group)) = (active, group) {
-        found = measure_block(b, q, &active, &group, o, columns);
+        found = measure_block(b, q, &active, &group, o, columns, &mut csv);
     }
     // The processes outside the groups wait here for the others; then every rank learns
     // the defects rank 0 counted, so all leave with the same status.
     mapped.barrier();
     mapped.process_at_rank(0).broadcast_into(&mut found);
-    found
+    Ok(found)
 }
 
-/// A self-test of `-check`: `PAW_IMB_CORRUPT=r` flips one received byte in group rank r
+/// A self-test of `-check`: `PAW_TEST_CORRUPT=r` flips one received byte in group rank r
 /// after every check run (never in timed runs), so the defects column and the exit status
 /// can be seen to work.
 fn corrupt_rank() -> Option<usize> {
-    std::env::var("PAW_IMB_CORRUPT").ok().and_then(|v| v.parse().ok())
+    std::env::var("PAW_TEST_CORRUPT").ok().and_then(|v| v.parse().ok())
 }
 
 /// The measurement of one block on an active process; rank 0 prints the rows.
@@ -187,6 +210,7 @@ fn measure_block(
     group: &SimpleCommunicator,
     o: &Options,
     columns: Columns,
+    csv: &mut CsvTable,
 ) -> u64 {
     let ctx = Ctx { comm: group, rank: group.rank() as usize, q };
     let lengths = if b.has_bytes { o.lengths.for_benchmark(b.unit) } else { vec![0] };
@@ -205,8 +229,12 @@ fn measure_block(
     let corrupt = corrupt_rank();
     let mut found = 0;
     for x in lengths {
+        paw_core::watchdog::step(format!("{} on {q} processes at {x} bytes", b.name));
         let plan = Plan::new(x, q);
-        let mut reps = repetitions(x, o.per_sample);
+        let mut reps = match o.iter_policy {
+            IterPolicy::Off => o.per_sample,
+            IterPolicy::Dynamic => repetitions(x, o.per_sample, o.overall_vol),
+        };
         if let Some(limit) = o.time {
             reps = time_limited(b, &ctx, active, &mut bufs, &plan, reps, limit);
         }
@@ -236,10 +264,13 @@ fn measure_block(
         found += overall.defects;
         if o.multi == Some(1) {
             for (g, members) in samples.chunks(q).enumerate() {
-                println!("{}", columns.row(g, x, reps, &Times::of(members)));
+                let t = Times::of(members);
+                println!("{}", columns.row(g, x, reps, &t));
+                csv.row(&columns.csv_row(b.name, q, g, x, reps, &t));
             }
         } else {
             println!("{}", columns.row(0, x, reps, &overall));
+            csv.row(&columns.csv_row(b.name, q, 0, x, reps, &overall));
         }
     }
     found

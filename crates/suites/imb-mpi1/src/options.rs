@@ -4,6 +4,7 @@
 use crate::kernels::{find, Class, BENCHMARKS};
 use crate::settings::{
     lengths_for_unit, process_counts, standard_lengths, MAXMSGLOG, MINMSGLOG, MSGSPERSAMPLE,
+    OVERALL_VOL,
 };
 
 /// Where the message lengths come from.
@@ -30,6 +31,19 @@ impl Lengths {
     }
 }
 
+/// How repetitions follow the length (today's IMB `-iter_policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IterPolicy {
+    /// The 3.0 rule: min(MSGSPERSAMPLE, max(1, OVERALL_VOL / length)) (`dynamic`,
+    /// `multiple_np` and `auto` are read as this one).
+    Dynamic,
+    /// MSGSPERSAMPLE at every length (`off`).
+    Off,
+}
+
+/// MSGS_NONAGGR of the standard settings (non-aggregate modes).
+pub const MSGS_NONAGGR: usize = 100;
+
 /// Everything the command line chose.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
@@ -47,6 +61,16 @@ pub struct Options {
     pub map: Option<(usize, usize)>,
     /// MSGSPERSAMPLE (`-iter`).
     pub per_sample: usize,
+    /// OVERALL_VOL in bytes (`-iter N,V`: V MB).
+    pub overall_vol: usize,
+    /// MSGS_NONAGGR (`-iter N,V,M`), for the suites with non-aggregate modes.
+    pub msgs_nonaggr: usize,
+    /// `-iter_policy` (or the fourth `-iter` field).
+    pub iter_policy: IterPolicy,
+    /// `-timeout`: seconds one length may take before the watchdog ends the job.
+    pub timeout: Option<u64>,
+    /// `-csv`: write each table as a CSV file (also when PAW_OUTPUT_DIR is set).
+    pub csv: bool,
     /// `-time`: seconds a length may take at most (fewer repetitions).
     pub time: Option<f64>,
     /// `-mem`: GB of message buffers per process allowed.
@@ -57,7 +81,8 @@ pub struct Options {
 
 /// The one-line usage summary.
 pub const USAGE: &str = "mpirun -np P IMB-MPI1 [benchmark ...] [-npmin P_min] [-multi 0|1] \
-[-input file] [-msglen file] [-msglog [a:]b] [-map PxQ] [-iter n] [-time s] [-mem GB] [-check] [-h]";
+[-input file] [-msglen file] [-msglog [a:]b] [-map PxQ] [-iter n[,vol[,nonaggr[,policy]]]] \
+[-iter_policy policy] [-time s] [-mem GB] [-check] [-csv] [-timeout s] [-h]";
 
 fn names() -> String {
     BENCHMARKS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
@@ -90,6 +115,11 @@ pub fn parse(
         lengths: Lengths::Log { lo: MINMSGLOG, hi: MAXMSGLOG },
         map: None,
         per_sample: MSGSPERSAMPLE,
+        overall_vol: OVERALL_VOL,
+        msgs_nonaggr: MSGS_NONAGGR,
+        iter_policy: IterPolicy::Dynamic,
+        timeout: None,
+        csv: false,
         time: None,
         mem: None,
         check: false,
@@ -105,8 +135,12 @@ pub fn parse(
             "-check" => o.check = true,
             "-npmin" => o.npmin = number(arg, &value()?, "an integer >= 1", |n: &usize| *n >= 1)?,
             "-multi" => o.multi = Some(number(arg, &value()?, "0 or 1", |n: &u8| *n <= 1)?),
-            "-iter" => {
-                o.per_sample = number(arg, &value()?, "an integer >= 1", |n: &usize| *n >= 1)?
+            "-iter" => iter(&value()?, &mut o)?,
+            "-iter_policy" => o.iter_policy = policy(&value()?)?,
+            "-csv" => o.csv = true,
+            "-timeout" => {
+                o.timeout =
+                    Some(number(arg, &value()?, "whole seconds (0: never)", |_: &u64| true)?)
             }
             "-time" => {
                 let ok = |s: &f64| s.is_finite() && *s > 0.0;
@@ -146,7 +180,7 @@ pub fn parse(
             _ if arg.starts_with('-') => {
                 return Err(format!(
                     "unknown option {arg:?}; accepted: -npmin -multi -input -msglen -msglog -map \
-                     -iter -time -mem -check -h"
+                     -iter -iter_policy -time -mem -check -csv -timeout -h"
                 ))
             }
             _ => {
@@ -171,6 +205,37 @@ pub fn parse(
     }
     check_memory(&o, np)?;
     Ok(o)
+}
+
+/// `-iter N[,V[,M[,policy]]]`: MSGSPERSAMPLE, OVERALL_VOL in MB, MSGS_NONAGGR, policy.
+fn iter(v: &str, o: &mut Options) -> Result<(), String> {
+    let accepted = "-iter takes n[,vol[,nonaggr[,policy]]]: n repetitions >= 1, vol MB >= 1, \
+                    nonaggr >= 1, policy off|dynamic|multiple_np|auto";
+    let bad = || format!("{accepted}; got {v:?}");
+    let fields: Vec<&str> = v.split(',').map(str::trim).collect();
+    if fields.len() > 4 {
+        return Err(bad());
+    }
+    let whole = |s: &str| s.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(bad);
+    o.per_sample = whole(fields[0])?;
+    if let Some(vol) = fields.get(1) {
+        o.overall_vol = whole(vol)?.checked_mul(1 << 20).ok_or_else(bad)?;
+    }
+    if let Some(m) = fields.get(2) {
+        o.msgs_nonaggr = whole(m)?;
+    }
+    if let Some(p) = fields.get(3) {
+        o.iter_policy = policy(p).map_err(|_| bad())?;
+    }
+    Ok(())
+}
+
+fn policy(v: &str) -> Result<IterPolicy, String> {
+    match v.to_ascii_lowercase().as_str() {
+        "off" => Ok(IterPolicy::Off),
+        "dynamic" | "multiple_np" | "auto" => Ok(IterPolicy::Dynamic),
+        _ => Err(format!("-iter_policy takes off, dynamic, multiple_np or auto; got {v:?}")),
+    }
 }
 
 fn map(v: &str) -> Result<(usize, usize), String> {
@@ -289,6 +354,11 @@ impl Options {
             format!("lengths {lengths}"),
             format!("map {}", opt(self.map.map(|(p, q)| format!("{p}x{q}")))),
             format!("per_sample {}", self.per_sample),
+            format!("overall_vol {}", self.overall_vol),
+            format!("msgs_nonaggr {}", self.msgs_nonaggr),
+            format!("iter_policy {}", (self.iter_policy == IterPolicy::Off) as u8),
+            format!("timeout {}", opt(self.timeout.map(|t| t.to_string()))),
+            format!("csv {}", self.csv as u8),
             format!("time {}", opt(self.time.map(|t| t.to_string()))),
             format!("mem {}", opt(self.mem.map(|m| m.to_string()))),
             format!("check {}", self.check as u8),
@@ -322,6 +392,15 @@ impl Options {
             lengths,
             map: opt(field("map")).map(|m| map(&m).unwrap()),
             per_sample: field("per_sample").parse().unwrap(),
+            overall_vol: field("overall_vol").parse().unwrap(),
+            msgs_nonaggr: field("msgs_nonaggr").parse().unwrap(),
+            iter_policy: if field("iter_policy") == "1" {
+                IterPolicy::Off
+            } else {
+                IterPolicy::Dynamic
+            },
+            timeout: opt(field("timeout")).map(|t| t.parse().unwrap()),
+            csv: field("csv") == "1",
             time: opt(field("time")).map(|t| t.parse().unwrap()),
             mem: opt(field("mem")).map(|m| m.parse().unwrap()),
             check: field("check") == "1",
@@ -396,12 +475,36 @@ mod tests {
 
     #[test]
     fn encoding_round_trips() {
-        for a in ["", "-multi 0 -map 2x2 -time 0.5 -mem 2 -check Exchange", "-msglog 3:9 -iter 7"] {
+        for a in [
+            "",
+            "-multi 0 -map 2x2 -time 0.5 -mem 2 -check Exchange",
+            "-msglog 3:9 -iter 7",
+            "-iter 1000,40,50,off -csv -timeout 30",
+        ] {
             let o = parse(&args(a), 4, no_files).unwrap();
             assert_eq!(Options::decode(&o.encode()), o, "{a}");
         }
         let o = Options { lengths: Lengths::List(vec![0, 7]), ..parse(&[], 2, no_files).unwrap() };
         assert_eq!(Options::decode(&o.encode()), o);
+    }
+
+    #[test]
+    fn iter_takes_todays_forms() {
+        let o = parse(&args("-iter 1000,40"), 2, no_files).unwrap();
+        assert_eq!(
+            (o.per_sample, o.overall_vol, o.iter_policy),
+            (1000, 40 << 20, IterPolicy::Dynamic)
+        );
+        let o = parse(&args("-iter 200,4,10,off"), 2, no_files).unwrap();
+        assert_eq!((o.per_sample, o.overall_vol, o.msgs_nonaggr), (200, 4 << 20, 10));
+        assert_eq!(o.iter_policy, IterPolicy::Off);
+        let o = parse(&args("-iter 50 -iter_policy multiple_np"), 2, no_files).unwrap();
+        assert_eq!((o.per_sample, o.iter_policy), (50, IterPolicy::Dynamic));
+        for bad in
+            ["-iter 0", "-iter 10,x", "-iter 1,2,3,4,5", "-iter 5,1,1,never", "-iter_policy x"]
+        {
+            assert!(parse(&args(bad), 2, no_files).is_err(), "{bad}");
+        }
     }
 
     #[test]

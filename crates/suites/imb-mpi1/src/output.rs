@@ -4,7 +4,7 @@
 //! header line) read it unchanged.
 
 use crate::kernels::{Benchmark, Class};
-use crate::options::{Lengths, Options};
+use crate::options::{IterPolicy, Lengths, Options};
 use crate::settings::{MSGSPERSAMPLE, N_BARR, N_WARMUP, OVERALL_VOL};
 
 /// A dashed separator line.
@@ -68,7 +68,9 @@ pub fn general(o: &Options, selected: &[&Benchmark]) -> String {
          # MPI Version           : {major}.{minor}\n\
          # MPI Library           : {}\n\
          # MPI Thread Environment: {}\n\
-         #\n\
+         \n\n\
+         # Calling sequence was: \n\n\
+         # {} \n\n\
          # Minimum message length in bytes:   {min}\n\
          # Maximum message length in bytes:   {max}\n\
          #\n\
@@ -76,19 +78,20 @@ pub fn general(o: &Options, selected: &[&Benchmark]) -> String {
          # MPI_Datatype for reductions    :   MPI_FLOAT\n\
          # MPI_Op                         :   MPI_SUM\n\
          # Mbytes/sec                     :   2^20 bytes per second\n\
-         # Repetitions                    :   min({}, max(1, {} MB / length)), {} at length 0\n\
+         # Repetitions                    :   {}\n\
          # Warm-up, synchronisation       :   {N_WARMUP} runs at the largest length, {N_BARR} MPI_Barrier before each timing\n",
         date(),
         paw_core::mpi_library_version(),
         thread_level(),
-        o.per_sample,
-        OVERALL_VOL >> 20,
-        o.per_sample,
+        calling_sequence(),
+        repetition_rule(o),
     );
-    if o.per_sample != MSGSPERSAMPLE {
+    if o.per_sample != MSGSPERSAMPLE || o.overall_vol != OVERALL_VOL {
         s += &format!(
-            "# (-iter {}: MSGSPERSAMPLE is {MSGSPERSAMPLE} in standard mode)\n",
-            o.per_sample
+            "# MSGSPERSAMPLE, OVERALL_VOL      :   {}, {} MB (-iter; standard {MSGSPERSAMPLE}, {} MB)\n",
+            o.per_sample,
+            o.overall_vol >> 20,
+            OVERALL_VOL >> 20
         );
     }
     if let Some(t) = o.time {
@@ -103,6 +106,24 @@ pub fn general(o: &Options, selected: &[&Benchmark]) -> String {
         s += &format!("# {multi}{}\n", b.name);
     }
     s
+}
+
+/// The program and its arguments, as typed.
+fn calling_sequence() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+/// The repetition rule in words.
+fn repetition_rule(o: &Options) -> String {
+    match o.iter_policy {
+        IterPolicy::Off => format!("{} at every length (-iter_policy off)", o.per_sample),
+        IterPolicy::Dynamic => format!(
+            "min({}, max(1, {} MB / length)), {} at length 0",
+            o.per_sample,
+            o.overall_vol >> 20,
+            o.per_sample
+        ),
+    }
 }
 
 /// How a block's processes are arranged, for its header.
@@ -197,6 +218,47 @@ impl Columns {
             cols.push("defects");
         }
         cols.iter().map(|c| format!("{c:>13}")).collect()
+    }
+
+    /// The columns of the table's CSV file: every statistic, whatever the text table shows.
+    pub fn csv_header(&self) -> Vec<&'static str> {
+        let mut cols = vec!["benchmark", "processes", "mode"];
+        if self.group {
+            cols.push("group");
+        }
+        cols.extend(["bytes", "repetitions", "t_min_us", "t_max_us", "t_avg_us"]);
+        if self.n_msg > 0 {
+            cols.push("mbytes_per_s");
+        }
+        if self.defects {
+            cols.push("defects");
+        }
+        cols
+    }
+
+    /// One CSV row, matching [`Columns::csv_header`].
+    pub fn csv_row(
+        &self,
+        b: &str,
+        q: usize,
+        group: usize,
+        x: usize,
+        reps: usize,
+        t: &Times,
+    ) -> Vec<String> {
+        let mut cells = vec![b.to_string(), q.to_string(), String::new()];
+        if self.group {
+            cells.push(group.to_string());
+        }
+        cells.extend([x.to_string(), reps.to_string()]);
+        cells.extend([t.min, t.max, t.avg].map(|v| format!("{v:.4}")));
+        if self.n_msg > 0 {
+            cells.push(format!("{:.4}", throughput(self.n_msg, x, t.max)));
+        }
+        if self.defects {
+            cells.push(t.defects.to_string());
+        }
+        cells
     }
 
     /// One row: `group` (with the group column), length, repetitions, statistics in usec.

@@ -17,9 +17,10 @@ pub const MAXMSGLOG: u32 = 22;
 /// Bytes of a float, the unit of the reductions.
 pub const FLOAT: usize = 4;
 
-/// Repetitions for length `x`: `per_sample` for 0, else min(per_sample, max(1, OVERALL_VOL/x)).
-pub fn repetitions(x: usize, per_sample: usize) -> usize {
-    match OVERALL_VOL.checked_div(x) {
+/// Repetitions for length `x`: `per_sample` for 0, else min(per_sample, max(1,
+/// overall_vol / x)) (OVERALL_VOL, or what `-iter` set).
+pub fn repetitions(x: usize, per_sample: usize, overall_vol: usize) -> usize {
+    match overall_vol.checked_div(x) {
         None => per_sample,
         Some(fit) => per_sample.min(fit.max(1)),
     }
@@ -56,14 +57,17 @@ mod tests {
 
     #[test]
     fn repetitions_follow_the_guide_sample() {
-        let reps: Vec<usize> =
-            standard_lengths(0, 22).iter().map(|&x| repetitions(x, MSGSPERSAMPLE)).collect();
+        let reps: Vec<usize> = standard_lengths(0, 22)
+            .iter()
+            .map(|&x| repetitions(x, MSGSPERSAMPLE, OVERALL_VOL))
+            .collect();
         assert_eq!(reps[0], 1000);
         assert_eq!(reps[17], 640, "65536 bytes");
         assert_eq!(reps[22], 20, "2 MiB");
         assert_eq!(reps[23], 10, "4 MiB");
-        assert_eq!(repetitions(1 << 30, 1000), 1, "never below one");
-        assert_eq!(repetitions(100, 50), 50);
+        assert_eq!(repetitions(1 << 30, 1000, OVERALL_VOL), 1, "never below one");
+        assert_eq!(repetitions(100, 50, OVERALL_VOL), 50);
+        assert_eq!(repetitions(1 << 20, 1000, 40 << 20), 40, "IMB's 40 at 1 MiB");
     }
 
     #[test]

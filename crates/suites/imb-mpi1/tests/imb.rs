@@ -286,7 +286,7 @@ fn a_defect_is_reported_and_fails_the_run_on_every_rank() {
     // The self-test hook flips one received byte on group rank 1 after each check run.
     let out = Launch::mpi(BIN, 3)
         .args(["-check", "-msglog", "0:3", "-iter", "10", "Sendrecv", "Allgather"])
-        .env("PAW_IMB_CORRUPT", 1)
+        .env("PAW_TEST_CORRUPT", 1)
         .timeout(Duration::from_secs(60))
         .run();
     out.failure("-check found");
@@ -353,4 +353,36 @@ fn help_lists_options_and_benchmarks() {
     for word in ["-npmin", "-multi", "-msglen", "-map", "-check", "Reduce_scatter", "Barrier"] {
         assert!(out.stdout.contains(word), "{word}\n{}", out.report());
     }
+}
+
+#[test]
+fn todays_iter_forms_calling_sequence_and_csv_tables() {
+    let (out, blocks) = run(2, "PingPong Allreduce -iter 1000,40 -msglog 0:12 -csv");
+    assert!(out.stdout.contains("# Calling sequence was:"), "{}", out.report());
+    assert!(out.stdout.lines().any(|l| l.contains("IMB-MPI1 PingPong Allreduce -iter 1000,40")));
+    // Every added header line reads `key : value`.
+    for line in out.stdout.lines().take_while(|l| !l.starts_with("# List of Benchmarks")) {
+        let body = line.trim_start_matches('#').trim();
+        assert!(!body.starts_with('('), "not key : value: {line}");
+    }
+    for b in &blocks {
+        let file = format!("IMB-MPI1-{}-np_{:04}.csv", b.name, b.processes);
+        let mut reader = csv::Reader::from_path(out.dir.path().join(&file))
+            .unwrap_or_else(|e| panic!("{file}: {e}\n{}", out.report()));
+        let header = reader.headers().unwrap().clone();
+        let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+        assert_eq!(rows.len(), b.rows.len(), "{file}");
+        let time = if b.columns.iter().any(|c| c == "t[usec]") { "t[usec]" } else { "t_max[usec]" };
+        for ((row, x), t) in rows.iter().zip(b.col("#bytes")).zip(b.col(time)) {
+            assert_eq!(&row[col("benchmark")], b.name.as_str());
+            assert_eq!(row[col("bytes")].parse::<f64>().unwrap(), x);
+            let t_csv: f64 = row[col("t_max_us")].parse().unwrap();
+            assert!((t_csv - t).abs() <= 0.0051, "{file}: {t_csv} vs table {t}");
+        }
+    }
+    let records: Vec<String> = out.files().into_iter().filter(|f| f.ends_with(".json")).collect();
+    assert_eq!(records, ["IMB-MPI1-np_0002.json"]);
+    let bad = Launch::mpi(BIN, 2).args(["-iter", "1000,x"]).run();
+    bad.failure("-iter takes n[,vol[,nonaggr[,policy]]]");
 }

@@ -1,0 +1,165 @@
+//! What a suite with its own command line (IMB, b_eff, PRESTA) shares with paw's own
+//! benchmarks: the check of the environment for mistyped variables, the watchdog, and,
+//! when output files are asked for, CSV tables and a JSON run record in the output
+//! directory, earlier results kept.
+
+use crate::dat::{keep_earlier, np_file, CsvTable, Place};
+use crate::error::{Error, Result};
+use crate::meta::{self, RunInfo};
+use crate::paw::{gather_strings, mpi_library_version};
+use crate::record::{HostTasks, Ledger, Record};
+use crate::session::{finish, warn_unknown_vars};
+use crate::spec::Var;
+use crate::{process, vars, watchdog};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// A suite's run: where its files go, if anywhere, and its record.
+pub struct SuiteRun {
+    name: &'static str,
+    world: SimpleCommunicator,
+    dir: Option<PathBuf>,
+    ledger: Rc<Ledger>,
+}
+
+impl std::fmt::Debug for SuiteRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SuiteRun").field("name", &self.name).field("dir", &self.dir).finish()
+    }
+}
+
+impl SuiteRun {
+    /// Starts a suite's run on `world` (collective). `reads` are the variables it reads
+    /// besides PAW_OUTPUT_DIR and PAW_TIMEOUT (a paw-like variable not among them is
+    /// warned about); `timeout` is its watchdog option, if given (else PAW_TIMEOUT or the
+    /// default); with `files`, CSV tables and the run record go to PAW_OUTPUT_DIR (or the
+    /// current directory).
+    pub fn start(
+        name: &'static str,
+        world: &SimpleCommunicator,
+        reads: &[Var],
+        timeout: Option<u64>,
+        files: bool,
+    ) -> Result<SuiteRun> {
+        let root = world.rank() == 0;
+        let all: Vec<&Var> = reads.iter().chain(vars::EVERY).collect();
+        let mut failure =
+            if root { warn_unknown_vars(name, all.iter().copied(), None).err() } else { None };
+        let seconds = match timeout {
+            Some(s) => Ok(s),
+            None => crate::config::parse_u64(
+                &crate::config::ProcessEnv,
+                &vars::PAW_TIMEOUT,
+                0..=1_000_000,
+            )
+            .map(|v| v.unwrap_or(600)),
+        };
+        let mut secs = 0;
+        match seconds {
+            Ok(s) => secs = s,
+            Err(e) if root => failure = failure.or(Some(e)),
+            Err(_) => {}
+        }
+        let mut bad = failure.is_some() as u8;
+        world.process_at_rank(0).broadcast_into(&mut bad);
+        if bad == 1 {
+            return Err(
+                failure.unwrap_or_else(|| Error::input("invalid setting (reported by rank 0)"))
+            );
+        }
+        world.process_at_rank(0).broadcast_into(&mut secs);
+        watchdog::start(secs);
+        let placement = gather_strings(world, &meta::placement());
+        let dir = files.then(|| match std::env::var_os("PAW_OUTPUT_DIR") {
+            Some(d) if !d.is_empty() => PathBuf::from(d),
+            _ => PathBuf::from("."),
+        });
+        let mut ledger = Rc::new(Ledger::default());
+        if root {
+            let info = RunInfo { placement: placement.clone(), ..RunInfo::default() };
+            let (paw_version, git_revision) = crate::record::version();
+            ledger = Rc::new(Ledger::new(Record {
+                paw_version,
+                git_revision,
+                binary: name.to_string(),
+                title: name.to_string(),
+                arguments: std::env::args().skip(1).collect(),
+                date: meta::utc_now(),
+                status: "running".into(),
+                tasks: world.size() as usize,
+                hosts: info
+                    .hosts()
+                    .into_iter()
+                    .map(|(host, tasks)| HostTasks { host, tasks })
+                    .collect(),
+                placement,
+                mpi_library: Some(mpi_library_version()),
+                environment: meta::environment(|_| false),
+                mca_files: meta::mca_files(),
+                ..Default::default()
+            }));
+            let l = ledger.clone();
+            process::at_exit(move |outcome| finish(&l, outcome));
+        }
+        Ok(SuiteRun { name, world: world.duplicate(), dir, ledger })
+    }
+
+    /// Whether output files were asked for.
+    pub fn writes_files(&self) -> bool {
+        self.dir.is_some()
+    }
+
+    /// Creates CSV table `file` on rank 0 when files were asked for (collective: an
+    /// unwritable directory is an error on every rank); an inactive table otherwise.
+    pub fn csv(&self, file: &str, columns: &[&str]) -> Result<CsvTable> {
+        let Some(dir) = &self.dir else {
+            return Ok(CsvTable::inactive());
+        };
+        let mut table = None;
+        let mut failure = None;
+        if self.world.rank() == 0 {
+            let place =
+                Place { dir: dir.clone(), ledger: self.ledger.clone(), fail: process::fatal };
+            let made = std::fs::create_dir_all(dir)
+                .and_then(|_| self.record_file())
+                .and_then(|_| self.keep(file))
+                .and_then(|_| CsvTable::create(&place, file, columns));
+            match made {
+                Ok(t) => table = Some(t),
+                Err(e) => {
+                    failure = Some(Error::input(format!(
+                        "cannot write {file} in {} ({e}); accepted: a writable directory (PAW_OUTPUT_DIR)",
+                        dir.display()
+                    )))
+                }
+            }
+        }
+        let mut bad = failure.is_some() as u8;
+        self.world.process_at_rank(0).broadcast_into(&mut bad);
+        if bad == 1 {
+            return Err(failure
+                .unwrap_or_else(|| Error::runtime("cannot create output (reported by rank 0)")));
+        }
+        Ok(table.unwrap_or_else(CsvTable::inactive))
+    }
+
+    /// Starts the run record beside the first table.
+    fn record_file(&self) -> std::io::Result<()> {
+        if self.ledger.has_file() {
+            return Ok(());
+        }
+        let dir = self.dir.as_ref().expect("files asked for");
+        let name = np_file(self.name, self.world.size() as usize).replace(".dat", ".json");
+        self.keep(&name)?;
+        self.ledger.place(dir.join(name))
+    }
+
+    fn keep(&self, file: &str) -> std::io::Result<()> {
+        let dir = self.dir.as_ref().expect("files asked for");
+        let moved = keep_earlier(dir, file)?;
+        self.ledger.update(|r| r.kept.extend(moved));
+        Ok(())
+    }
+}
