@@ -1,6 +1,6 @@
 //! Launching a benchmark (under mpirun or directly) with a hard timeout.
 
-use crate::dat::Dat;
+use paw_report::Dat;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Read;

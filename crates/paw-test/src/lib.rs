@@ -10,10 +10,9 @@
 
 pub mod binaries;
 pub mod collective;
-mod dat;
 pub mod gpu;
 mod launch;
 pub mod p2p;
 
-pub use dat::Dat;
 pub use launch::{help_variables, variables_read, Launch, Outcome, DEFAULT_TIMEOUT};
+pub use paw_report::Dat;

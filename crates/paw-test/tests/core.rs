@@ -46,6 +46,14 @@ fn killed_sweep_keeps_every_finished_row() {
     assert_eq!(sizes[..3], [1.0, 2.0, 4.0]);
     // Each sample sleeps 20 ms: the file must say so.
     assert!(dat.numbers("MIN").iter().all(|&t| t >= 20_000.0), "{:?}", dat.rows);
+    // The CSV twin holds the same finished rows, and the run record is valid JSON.
+    let csv = std::fs::read_to_string(out.dir.path().join("fixture_time-np_0002.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + dat.rows.len(), "{csv}");
+    let record = std::fs::read_to_string(out.dir.path().join("paw-fixture-np_0002.json")).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&record).unwrap();
+    assert_eq!(value["status"], "running", "a killed run's record says it never finished");
+    let rows = value["files"][0]["rows"].as_u64().unwrap() as usize;
+    assert!(rows + 1 >= dat.rows.len() && rows <= dat.rows.len(), "{rows} vs {}", dat.rows.len());
 }
 
 #[test]

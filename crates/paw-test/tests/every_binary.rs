@@ -102,7 +102,7 @@ fn runnable() -> Vec<String> {
     let gpus = paw_test::gpu::gpus();
     binaries::makefile_lists()
         .into_iter()
-        .filter(|(list, _)| list != "SUITE" && (list != "GPU" || gpus > 0))
+        .filter(|(list, _)| list != "SUITE" && list != "TOOL" && (list != "GPU" || gpus > 0))
         .flat_map(|(_, names)| names)
         .collect()
 }

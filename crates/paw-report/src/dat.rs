@@ -1,4 +1,4 @@
-//! Reading paw `.dat` files back.
+//! Reading paw `.dat` files back: header lines, columns, rows.
 
 /// A parsed data file: header lines, column names, rows of cells.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +60,30 @@ impl Dat {
             .iter()
             .position(|c| c == name)
             .unwrap_or_else(|| panic!("no column {name} in {:?}", self.columns))
+    }
+
+    /// Reads and parses the file at `path`.
+    pub fn read(path: &std::path::Path) -> Result<Dat, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Dat::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The title line's benchmark name (`paw <name> -- title`).
+    pub fn benchmark(&self) -> Option<&str> {
+        self.header.first()?.strip_prefix("paw ")?.split(" -- ").next()
+    }
+
+    /// The unit of the measured quantity, from the `y:` line (`[usec]`).
+    pub fn y_unit(&self) -> Option<&str> {
+        let y = self.header_value("y")?;
+        let start = y.find('[')? + 1;
+        let end = start + y[start..].find(']')?;
+        Some(&y[start..end])
+    }
+
+    /// Index of a column, if present.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == name)
     }
 
     /// Every value of a numeric column; panics on a cell that is not a number.

@@ -1,0 +1,36 @@
+//! paw-report: reading paw result files, and what the `paw-report` binary does with them —
+//! a summary of a results directory, the comparison of two runs (a regression gate), and
+//! gnuplot figures of one run or several overlaid.
+#![warn(missing_docs)]
+
+mod compare;
+mod dat;
+mod plot;
+mod summary;
+
+pub use compare::{compare, Comparison, Direction, Flag};
+pub use dat::Dat;
+pub use plot::{gnuplot_script, plot_files, plot_runs, Series};
+pub use summary::summary;
+
+use std::path::{Path, PathBuf};
+
+/// The `.dat` files of a results directory (not those of earlier runs kept under a dated
+/// name), sorted by name.
+pub fn dat_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "dat") && !is_kept(p))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Whether `path` is an earlier run's file kept under a dated name (`x.2026-11-23T101500Z.dat`).
+fn is_kept(path: &Path) -> bool {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    stem.rsplit_once('.').is_some_and(|(_, date)| {
+        date.len() >= 17 && date.as_bytes()[4] == b'-' && date.contains('T')
+    })
+}

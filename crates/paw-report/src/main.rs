@@ -1,0 +1,137 @@
+//! paw-report -- what a results directory says: a summary, a comparison of two runs that
+//! exits non-zero on a real slowdown (a CI regression gate), and gnuplot figures.
+
+use paw_report::{compare, plot_files, plot_runs, summary, Flag};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: paw-report summary DIR
+       paw-report compare BASE NEW [--threshold PERCENT]
+       paw-report plot FILE.dat...           one PNG beside each file
+       paw-report plot [-o OUT] DIR DIR...   the same files of several runs overlaid, in OUT (default .)
+
+summary   the headline figures of every .dat file of DIR: the median at the first and last
+          size and the best one, and how many rows are NOISY.
+compare   matches files and sizes between two result directories and prints the ratio of
+          their medians; a change is flagged when it exceeds the threshold (default 10%)
+          and the two runs' MIN..MAX ranges do not overlap. Exit status 1 when a flagged
+          change is a slowdown (more time, less bandwidth), 0 otherwise, 2 on bad usage.
+plot      draws with gnuplot; overlays label each run by its directory's name and date.";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("paw-report: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<ExitCode, String> {
+    let Some(cmd) = args.first() else {
+        return Err(format!("no command\n{USAGE}"));
+    };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        "summary" => {
+            let [dir] = rest else { return Err(format!("summary takes one directory\n{USAGE}")) };
+            print!("{}", summary(&PathBuf::from(dir))?);
+            Ok(ExitCode::SUCCESS)
+        }
+        "compare" => compare_cmd(rest),
+        "plot" => plot_cmd(rest),
+        other => {
+            Err(format!("unknown command {other:?}; accepted: summary, compare, plot, -h\n{USAGE}"))
+        }
+    }
+}
+
+fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {
+    let mut dirs = Vec::new();
+    let mut threshold = 10.0;
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        if a == "--threshold" {
+            let v = it.next().ok_or("--threshold needs a percentage")?;
+            threshold = v
+                .trim_end_matches('%')
+                .parse::<f64>()
+                .ok()
+                .filter(|t| t.is_finite() && *t >= 0.0)
+                .ok_or_else(|| {
+                    format!("--threshold {v:?}; accepted: a percentage >= 0, e.g. 10")
+                })?;
+        } else {
+            dirs.push(PathBuf::from(a));
+        }
+    }
+    let [base, new] = &dirs[..] else {
+        return Err(format!("compare takes two directories\n{USAGE}"));
+    };
+    let report = compare(base, new, threshold / 100.0)?;
+    println!(
+        "{:<34} {:>12} {:>14} {:>14} {:>8}  change",
+        "file", "size", "base median", "new median", "ratio"
+    );
+    for r in &report.rows {
+        let flag = match r.flag {
+            Flag::Same => "",
+            Flag::Slower => "SLOWER",
+            Flag::Faster => "faster",
+        };
+        println!(
+            "{:<34} {:>12} {:>14.6} {:>14.6} {:>8.3}  {flag}",
+            r.file, r.size, r.base, r.new, r.ratio
+        );
+    }
+    for f in &report.only_base {
+        println!("only in {}: {f}", base.display());
+    }
+    for f in &report.only_new {
+        println!("only in {}: {f}", new.display());
+    }
+    let faster = report.rows.iter().filter(|r| r.flag == Flag::Faster).count();
+    println!(
+        "{} rows compared: {} slower, {faster} faster beyond {threshold}% and both runs' spread",
+        report.rows.len(),
+        report.slower()
+    );
+    Ok(if report.slower() > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn plot_cmd(rest: &[String]) -> Result<ExitCode, String> {
+    let mut out = PathBuf::from(".");
+    let mut paths = Vec::new();
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        if a == "-o" {
+            out = PathBuf::from(it.next().ok_or("-o needs a directory")?);
+        } else {
+            paths.push(PathBuf::from(a));
+        }
+    }
+    if paths.is_empty() {
+        return Err(format!("plot needs .dat files or directories\n{USAGE}"));
+    }
+    let pngs = if paths.iter().all(|p| p.is_dir()) {
+        if paths.len() < 2 {
+            return Err("plot of directories overlays runs: give two or more".to_string());
+        }
+        plot_runs(&paths, &out)?
+    } else if let Some(bad) = paths.iter().find(|p| !p.is_file()) {
+        return Err(format!("cannot read {}", bad.display()));
+    } else {
+        plot_files(&paths)?
+    };
+    for p in pngs {
+        println!("paw-report: {}", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,115 @@
+//! paw-report on real result directories: summary, compare as a regression gate, and the
+//! overlay plot of two runs.
+
+use paw_test::binaries::bin;
+use paw_test::{Dat, Launch};
+use std::path::Path;
+use std::process::Command;
+
+/// A fixture sweep (1 ms sleeps: stable times) into `dir`.
+fn sweep_into(dir: &Path) {
+    Launch::mpi(bin("paw-fixture"), 2)
+        .env("PAW_FIXTURE", "sweep")
+        .env("PAW_FIXTURE_SLEEP_US", 1000)
+        .env("MAX_P2P_SIZE", 8)
+        .env("PAW_OUTPUT_DIR", dir.display())
+        .run()
+        .success();
+}
+
+fn report(args: &[&str]) -> std::process::Output {
+    Command::new(bin("paw-report")).args(args).output().expect("paw-report")
+}
+
+/// Doubles every time of the row of `size` in `file`.
+fn double_row(file: &Path, size: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let dat = Dat::parse(&text).unwrap();
+    let timed: Vec<usize> = ["AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "CI_LO", "CI_HI"]
+        .iter()
+        .map(|c| dat.col(c))
+        .collect();
+    let out: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            if l.starts_with('#') || cells.first() != Some(&size) {
+                return l.to_string();
+            }
+            cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    if timed.contains(&i) {
+                        (c.parse::<f64>().unwrap() * 2.0).to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    std::fs::write(file, out.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn compare_flags_exactly_the_slowed_row_and_lists_unmatched_files() {
+    let (base, new) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    sweep_into(base.path());
+    for f in std::fs::read_dir(base.path()).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), new.path().join(f.file_name())).unwrap();
+    }
+    let (b, n) = (base.path().to_str().unwrap(), new.path().to_str().unwrap());
+    let same = report(&["compare", b, n]);
+    let text = String::from_utf8_lossy(&same.stdout);
+    assert!(same.status.success(), "{text}");
+    assert!(text.contains("4 rows compared: 0 slower, 0 faster"), "{text}");
+
+    double_row(&new.path().join("fixture_time-np_0002.dat"), "4");
+    let slow = report(&["compare", b, n]);
+    let text = String::from_utf8_lossy(&slow.stdout);
+    assert_eq!(slow.status.code(), Some(1), "{text}");
+    let flagged: Vec<&str> = text.lines().filter(|l| l.ends_with("SLOWER")).collect();
+    assert_eq!(flagged.len(), 1, "{text}");
+    assert!(
+        flagged[0].starts_with("fixture_time-np_0002.dat")
+            && flagged[0].split_whitespace().nth(1) == Some("4")
+    );
+    assert!(text.contains(" 2.000  SLOWER"), "{text}");
+
+    // Different benchmarks: the unmatched files are listed, not an error.
+    let other = tempfile::tempdir().unwrap();
+    Launch::mpi(bin("latency"), 2).env("PAW_OUTPUT_DIR", other.path().display()).run().success();
+    let apart = report(&["compare", b, other.path().to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&apart.stdout);
+    assert!(apart.status.success(), "{text}");
+    assert!(text.contains(&format!("only in {b}: fixture_time-np_0002.dat")), "{text}");
+    assert!(text.contains("latency.dat") && text.contains("0 rows compared"), "{text}");
+}
+
+#[test]
+fn summary_and_overlay_plot_of_two_runs() {
+    if Command::new("gnuplot").arg("--version").output().is_err() {
+        eprintln!("gnuplot not installed: scripts/install-deps installs it; skipping");
+        return;
+    }
+    let top = tempfile::tempdir().unwrap();
+    let (a, b, out) =
+        (top.path().join("monday"), top.path().join("tuesday"), top.path().join("plots"));
+    sweep_into(&a);
+    sweep_into(&b);
+    let summary = report(&["summary", a.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    assert!(summary.status.success() && text.contains("fixture_time-np_0002.dat"), "{text}");
+    let plot =
+        report(&["plot", "-o", out.to_str().unwrap(), a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(plot.status.success(), "{}", String::from_utf8_lossy(&plot.stderr));
+    let png = std::fs::read(out.join("fixture_time-np_0002.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 5000, "{} bytes", png.len());
+    let script = std::fs::read_to_string(out.join("fixture_time-np_0002.gp")).unwrap();
+    assert!(script.contains("monday (") && script.contains("tuesday ("), "{script}");
+    let bad = report(&["compare", a.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+}
