@@ -62,21 +62,69 @@ fn initest_sweeps_task_counts_and_gathers_results() {
     }
     let th = out.dat("time_init_th.dat");
     assert!(th.header.iter().any(|h| h.starts_with("thread level requested Multiple, granted")));
+    // Every row follows a `# run:` line naming its task count: the header holds nothing
+    // that differs between the runs.
+    let text = std::fs::read_to_string(out.dir.path().join("time_init.dat")).unwrap();
+    let runs: Vec<&str> = text.lines().filter(|l| l.starts_with("# run: ")).collect();
+    assert_eq!(runs.len(), 3, "{text}");
+    for (line, np) in runs.iter().zip([1, 2, 4]) {
+        assert!(line.contains(&format!("tasks {np},")), "{line}");
+    }
+    assert!(!text.lines().any(|l| l.starts_with("# tasks:")), "{text}");
+}
+
+#[test]
+fn a_second_sweep_starts_new_gathered_files_and_keeps_the_first() {
+    let bindir = Path::new(BIN).parent().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = || {
+        let out = Launch::direct(INITEST)
+            .args(["1", "2"])
+            .env("BINDIR", bindir.display())
+            .env("PAW_OUTPUT_DIR", dir.path().display())
+            .timeout(Duration::from_secs(120))
+            .run();
+        out.success();
+        out
+    };
+    sweep();
+    let second = sweep();
+    assert!(second.stdout.contains("the earlier sweep's time_init.dat is kept as"), "{}", second.report());
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for stem in ["time_init", "time_init_th"] {
+        let kept: Vec<&String> =
+            names.iter().filter(|n| n.starts_with(&format!("{stem}.before-")) && n.ends_with(".dat")).collect();
+        assert_eq!(kept.len(), 1, "{names:?}");
+        for file in [format!("{stem}.dat"), kept[0].clone()] {
+            let dat = paw_test::Dat::parse(&std::fs::read_to_string(dir.path().join(&file)).unwrap()).unwrap();
+            assert_eq!(dat.numbers("TASKS"), [1.0, 2.0], "{file}: one sweep per file");
+        }
+    }
 }
 
 #[test]
 fn initest_dry_run_prints_the_commands_and_runs_nothing() {
+    // Options anywhere; the commands as they would run, with the variables they get.
     let out = Launch::direct(INITEST)
-        .args(["--dry-run", "--range", "1", "6"])
+        .args(["--range", "1", "6", "--dry-run"])
         .env("MPIRUN", "srun")
         .env("NPFLAG", "-N")
         .run();
     out.success();
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines.len(), 8, "{}", out.report());
-    assert!(lines[0].ends_with("srun -N 1 ") || lines[0].contains("srun -N 1 "), "{}", lines[0]);
+    assert!(lines[0].starts_with("PAW_OUTPUT_DIR=") && lines[0].contains(" srun -N 1 "), "{}", lines[0]);
     assert!(lines[7].contains("srun -N 6 ") && lines[7].ends_with("/col_init_th"), "{}", lines[7]);
     assert!(out.files().is_empty());
+    let out = Launch::direct(INITEST).args(["1", "2", "--dry-run"]).run();
+    out.success();
+    assert_eq!(out.stdout.lines().count(), 4, "{}", out.report());
+    let help = Launch::direct(INITEST).arg("-h").run();
+    help.success();
+    assert!(help.stdout.starts_with("usage: scripts/initest") && !help.stdout.contains("set -eu"));
 }
 
 #[test]
