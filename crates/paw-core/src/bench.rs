@@ -238,7 +238,9 @@ impl<'t, T: Team> Bench<'t, T> {
     /// as asked or the time is spent. Per-repetition times are combined over ranks.
     pub fn measure(&mut self, step: impl Display, mut op: impl FnMut()) -> Result<Measurement> {
         let team = self.team;
-        watchdog::step(format!("step {step}"));
+        let label = step.to_string();
+        let what = if label.parse::<f64>().is_ok() { "size" } else { "step" };
+        watchdog::step(format!("the measurement at {what} {label}"));
         if self.hang == Some((team.rank(), self.steps)) {
             loop {
                 std::thread::sleep(std::time::Duration::from_secs(3600));

@@ -187,12 +187,25 @@ impl Family {
             Ok(parse_u64(env, v, 1..=self.limit())?.expect("size variables have defaults"))
         };
         let min = read(&vmin)?;
-        let med = if warmup { read(&vmed)? } else { min };
         let max = read(&vmax)?;
         if min > max {
             return Err(Error::input(format!(
                 "{}={min} is larger than {}={max}; accepted: {} <= {}",
                 vmin.name, vmax.name, vmin.name, vmax.name
+            )));
+        }
+        if !warmup {
+            return Ok(SizeRange { min, med: min, max });
+        }
+        // A warm-up size the user set must lie in the sweep; the default follows MAX down.
+        let med = read(&vmed)?;
+        if env.get(vmed.name).is_none() {
+            return Ok(SizeRange { min, med: med.clamp(min, max), max });
+        }
+        if !(min..=max).contains(&med) {
+            return Err(Error::input(format!(
+                "{}={med} lies outside {}={min} .. {}={max}; accepted: {} <= {} <= {}",
+                vmed.name, vmin.name, vmax.name, vmin.name, vmed.name, vmax.name
             )));
         }
         Ok(SizeRange { min, med, max })
@@ -324,6 +337,16 @@ mod tests {
         let err = Loops::parse(&env(&[("NLOOP_MIN", "50"), ("NLOOP_MAX", "10")])).unwrap_err();
         assert!(err.message().contains("NLOOP_MIN=50 is larger than NLOOP_MAX=10"));
         assert!(Loops::parse(&env(&[("NLOOP_MIN", "15")])).is_ok());
+    }
+
+    #[test]
+    fn warm_up_size_lies_in_the_sweep() {
+        let e = env(&[("MED_COL_SIZE", "999999"), ("MAX_COL_SIZE", "10")]);
+        let err = Family::Col.parse(&e, true).unwrap_err();
+        assert!(err.message().contains("MED_COL_SIZE=999999 lies outside MIN_COL_SIZE=1 .. MAX_COL_SIZE=10"), "{err}");
+        // Unset, the default warm-up size follows a small MAX down.
+        let r = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "4096")]), true).unwrap();
+        assert_eq!(r.med, 4096);
     }
 
     #[test]

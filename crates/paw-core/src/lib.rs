@@ -57,6 +57,7 @@ mod node;
 mod paw;
 mod process;
 mod record;
+pub mod scratch;
 mod session;
 mod spec;
 mod stats;

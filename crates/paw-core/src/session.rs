@@ -510,9 +510,14 @@ impl<T: Team> Session<T> {
         Ok(created)
     }
 
-    /// Makes the output directory, keeps earlier runs' files, and starts the run record.
+    /// Checks the output directory, keeps earlier runs' files, and starts the run record.
+    /// A missing directory is an error, not created: a mistyped PAW_OUTPUT_DIR must not
+    /// scatter results into a new directory.
     fn prepare(&self, file: &str, keep: bool) -> std::io::Result<()> {
-        std::fs::create_dir_all(&self.dir)?;
+        if !self.dir.is_dir() {
+            let what = if self.dir.exists() { "is not a directory" } else { "does not exist" };
+            return Err(std::io::Error::new(std::io::ErrorKind::NotFound, what));
+        }
         if !self.ledger.has_file() {
             let name = dat::np_file(&self.info.benchmark, self.info.tasks).replace(".dat", ".json");
             self.keep(&name)?;
@@ -604,7 +609,7 @@ fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {
         _ => "the current directory".to_string(),
     };
     Error::input(format!(
-        "cannot write {file} in {source} ({}: {e}); accepted: a writable directory",
+        "cannot write {file} in {source} ({}: {e}); accepted: an existing writable directory",
         dir.display()
     ))
 }

@@ -122,7 +122,12 @@ impl SuiteRun {
         if self.world.rank() == 0 {
             let place =
                 Place { dir: dir.clone(), ledger: self.ledger.clone(), fail: process::fatal };
-            let made = std::fs::create_dir_all(dir)
+            let exists = if dir.is_dir() {
+                Ok(())
+            } else {
+                Err(std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory"))
+            };
+            let made = exists
                 .and_then(|_| self.record_file())
                 .and_then(|_| self.keep(file))
                 .and_then(|_| CsvTable::create(&place, file, columns));
@@ -130,7 +135,8 @@ impl SuiteRun {
                 Ok(t) => table = Some(t),
                 Err(e) => {
                     failure = Some(Error::input(format!(
-                        "cannot write {file} in {} ({e}); accepted: a writable directory (PAW_OUTPUT_DIR)",
+                        "cannot write {file} in {} ({e}); accepted: an existing writable \
+                         directory (PAW_OUTPUT_DIR)",
                         dir.display()
                     )))
                 }

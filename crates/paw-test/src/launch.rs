@@ -44,6 +44,16 @@ pub struct Launch {
     args: Vec<String>,
     env: BTreeMap<String, String>,
     timeout: Duration,
+    fsize: Option<u64>,
+}
+
+/// A signal sent to a running job by [`Launch::run_interrupting`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interrupt {
+    /// This signal to one rank (a process running the program), the last one started.
+    Rank(i32),
+    /// This signal to the launcher (mpirun) only.
+    Launcher(i32),
 }
 
 /// What a finished (or killed) launch left behind.
@@ -67,6 +77,8 @@ pub struct Outcome {
     pub dir: TempDir,
     /// Processes of the job still alive after the harness killed it (should be none).
     pub survivors: Vec<i32>,
+    /// With [`Launch::run_interrupting`]: how long the job took to end after the signal.
+    pub after_interrupt: Option<Duration>,
 }
 
 impl Launch {
@@ -95,6 +107,7 @@ impl Launch {
             args: Vec::new(),
             env,
             timeout: DEFAULT_TIMEOUT,
+            fsize: None,
         }
     }
 
@@ -122,6 +135,12 @@ impl Launch {
         self
     }
 
+    /// Limits the size of any file the job writes to `bytes` (RLIMIT_FSIZE): a full disk.
+    pub fn file_size_limit(mut self, bytes: u64) -> Launch {
+        self.fsize = Some(bytes);
+        self
+    }
+
     /// Sets the hard timeout.
     pub fn timeout(mut self, t: Duration) -> Launch {
         self.timeout = t;
@@ -140,6 +159,48 @@ impl Launch {
     /// started is killed before this returns: the test process is made a child subreaper so
     /// that ranks orphaned by the launcher stay its descendants and can be found.
     pub fn run_until(self, stop: impl Fn(&Path) -> bool) -> Outcome {
+        self.run_with(|job, dir| {
+            if stop(dir) {
+                job.kill_all();
+                true
+            } else {
+                false
+            }
+        })
+    }
+
+    /// Runs, and sends `what` once `when(output_dir)` returns true; the job must then end
+    /// by itself (the timeout still applies). The outcome says how long that took.
+    pub fn run_interrupting(self, what: Interrupt, when: impl Fn(&Path) -> bool) -> Outcome {
+        let program = self.program.canonicalize().unwrap_or_else(|_| self.program.clone());
+        self.run_with(move |job, dir| {
+            if !when(dir) {
+                return false;
+            }
+            let (pid, sig) = match what {
+                Interrupt::Launcher(sig) => (job.child.id() as i32, sig),
+                Interrupt::Rank(sig) => {
+                    job.remember_descendants();
+                    let ranks: Vec<i32> = job
+                        .known
+                        .iter()
+                        .copied()
+                        .filter(|p| std::fs::read_link(format!("/proc/{p}/exe")).is_ok_and(|e| e == program))
+                        .collect();
+                    match ranks.iter().max() {
+                        Some(&p) => (p, sig),
+                        None => return false, // not started yet
+                    }
+                }
+            };
+            // SAFETY: kill(2) with a pid and a signal number has no memory effects.
+            unsafe { libc::kill(pid, sig) };
+            true
+        })
+    }
+
+    /// The launch loop: `act(job, dir)` is polled until it returns true (once).
+    fn run_with(self, mut act: impl FnMut(&mut Job, &Path) -> bool) -> Outcome {
         let _lock = exclusive();
         become_subreaper();
         let dir = tempfile::tempdir().expect("temporary output directory");
@@ -147,12 +208,26 @@ impl Launch {
         let command = describe(&cmd);
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
         cmd.process_group(0);
+        if let Some(limit) = self.fsize {
+            // SAFETY: setrlimit in the child between fork and exec only changes the child's
+            // own limit; it is async-signal-safe.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let lim = libc::rlimit { rlim_cur: limit, rlim_max: limit };
+                    if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
         let start = Instant::now();
         let child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
         let mut job = Job { child, known: Vec::new(), reaped: false };
         let out = drain(job.child.stdout.take().expect("stdout"));
         let err = drain(job.child.stderr.take().expect("stderr"));
         let (mut timed_out, mut killed) = (false, false);
+        let mut acted_at = None;
         let mut polls = 0u32;
         let status = loop {
             if let Some(status) = job.child.try_wait().expect("wait") {
@@ -166,12 +241,13 @@ impl Launch {
             if start.elapsed() > self.timeout {
                 timed_out = true;
                 job.kill_all();
-            } else if !killed && stop(dir.path()) {
+            } else if !killed && act(&mut job, dir.path()) {
                 killed = true;
-                job.kill_all();
+                acted_at = Some(Instant::now());
             }
             thread::sleep(Duration::from_millis(10));
         };
+        let after_interrupt = acted_at.map(|t| t.elapsed());
         job.kill_all();
         let deadline = Instant::now() + Duration::from_secs(10);
         let survivors = job.survivors();
@@ -185,6 +261,7 @@ impl Launch {
             stderr: err.collect(deadline),
             dir,
             survivors,
+            after_interrupt,
         }
     }
 

@@ -14,5 +14,5 @@ pub mod gpu;
 mod launch;
 pub mod p2p;
 
-pub use launch::{help_variables, variables_read, Launch, Outcome, DEFAULT_TIMEOUT};
+pub use launch::{help_variables, variables_read, Interrupt, Launch, Outcome, DEFAULT_TIMEOUT};
 pub use paw_report::Dat;

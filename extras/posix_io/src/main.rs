@@ -65,6 +65,16 @@ fn main() -> std::process::ExitCode {
         )?;
         let dir = paw.text(&IO_DIR).map_or_else(|| paw.output_dir().to_path_buf(), PathBuf::from);
         let path = dir.join(format!("paw_io.{}", paw.rank()));
+        if paw.all_ok(!path.exists()) {
+            // Every task removes every task's file if the run is interrupted.
+            paw_core::scratch::register((0..paw.size()).map(|r| dir.join(format!("paw_io.{r}"))));
+        } else {
+            return Err(Error::input(format!(
+                "{} already exists; paw never overwrites a file it did not create: remove it or \
+                 choose another PAW_IO_DIR",
+                dir.join("paw_io.<rank>").display()
+            )));
+        }
         let tasks = paw.size() as f64;
         let mut data = vec![0u8; file_size];
         check::fill(&mut data, paw.rank(), file_size as u64, 0);
@@ -104,7 +114,7 @@ fn main() -> std::process::ExitCode {
         })?;
         let [fastest, slowest] = m.spread(bw);
         read_out.row_with(file_size, &m.row(|t| tasks * bw(t)), &[slowest, fastest]);
-        let _ = std::fs::remove_file(&path);
+        paw_core::scratch::remove_all();
 
         // Every task must have done its I/O and read back what it wrote.
         let wrong = match &failure {

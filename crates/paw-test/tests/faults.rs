@@ -1,0 +1,143 @@
+//! Nothing hangs, nothing is lost: a rank killed mid-sweep ends the job within seconds and
+//! leaves every finished row whole; signals end the job promptly; a stuck step is ended
+//! by the watchdog, which names it; I/O scratch files never outlive the job.
+
+use paw_test::binaries::bin;
+use paw_test::{Dat, Interrupt, Launch, Outcome};
+use std::path::Path;
+use std::time::Duration;
+
+/// Data rows in `dir/file` so far.
+fn rows(dir: &Path, file: &str) -> usize {
+    std::fs::read_to_string(dir.join(file))
+        .map(|t| t.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).count())
+        .unwrap_or(0)
+}
+
+/// The job ended by itself, promptly, with a non-zero status, leaving no process behind.
+fn ended_promptly(out: &Outcome, within: Duration) {
+    assert!(!out.timed_out, "the job hung\n{}", out.report());
+    assert!(out.code != Some(0), "a killed job must not exit 0\n{}", out.report());
+    let took = out.after_interrupt.expect("the signal was sent");
+    assert!(took < within, "took {took:?} to end\n{}", out.report());
+    assert!(out.survivors.is_empty(), "{}", out.report());
+}
+
+/// Every `.dat` file parses (no torn row) and its CSV twin has as many rows; only paw's
+/// own files are left.
+fn files_whole(out: &Outcome) -> usize {
+    let mut total = 0;
+    for f in out.files() {
+        assert!(
+            f.ends_with(".dat") || f.ends_with(".csv") || f.ends_with(".json"),
+            "a scratch file was left: {f}\n{}",
+            out.report()
+        );
+    }
+    for f in out.dat_files() {
+        let dat = out.dat(&f);
+        let csv = std::fs::read_to_string(out.dir.path().join(f.replace(".dat", ".csv"))).unwrap();
+        assert_eq!(csv.lines().count(), 1 + dat.rows.len(), "{f}: CSV rows vs .dat rows");
+        total += dat.rows.len();
+    }
+    for f in out.files().into_iter().filter(|f| f.ends_with(".json")) {
+        let text = std::fs::read_to_string(out.dir.path().join(&f)).unwrap();
+        assert!(text.trim_end().ends_with('}'), "{f} is not whole JSON");
+    }
+    total
+}
+
+#[test]
+fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
+    const KILL: i32 = libc::SIGKILL;
+    let cases: [(&str, &[usize], &[(&str, &str)], &str, usize); 4] = [
+        ("latency", &[2], &[("NREPS", "3000"), ("NLOOP_MAX", "1000")], "latency.dat", 0),
+        ("p2p_isend", &[2, 4], &[("MAX_P2P_SIZE", "4194304"), ("NREPS", "60")], "isend_time-np_{np}.dat", 3),
+        ("col_ardc", &[2, 4], &[("MAX_COL_SIZE", "4194304"), ("NREPS", "60")], "ardc_time-np_{np}.dat", 3),
+        ("col_acc", &[2, 4], &[("MAX_COL_SIZE", "4194304"), ("NREPS", "60")], "acc_time-np_{np}.dat", 3),
+    ];
+    let mut ends = Vec::new();
+    for (name, nps, env, file, after) in cases {
+        for &np in nps {
+            let file = file.replace("{np}", &format!("{np:04}"));
+            let mut l = Launch::mpi(bin(name), np).timeout(Duration::from_secs(90));
+            for (k, v) in env {
+                l = l.env(k, v);
+            }
+            let out = l.run_interrupting(Interrupt::Rank(KILL), |dir| {
+                dir.join(&file).exists() && rows(dir, &file) >= after
+            });
+            ended_promptly(&out, Duration::from_secs(10));
+            let kept = files_whole(&out);
+            assert!(kept >= after, "{name} at {np}: {kept} rows\n{}", out.report());
+            ends.push(out.after_interrupt.unwrap());
+        }
+    }
+    // IMB-MPI1: the CSV tables of the lengths done stay whole.
+    for np in [2, 4] {
+        let out = Launch::mpi(bin("IMB-MPI1"), np)
+            .args(["PingPong", "Allreduce", "-iter", "3000", "-msglog", "0:22"])
+            .timeout(Duration::from_secs(90))
+            .run_interrupting(Interrupt::Rank(KILL), |dir| rows(dir, "IMB-MPI1-PingPong-np_0002.csv") >= 4);
+        ended_promptly(&out, Duration::from_secs(10));
+        let csv = std::fs::read_to_string(out.dir.path().join("IMB-MPI1-PingPong-np_0002.csv")).unwrap();
+        let width = csv.lines().next().unwrap().split(',').count();
+        assert!(csv.lines().all(|l| l.split(',').count() == width), "torn row\n{csv}");
+        ends.push(out.after_interrupt.unwrap());
+    }
+    ends.sort();
+    eprintln!("jobs ended after a kill in: median {:?}, max {:?}", ends[ends.len() / 2], ends.last().unwrap());
+}
+
+#[test]
+fn sigterm_or_sigint_ends_the_job_promptly_with_its_rows() {
+    for what in [Interrupt::Launcher(libc::SIGTERM), Interrupt::Rank(libc::SIGINT), Interrupt::Launcher(libc::SIGINT)] {
+        let file = "isend_time-np_0002.dat";
+        let out = Launch::mpi(bin("p2p_isend"), 2)
+            .env("MAX_P2P_SIZE", 4194304)
+            .env("NREPS", 60)
+            .timeout(Duration::from_secs(60))
+            .run_interrupting(what, |dir| rows(dir, file) >= 3);
+        ended_promptly(&out, Duration::from_secs(10));
+        assert!(files_whole(&out) >= 3, "{what:?}\n{}", out.report());
+        Dat::parse(&std::fs::read_to_string(out.dir.path().join(file)).unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn io_scratch_files_never_outlive_the_job() {
+    // posix_io writes paw_io.<rank> into the output directory; whatever ends the job, none
+    // may remain.
+    for what in [Interrupt::Rank(libc::SIGKILL), Interrupt::Launcher(libc::SIGTERM), Interrupt::Rank(libc::SIGTERM)] {
+        let out = Launch::mpi(bin("posix_io"), 2)
+            .env("IO_FILE_SIZE", 64 << 20)
+            .env("NREPS", 40)
+            .timeout(Duration::from_secs(90))
+            .run_interrupting(what, |dir| {
+                std::fs::read_dir(dir).is_ok_and(|d| {
+                    d.flatten().any(|e| e.file_name().to_string_lossy().starts_with("paw_io."))
+                })
+            });
+        ended_promptly(&out, Duration::from_secs(10));
+        files_whole(&out);
+    }
+}
+
+#[test]
+fn the_watchdog_names_the_stuck_step_and_ends_the_job() {
+    let out = Launch::mpi(bin("p2p_isend"), 2)
+        .env("PAW_TIMEOUT", 2)
+        .env("PAW_TEST_HANG", "1:3")
+        .timeout(Duration::from_secs(30))
+        .run();
+    out.failure("watchdog: the measurement at size 8 did not finish in 2 s (PAW_TIMEOUT=2); aborting the job");
+    assert!(out.elapsed < Duration::from_secs(9), "took {:?}\n{}", out.elapsed, out.report());
+    assert!(out.survivors.is_empty(), "{}", out.report());
+    // The rows before the stuck size are whole.
+    let dat = out.dat("isend_time-np_0002.dat");
+    assert_eq!(dat.numbers("SIZE"), [1.0, 2.0, 4.0], "{}", out.report());
+    // PAW_TIMEOUT=0 turns it off; a bad value is refused.
+    Launch::mpi(bin("p2p_isend"), 2).env("PAW_TIMEOUT", 0).run().success();
+    let out = Launch::mpi(bin("p2p_isend"), 2).env("PAW_TIMEOUT", "soon").run();
+    out.failure("PAW_TIMEOUT=\"soon\" is not a number");
+}
