@@ -343,7 +343,11 @@ mod tests {
     fn warm_up_size_lies_in_the_sweep() {
         let e = env(&[("MED_COL_SIZE", "999999"), ("MAX_COL_SIZE", "10")]);
         let err = Family::Col.parse(&e, true).unwrap_err();
-        assert!(err.message().contains("MED_COL_SIZE=999999 lies outside MIN_COL_SIZE=1 .. MAX_COL_SIZE=10"), "{err}");
+        assert!(
+            err.message()
+                .contains("MED_COL_SIZE=999999 lies outside MIN_COL_SIZE=1 .. MAX_COL_SIZE=10"),
+            "{err}"
+        );
         // Unset, the default warm-up size follows a small MAX down.
         let r = Family::P2p.parse(&env(&[("MAX_P2P_SIZE", "4096")]), true).unwrap();
         assert_eq!(r.med, 4096);

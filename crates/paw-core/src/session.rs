@@ -140,6 +140,12 @@ impl<T: Team> Session<T> {
         if let Check::Data(_) = spec.check {
             session.checking = session.knob(&vars::PAW_CHECK, 0..=1)? == 1;
         }
+        // Every setting is checked before the benchmark starts work (finds a GPU,
+        // allocates): the loop controls too, when the benchmark declares them.
+        if spec.reads_var(vars::NREPS.name) {
+            session.loops()?;
+        }
+        session.combine_override()?;
         Ok(session)
     }
 
@@ -514,10 +520,7 @@ impl<T: Team> Session<T> {
     /// A missing directory is an error, not created: a mistyped PAW_OUTPUT_DIR must not
     /// scatter results into a new directory.
     fn prepare(&self, file: &str, keep: bool) -> std::io::Result<()> {
-        if !self.dir.is_dir() {
-            let what = if self.dir.exists() { "is not a directory" } else { "does not exist" };
-            return Err(std::io::Error::new(std::io::ErrorKind::NotFound, what));
-        }
+        existing_dir(&self.dir)?;
         if !self.ledger.has_file() {
             let name = dat::np_file(&self.info.benchmark, self.info.tasks).replace(".dat", ".json");
             self.keep(&name)?;
@@ -569,6 +572,16 @@ fn share_loops<T: Team>(team: &T, mine: Option<Loops>) -> Loops {
     }
 }
 
+/// An error unless `dir` is an existing directory: a mistyped PAW_OUTPUT_DIR must not
+/// scatter results into a new directory.
+pub(crate) fn existing_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let what = if dir.exists() { "is not a directory" } else { "does not exist" };
+    Err(std::io::Error::new(std::io::ErrorKind::NotFound, what))
+}
+
 /// Sets the record's final status and prints how many rows were NOISY (rank 0).
 pub(crate) fn finish(ledger: &Ledger, outcome: &Result<()>) {
     ledger.update(|r| {
@@ -603,7 +616,7 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {
+pub(crate) fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {
     let source = match std::env::var("PAW_OUTPUT_DIR") {
         Ok(v) if !v.is_empty() => format!("PAW_OUTPUT_DIR={v}"),
         _ => "the current directory".to_string(),

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::meta::{self, RunInfo};
 use crate::paw::{gather_strings, mpi_library_version};
 use crate::record::{HostTasks, Ledger, Record};
-use crate::session::{finish, warn_unknown_vars};
+use crate::session::{existing_dir, finish, output_error, warn_unknown_vars};
 use crate::spec::Var;
 use crate::{process, vars, watchdog};
 use mpi::topology::SimpleCommunicator;
@@ -76,6 +76,18 @@ impl SuiteRun {
             Some(d) if !d.is_empty() => PathBuf::from(d),
             _ => PathBuf::from("."),
         });
+        // An unusable output directory stops the run before anything is measured.
+        let mut bad_dir = None;
+        if let (true, Some(d)) = (root, &dir) {
+            bad_dir = existing_dir(d).err().map(|e| output_error(d, "the CSV tables", &e));
+        }
+        let mut bad = bad_dir.is_some() as u8;
+        world.process_at_rank(0).broadcast_into(&mut bad);
+        if bad == 1 {
+            return Err(
+                bad_dir.unwrap_or_else(|| Error::input("invalid setting (reported by rank 0)"))
+            );
+        }
         let mut ledger = Rc::new(Ledger::default());
         if root {
             let info = RunInfo { placement: placement.clone(), ..RunInfo::default() };
@@ -122,24 +134,13 @@ impl SuiteRun {
         if self.world.rank() == 0 {
             let place =
                 Place { dir: dir.clone(), ledger: self.ledger.clone(), fail: process::fatal };
-            let exists = if dir.is_dir() {
-                Ok(())
-            } else {
-                Err(std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory"))
-            };
-            let made = exists
+            let made = existing_dir(dir)
                 .and_then(|_| self.record_file())
                 .and_then(|_| self.keep(file))
                 .and_then(|_| CsvTable::create(&place, file, columns));
             match made {
                 Ok(t) => table = Some(t),
-                Err(e) => {
-                    failure = Some(Error::input(format!(
-                        "cannot write {file} in {} ({e}); accepted: an existing writable \
-                         directory (PAW_OUTPUT_DIR)",
-                        dir.display()
-                    )))
-                }
+                Err(e) => failure = Some(output_error(dir, file, &e)),
             }
         }
         let mut bad = failure.is_some() as u8;

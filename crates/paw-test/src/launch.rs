@@ -45,6 +45,7 @@ pub struct Launch {
     env: BTreeMap<String, String>,
     timeout: Duration,
     fsize: Option<u64>,
+    shared: bool,
 }
 
 /// A signal sent to a running job by [`Launch::run_interrupting`].
@@ -108,6 +109,7 @@ impl Launch {
             env,
             timeout: DEFAULT_TIMEOUT,
             fsize: None,
+            shared: false,
         }
     }
 
@@ -135,7 +137,8 @@ impl Launch {
         self
     }
 
-    /// Limits the size of any file the job writes to `bytes` (RLIMIT_FSIZE): a full disk.
+    /// Limits the size of any file the program writes to `bytes` (RLIMIT_FSIZE): a full
+    /// disk. Under mpirun the ranks get the limit through `prlimit`, not the launcher.
     pub fn file_size_limit(mut self, bytes: u64) -> Launch {
         self.fsize = Some(bytes);
         self
@@ -150,6 +153,14 @@ impl Launch {
     /// Runs to completion (or the timeout), one launch at a time across all test processes.
     pub fn run(self) -> Outcome {
         self.run_until(|_| false)
+    }
+
+    /// Runs to completion like [`Launch::run`], but beside other shared launches: for
+    /// short runs that measure nothing (bad input), which may run several at a time while
+    /// no measuring launch runs.
+    pub fn run_shared(mut self) -> Outcome {
+        self.shared = true;
+        self.run()
     }
 
     /// Runs, and kills the whole process tree with SIGKILL as soon as `stop(output_dir)`
@@ -185,7 +196,9 @@ impl Launch {
                         .known
                         .iter()
                         .copied()
-                        .filter(|p| std::fs::read_link(format!("/proc/{p}/exe")).is_ok_and(|e| e == program))
+                        .filter(|p| {
+                            std::fs::read_link(format!("/proc/{p}/exe")).is_ok_and(|e| e == program)
+                        })
                         .collect();
                     match ranks.iter().max() {
                         Some(&p) => (p, sig),
@@ -201,14 +214,14 @@ impl Launch {
 
     /// The launch loop: `act(job, dir)` is polled until it returns true (once).
     fn run_with(self, mut act: impl FnMut(&mut Job, &Path) -> bool) -> Outcome {
-        let _lock = exclusive();
+        let _lock = launch_lock(self.shared);
         become_subreaper();
         let dir = tempfile::tempdir().expect("temporary output directory");
         let mut cmd = self.command(dir.path());
         let command = describe(&cmd);
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
         cmd.process_group(0);
-        if let Some(limit) = self.fsize {
+        if let (Some(limit), None) = (self.fsize, self.np) {
             // SAFETY: setrlimit in the child between fork and exec only changes the child's
             // own limit; it is async-signal-safe.
             unsafe {
@@ -272,6 +285,10 @@ impl Launch {
                 c.arg("-np").arg(np.to_string());
                 if np > 2 && is_open_mpi() {
                     c.arg("--oversubscribe");
+                }
+                if let Some(limit) = self.fsize {
+                    // The ranks' limit only: the launcher's shared-memory files are larger.
+                    c.arg("prlimit").arg(format!("--fsize={limit}")).arg("--");
                 }
                 c.arg(&self.program);
                 c
@@ -397,8 +414,9 @@ fn is_open_mpi() -> bool {
     })
 }
 
-/// Holds an exclusive lock shared by every test process: MPI launches run one at a time.
-fn exclusive() -> File {
+/// Holds the lock every test process takes for a launch: exclusive, so that launches run
+/// one at a time, or shared among launches that measure nothing.
+fn launch_lock(shared: bool) -> File {
     let path = std::env::temp_dir().join("paw-test-launch.lock");
     let f = File::options()
         .create(true)
@@ -406,7 +424,11 @@ fn exclusive() -> File {
         .write(true)
         .open(&path)
         .unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
-    f.lock().expect("lock");
+    if shared {
+        f.lock_shared().expect("lock");
+    } else {
+        f.lock().expect("lock");
+    }
     f
 }
 

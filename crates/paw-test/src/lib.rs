@@ -10,9 +10,11 @@
 
 pub mod binaries;
 pub mod collective;
+mod disk;
 pub mod gpu;
 mod launch;
 pub mod p2p;
 
+pub use disk::SmallDisk;
 pub use launch::{help_variables, variables_read, Interrupt, Launch, Outcome, DEFAULT_TIMEOUT};
 pub use paw_report::Dat;

@@ -52,9 +52,27 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
     const KILL: i32 = libc::SIGKILL;
     let cases: [(&str, &[usize], &[(&str, &str)], &str, usize); 4] = [
         ("latency", &[2], &[("NREPS", "3000"), ("NLOOP_MAX", "1000")], "latency.dat", 0),
-        ("p2p_isend", &[2, 4], &[("MAX_P2P_SIZE", "4194304"), ("NREPS", "60")], "isend_time-np_{np}.dat", 3),
-        ("col_ardc", &[2, 4], &[("MAX_COL_SIZE", "4194304"), ("NREPS", "60")], "ardc_time-np_{np}.dat", 3),
-        ("col_acc", &[2, 4], &[("MAX_COL_SIZE", "4194304"), ("NREPS", "60")], "acc_time-np_{np}.dat", 3),
+        (
+            "p2p_isend",
+            &[2, 4],
+            &[("MAX_P2P_SIZE", "4194304"), ("NREPS", "60")],
+            "isend_time-np_{np}.dat",
+            3,
+        ),
+        (
+            "col_ardc",
+            &[2, 4],
+            &[("MAX_COL_SIZE", "4194304"), ("NREPS", "60")],
+            "ardc_time-np_{np}.dat",
+            3,
+        ),
+        (
+            "col_acc",
+            &[2, 4],
+            &[("MAX_COL_SIZE", "4194304"), ("NREPS", "60")],
+            "acc_time-np_{np}.dat",
+            3,
+        ),
     ];
     let mut ends = Vec::new();
     for (name, nps, env, file, after) in cases {
@@ -78,20 +96,31 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
         let out = Launch::mpi(bin("IMB-MPI1"), np)
             .args(["PingPong", "Allreduce", "-iter", "3000", "-msglog", "0:22"])
             .timeout(Duration::from_secs(90))
-            .run_interrupting(Interrupt::Rank(KILL), |dir| rows(dir, "IMB-MPI1-PingPong-np_0002.csv") >= 4);
+            .run_interrupting(Interrupt::Rank(KILL), |dir| {
+                rows(dir, "IMB-MPI1-PingPong-np_0002.csv") >= 4
+            });
         ended_promptly(&out, Duration::from_secs(10));
-        let csv = std::fs::read_to_string(out.dir.path().join("IMB-MPI1-PingPong-np_0002.csv")).unwrap();
+        let csv =
+            std::fs::read_to_string(out.dir.path().join("IMB-MPI1-PingPong-np_0002.csv")).unwrap();
         let width = csv.lines().next().unwrap().split(',').count();
         assert!(csv.lines().all(|l| l.split(',').count() == width), "torn row\n{csv}");
         ends.push(out.after_interrupt.unwrap());
     }
     ends.sort();
-    eprintln!("jobs ended after a kill in: median {:?}, max {:?}", ends[ends.len() / 2], ends.last().unwrap());
+    eprintln!(
+        "jobs ended after a kill in: median {:?}, max {:?}",
+        ends[ends.len() / 2],
+        ends.last().unwrap()
+    );
 }
 
 #[test]
 fn sigterm_or_sigint_ends_the_job_promptly_with_its_rows() {
-    for what in [Interrupt::Launcher(libc::SIGTERM), Interrupt::Rank(libc::SIGINT), Interrupt::Launcher(libc::SIGINT)] {
+    for what in [
+        Interrupt::Launcher(libc::SIGTERM),
+        Interrupt::Rank(libc::SIGINT),
+        Interrupt::Launcher(libc::SIGINT),
+    ] {
         let file = "isend_time-np_0002.dat";
         let out = Launch::mpi(bin("p2p_isend"), 2)
             .env("MAX_P2P_SIZE", 4194304)
@@ -108,7 +137,11 @@ fn sigterm_or_sigint_ends_the_job_promptly_with_its_rows() {
 fn io_scratch_files_never_outlive_the_job() {
     // posix_io writes paw_io.<rank> into the output directory; whatever ends the job, none
     // may remain.
-    for what in [Interrupt::Rank(libc::SIGKILL), Interrupt::Launcher(libc::SIGTERM), Interrupt::Rank(libc::SIGTERM)] {
+    for what in [
+        Interrupt::Rank(libc::SIGKILL),
+        Interrupt::Launcher(libc::SIGTERM),
+        Interrupt::Rank(libc::SIGTERM),
+    ] {
         let out = Launch::mpi(bin("posix_io"), 2)
             .env("IO_FILE_SIZE", 64 << 20)
             .env("NREPS", 40)

@@ -89,17 +89,25 @@ fn a_second_sweep_starts_new_gathered_files_and_keeps_the_first() {
     };
     sweep();
     let second = sweep();
-    assert!(second.stdout.contains("the earlier sweep's time_init.dat is kept as"), "{}", second.report());
+    assert!(
+        second.stdout.contains("the earlier sweep's time_init.dat is kept as"),
+        "{}",
+        second.report()
+    );
     let names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     for stem in ["time_init", "time_init_th"] {
-        let kept: Vec<&String> =
-            names.iter().filter(|n| n.starts_with(&format!("{stem}.before-")) && n.ends_with(".dat")).collect();
+        let kept: Vec<&String> = names
+            .iter()
+            .filter(|n| n.starts_with(&format!("{stem}.before-")) && n.ends_with(".dat"))
+            .collect();
         assert_eq!(kept.len(), 1, "{names:?}");
         for file in [format!("{stem}.dat"), kept[0].clone()] {
-            let dat = paw_test::Dat::parse(&std::fs::read_to_string(dir.path().join(&file)).unwrap()).unwrap();
+            let dat =
+                paw_test::Dat::parse(&std::fs::read_to_string(dir.path().join(&file)).unwrap())
+                    .unwrap();
             assert_eq!(dat.numbers("TASKS"), [1.0, 2.0], "{file}: one sweep per file");
         }
     }
@@ -116,7 +124,11 @@ fn initest_dry_run_prints_the_commands_and_runs_nothing() {
     out.success();
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines.len(), 8, "{}", out.report());
-    assert!(lines[0].starts_with("PAW_OUTPUT_DIR=") && lines[0].contains(" srun -N 1 "), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("PAW_OUTPUT_DIR=") && lines[0].contains(" srun -N 1 "),
+        "{}",
+        lines[0]
+    );
     assert!(lines[7].contains("srun -N 6 ") && lines[7].ends_with("/col_init_th"), "{}", lines[7]);
     assert!(out.files().is_empty());
     let out = Launch::direct(INITEST).args(["1", "2", "--dry-run"]).run();

@@ -42,7 +42,7 @@ fn main() -> std::process::ExitCode {
         paw.text(&THREAD_LEVEL);
         let levels = format!("thread level requested {level:?}, granted {granted:?}");
         if paw.rank() == 0 {
-            eprintln!("col_init_th: {levels}");
+            println!("col_init_th: {levels}");
         }
         startup_times(&paw, "init_th", init, &[levels])
     })

@@ -1,0 +1,408 @@
+//! One bad-input sweep over every binary of the Makefile's lists: each kind of bad input
+//! that applies to a binary must end it with one line naming the input (and what is
+//! accepted), a non-zero exit within 20 s on every rank, and no file holding a partial row.
+//!
+//! The table below is the one place to add a binary; the test fails when a built binary
+//! of the Makefile has no entry. A binary's variables come from its `-h`.
+
+use paw_test::binaries::{self, Start};
+use paw_test::{Dat, Launch, Outcome, SmallDisk};
+use std::path::Path;
+use std::time::Duration;
+
+/// How a binary takes its input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    /// A paw benchmark: environment variables; a wrong task count to try, if any.
+    Paw(Option<usize>),
+    /// A GPU benchmark: its variables are checked before the GPU is looked for.
+    Gpu,
+    /// A suite with IMB's command line.
+    Imb,
+    /// paw-report.
+    Report,
+}
+
+/// Every binary, and how to give it bad input.
+const TABLE: &[(&str, Kind)] = &[
+    ("latency", Kind::Paw(Some(3))),
+    ("p2p_multitask", Kind::Paw(Some(3))),
+    ("blas_dgemm_single", Kind::Paw(None)),
+    ("stream", Kind::Paw(None)),
+    ("p2p_send", Kind::Paw(Some(3))),
+    ("p2p_isend", Kind::Paw(Some(3))),
+    ("p2p_isend_bidir", Kind::Paw(Some(3))),
+    ("p2p_isend_ping", Kind::Paw(Some(3))),
+    ("p2p_mrate", Kind::Paw(Some(3))),
+    ("p2p_mrate_bidir", Kind::Paw(Some(3))),
+    ("p2p_put", Kind::Paw(Some(3))),
+    ("p2p_get", Kind::Paw(Some(3))),
+    ("p2p_put_fence", Kind::Paw(Some(3))),
+    ("p2p_get_fence", Kind::Paw(Some(3))),
+    ("p2p_rput", Kind::Paw(Some(3))),
+    ("p2p_rget", Kind::Paw(Some(3))),
+    ("col_agtr", Kind::Paw(None)),
+    ("col_ardc", Kind::Paw(None)),
+    ("col_a2a", Kind::Paw(None)),
+    ("col_bct", Kind::Paw(None)),
+    ("col_gtr", Kind::Paw(None)),
+    ("col_rdc", Kind::Paw(None)),
+    ("col_sct", Kind::Paw(None)),
+    ("col_acc", Kind::Paw(Some(1))),
+    ("col_acc_fence", Kind::Paw(Some(1))),
+    ("col_racc", Kind::Paw(Some(1))),
+    ("col_init", Kind::Paw(None)),
+    ("col_init_th", Kind::Paw(None)),
+    ("dgemm", Kind::Paw(None)),
+    ("sgemm", Kind::Paw(None)),
+    ("dgemv", Kind::Paw(None)),
+    ("sgemv", Kind::Paw(None)),
+    ("rayon_overhead", Kind::Paw(None)),
+    ("posix_io", Kind::Paw(None)),
+    ("gpu_dgemm", Kind::Gpu),
+    ("gpu_sgemm", Kind::Gpu),
+    ("gpu_in_pinned", Kind::Gpu),
+    ("gpu_out_pinned", Kind::Gpu),
+    ("gpu_inout_pinned", Kind::Gpu),
+    ("gpu_in_nopin", Kind::Gpu),
+    ("gpu_out_nopin", Kind::Gpu),
+    ("gpu_inout_nopin", Kind::Gpu),
+    ("gpu_alloc_al_in", Kind::Gpu),
+    ("gpu_alloc_al_out", Kind::Gpu),
+    ("gpu_alloc_al_inout", Kind::Gpu),
+    ("gpu_alloc_noal_in", Kind::Gpu),
+    ("gpu_alloc_noal_out", Kind::Gpu),
+    ("gpu_alloc_noal_inout", Kind::Gpu),
+    ("gpu_keep_al_in", Kind::Gpu),
+    ("gpu_keep_al_out", Kind::Gpu),
+    ("gpu_keep_al_inout", Kind::Gpu),
+    ("gpu_keep_noal_in", Kind::Gpu),
+    ("gpu_keep_noal_out", Kind::Gpu),
+    ("gpu_keep_noal_inout", Kind::Gpu),
+    ("IMB-MPI1", Kind::Imb),
+    ("paw-report", Kind::Report),
+];
+
+/// Variables whose zero is a meaning (off, none), not an error.
+const ZERO_ALLOWED: &[&str] = &["PAW_CHECK", "PAW_TIMEOUT", "PAW_MAX_TIME", "PAW_TOLERANCE"];
+/// Variables whose values are text, not numbers.
+const TEXT: &[&str] =
+    &["PAW_OUTPUT_DIR", "PAW_IO_DIR", "PAW_THREAD_LEVEL", "PAW_COMBINE", "PAW_FIXTURE"];
+/// Settings that keep a run short where a case lets it run.
+const SMALL: &[(&str, &str)] =
+    &[("STREAM_ARRAY_SIZE", "100000"), ("IO_FILE_SIZE", "1048576"), ("IO_TRANSFER_SIZE", "65536")];
+
+/// One bad input: what it sets, and what the error line must contain.
+struct Case {
+    what: String,
+    env: Vec<(String, String)>,
+    args: Vec<String>,
+    np: Option<usize>,
+    small_disk: bool,
+    readonly_record: bool,
+    expect: Vec<String>,
+}
+
+impl Case {
+    fn new(what: impl Into<String>, expect: &[&str]) -> Case {
+        Case {
+            what: what.into(),
+            env: vec![],
+            args: vec![],
+            np: None,
+            small_disk: false,
+            readonly_record: false,
+            expect: expect.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+    fn env(mut self, k: &str, v: impl ToString) -> Case {
+        self.env.push((k.to_string(), v.to_string()));
+        self
+    }
+    fn arg(mut self, a: &str) -> Case {
+        self.args.push(a.to_string());
+        self
+    }
+}
+
+/// The cases that apply to a paw benchmark with `vars` (from its `-h`).
+fn paw_cases(
+    index: usize,
+    vars: &[String],
+    wrong_np: Option<usize>,
+    files: bool,
+    scratch: &Path,
+    small_disk: bool,
+) -> Vec<Case> {
+    let numeric: Vec<&String> = vars.iter().filter(|v| !TEXT.contains(&v.as_str())).collect();
+    let pick = |k: usize| numeric[(index + 3 * k) % numeric.len()].as_str();
+    let no_zero: Vec<&String> =
+        numeric.iter().copied().filter(|v| !ZERO_ALLOWED.contains(&v.as_str())).collect();
+    let mut cases =
+        vec![Case::new("an unknown argument", &["unknown argument \"--bogus\""]).arg("--bogus")];
+    for (k, (value, kind)) in
+        [("abc", "not a number"), ("-3", "negative"), ("99999999999999999999999", "overflowing")]
+            .into_iter()
+            .enumerate()
+    {
+        let v = pick(k);
+        cases.push(Case::new(format!("{v} {kind}"), &[v, "accepted"]).env(v, value));
+    }
+    if !no_zero.is_empty() {
+        let v = no_zero[index % no_zero.len()].as_str();
+        cases.push(Case::new(format!("{v} zero"), &[v, "accepted"]).env(v, 0));
+    }
+    if let Some(min) = vars.iter().find(|v| v.starts_with("MIN_") && v.ends_with("_SIZE")) {
+        let max = min.replacen("MIN_", "MAX_", 1);
+        if vars.contains(&max) {
+            cases.push(
+                Case::new(
+                    "MIN above MAX",
+                    &[&format!("{min}=64 is larger than {max}=8"), "accepted"],
+                )
+                .env(min, 64)
+                .env(&max, 8),
+            );
+        }
+    }
+    if let Some(np) = wrong_np {
+        let mut c =
+            Case::new(format!("{np} tasks"), &[&format!("started with {np}"), "mpirun -np"]);
+        c.np = Some(np);
+        cases.push(c);
+    }
+    if files {
+        let afile = scratch.join("a-file");
+        std::fs::write(&afile, "not a directory").unwrap();
+        cases.push(
+            Case::new("a missing output directory", &["does not exist", "accepted"])
+                .env("PAW_OUTPUT_DIR", "/nonexistent/paw"),
+        );
+        cases.push(
+            Case::new("an output directory that is a file", &["is not a directory", "accepted"])
+                .env("PAW_OUTPUT_DIR", afile.display()),
+        );
+        cases.push(
+            Case::new("an unwritable output directory", &["PAW_OUTPUT_DIR=/proc/self", "accepted"])
+                .env("PAW_OUTPUT_DIR", "/proc/self"),
+        );
+        let mut c =
+            Case::new("a read-only earlier output file", &["exists and is read-only", "accepted"]);
+        c.readonly_record = true;
+        cases.push(c);
+        if small_disk {
+            let mut c = Case::new("a full disk", &["cannot write", "No space left on device"]);
+            c.small_disk = true;
+            cases.push(c);
+        }
+    }
+    cases
+}
+
+/// Runs one case; returns the outcome after checking what every case must hold.
+fn run(name: &str, start: Start, case: &Case, help_vars: &[String]) -> Outcome {
+    let program = binaries::bin(name);
+    let np = case.np.or(match start {
+        Start::Mpi(n) => Some(n),
+        Start::Direct => None,
+    });
+    let mut l = match np {
+        Some(n) => Launch::mpi(&program, n),
+        None => Launch::direct(&program),
+    };
+    // Open MPI waits a second before it kills what is left of a job whose rank exited
+    // non-zero; every case here ends that way, and the wait is not what is tested.
+    l = l
+        .timeout(Duration::from_secs(20))
+        .args(&case.args)
+        .env("OMPI_MCA_odls_base_sigkill_timeout", 0);
+    for (k, v) in SMALL {
+        if help_vars.iter().any(|h| h == k) {
+            l = l.env(k, v);
+        }
+    }
+    for (k, v) in &case.env {
+        l = l.env(k, v);
+    }
+    let out = if case.small_disk {
+        let disk = SmallDisk::mount(12).expect("mounted before");
+        let out = l.env("PAW_OUTPUT_DIR", disk.path().display()).run_shared();
+        for f in std::fs::read_dir(disk.path()).unwrap().flatten() {
+            // What the full disk holds must be whole rows too: checked below, from a copy.
+            let _ = std::fs::copy(f.path(), out.dir.path().join(f.file_name()));
+        }
+        out
+    } else if case.readonly_record {
+        // The run record is every run's first file: an earlier, read-only one is in the way.
+        let dir = tempfile::tempdir().unwrap();
+        let tasks = np.unwrap_or(1);
+        let record = dir.path().join(format!("{name}-np_{tasks:04}.json"));
+        std::fs::write(&record, "{}").unwrap();
+        let mut perms = std::fs::metadata(&record).unwrap().permissions();
+        perms.set_readonly(true);
+        std::fs::set_permissions(&record, perms).unwrap();
+        let out = l.env("PAW_OUTPUT_DIR", dir.path().display()).run_shared();
+        assert_eq!(
+            std::fs::read_to_string(&record).unwrap(),
+            "{}",
+            "{name}: the read-only file was touched"
+        );
+        out
+    } else {
+        l.run_shared()
+    };
+    assert!(!out.timed_out, "{name}, {}: hung\n{}", case.what, out.report());
+    assert!(
+        out.code.is_some_and(|c| c != 0),
+        "{name}, {}: exit {:?}\n{}",
+        case.what,
+        out.code,
+        out.report()
+    );
+    let ours: Vec<&str> =
+        out.stderr.lines().filter(|l| l.starts_with(&format!("{name}:"))).collect();
+    let errors: Vec<&&str> = ours.iter().filter(|l| !l.contains("warning:")).collect();
+    assert_eq!(errors.len(), 1, "{name}, {}: one line from rank 0\n{}", case.what, out.report());
+    for needle in &case.expect {
+        assert!(
+            errors[0].contains(needle.as_str()),
+            "{name}, {}: {needle:?} not in {:?}\n{}",
+            case.what,
+            errors[0],
+            out.report()
+        );
+    }
+    for f in out.files() {
+        if f.ends_with(".dat") {
+            let text = std::fs::read_to_string(out.dir.path().join(&f)).unwrap();
+            Dat::parse(&text)
+                .unwrap_or_else(|e| panic!("{name}, {}: {f} holds a partial row: {e}", case.what));
+        }
+        if f.ends_with(".csv") {
+            let text = std::fs::read_to_string(out.dir.path().join(&f)).unwrap();
+            let width = text.lines().next().map_or(0, |h| h.split(',').count());
+            assert!(text.is_empty() || text.ends_with('\n'), "{name}: {f} ends in a partial row");
+            assert!(text.lines().all(|l| l.split(',').count() == width), "{name}: {f} torn");
+        }
+    }
+    out
+}
+
+/// A binary's cases, ready to run.
+struct Job {
+    name: String,
+    start: Start,
+    vars: Vec<String>,
+    cases: Vec<Case>,
+}
+
+/// Runs every job's cases, a few launches at a time (they measure nothing).
+fn run_all(jobs: &[Job]) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work: Vec<(&Job, &Case)> =
+        jobs.iter().flat_map(|j| j.cases.iter().map(move |c| (j, c))).collect();
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((job, case)) = work.get(i) else { break };
+                run(&job.name, job.start, case, &job.vars);
+            });
+        }
+    });
+}
+
+#[test]
+fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
+    let gpus = paw_test::gpu::gpus();
+    let scratch = tempfile::tempdir().unwrap();
+    let small_disk = match SmallDisk::mount(12) {
+        Ok(_) => true,
+        Err(why) => {
+            eprintln!("bad-input sweep: the full-disk case is skipped: {why}");
+            false
+        }
+    };
+    let mut missing = Vec::new();
+    let mut jobs = Vec::new();
+    for name in binaries::all() {
+        let Some(index) = TABLE.iter().position(|(n, _)| *n == name) else {
+            missing.push(name);
+            continue;
+        };
+        let job = |cases: Vec<Case>, start: Start, vars: Vec<String>| Job {
+            name: name.clone(),
+            start,
+            vars,
+            cases,
+        };
+        match TABLE[index].1 {
+            Kind::Paw(wrong) => {
+                let help = binaries::help(&name);
+                let cases = paw_cases(index, &help.vars, wrong, true, scratch.path(), small_disk);
+                jobs.push(job(cases, help.start, help.vars));
+            }
+            Kind::Gpu => {
+                let help = binaries::help(&name);
+                let cases =
+                    paw_cases(index, &help.vars, None, gpus > 0, scratch.path(), small_disk);
+                jobs.push(job(cases, help.start, help.vars));
+            }
+            Kind::Imb => {
+                let cases = vec![
+                    Case::new("an unknown option", &["unknown option \"-fast\"", "accepted"])
+                        .arg("-fast"),
+                    Case::new(
+                        "an unknown benchmark",
+                        &["unknown benchmark \"PingPang\"", "valid names"],
+                    )
+                    .arg("PingPang"),
+                    Case::new("-npmin not a number", &["-npmin takes an integer >= 1"])
+                        .arg("-npmin")
+                        .arg("two"),
+                    Case::new("-iter zero", &["-iter takes"]).arg("-iter").arg("0"),
+                    Case::new("-iter overflowing", &["-iter takes"])
+                        .arg("-iter")
+                        .arg("99999999999999999999999"),
+                    Case::new("-timeout negative", &["-timeout takes"]).arg("-timeout").arg("-1"),
+                    Case::new("-msglog min above max", &["-msglog takes"])
+                        .arg("-msglog")
+                        .arg("9:3"),
+                    Case::new("PAW_TIMEOUT not a number", &["PAW_TIMEOUT", "accepted"])
+                        .env("PAW_TIMEOUT", "abc"),
+                    Case::new("a missing output directory", &["does not exist", "accepted"])
+                        .env("PAW_OUTPUT_DIR", "/nonexistent/paw"),
+                    Case::new("an unwritable output directory", &["/proc/self", "accepted"])
+                        .env("PAW_OUTPUT_DIR", "/proc/self"),
+                ];
+                jobs.push(job(cases, Start::Mpi(2), vec![]));
+            }
+            Kind::Report => {
+                for (args, needle) in [
+                    (vec!["frobnicate"], "unknown command \"frobnicate\""),
+                    (vec!["summary", "/nonexistent/paw"], "/nonexistent/paw"),
+                    (vec!["compare", "/tmp"], "compare takes two directories"),
+                    (
+                        vec!["compare", "/tmp", "/tmp", "--threshold", "x"],
+                        "--threshold \"x\"; accepted",
+                    ),
+                ] {
+                    let out = Launch::direct(binaries::bin(&name)).args(args).run_shared();
+                    out.failure(needle);
+                    assert_eq!(out.code, Some(2), "{}", out.report());
+                }
+                eprintln!("{name}: 4 bad inputs refused");
+            }
+        }
+    }
+    assert!(missing.is_empty(), "binaries of the Makefile without an entry in TABLE: {missing:?}");
+    run_all(&jobs);
+    let total: usize = jobs.iter().map(|j| j.cases.len()).sum::<usize>() + 4;
+    for j in &jobs {
+        eprintln!("{}: {} bad inputs refused", j.name, j.cases.len());
+    }
+    eprintln!(
+        "bad-input sweep: {total} cases over {} binaries, every one refused with one line",
+        TABLE.len()
+    );
+}
