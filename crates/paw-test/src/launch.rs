@@ -15,24 +15,25 @@ use tempfile::TempDir;
 /// Default hard limit for one launch.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Small workloads so that a test run finishes in seconds.
+/// Small workloads so that a test run finishes in seconds (warm-up sizes at the first
+/// size, so a test may lower MAX freely).
 const TINY: &[(&str, &str)] = &[
     ("NLOOP_MAX", "20"),
     ("NREPS", "3"),
     ("MIN_P2P_SIZE", "1"),
-    ("MED_P2P_SIZE", "64"),
+    ("MED_P2P_SIZE", "1"),
     ("MAX_P2P_SIZE", "4096"),
     ("MIN_COL_SIZE", "1"),
-    ("MED_COL_SIZE", "64"),
+    ("MED_COL_SIZE", "1"),
     ("MAX_COL_SIZE", "4096"),
     ("MIN_BLAS_SIZE", "8"),
-    ("MED_BLAS_SIZE", "16"),
+    ("MED_BLAS_SIZE", "8"),
     ("MAX_BLAS_SIZE", "64"),
     ("MIN_GPU_SIZE", "128"),
-    ("MED_GPU_SIZE", "1024"),
+    ("MED_GPU_SIZE", "128"),
     ("MAX_GPU_SIZE", "65536"),
     ("MIN_GPU_BLAS_SIZE", "8"),
-    ("MED_GPU_BLAS_SIZE", "16"),
+    ("MED_GPU_BLAS_SIZE", "8"),
     ("MAX_GPU_BLAS_SIZE", "64"),
 ];
 

@@ -50,7 +50,10 @@ fn files_whole(out: &Outcome) -> usize {
 #[test]
 fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
     const KILL: i32 = libc::SIGKILL;
-    let cases: [(&str, &[usize], &[(&str, &str)], &str, usize); 4] = [
+    /// Binary, task counts, settings that make the sweep last, the file to watch, and the
+    /// rows it must hold before the kill.
+    type Case<'a> = (&'a str, &'a [usize], &'a [(&'a str, &'a str)], &'a str, usize);
+    let cases: [Case; 4] = [
         ("latency", &[2], &[("NREPS", "3000"), ("NLOOP_MAX", "1000")], "latency.dat", 0),
         (
             "p2p_isend",

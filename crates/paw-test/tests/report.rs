@@ -8,6 +8,7 @@ use std::process::Command;
 
 /// A fixture sweep (1 ms sleeps: stable times) into `dir`.
 fn sweep_into(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
     Launch::mpi(bin("paw-fixture"), 2)
         .env("PAW_FIXTURE", "sweep")
         .env("PAW_FIXTURE_SLEEP_US", 1000)

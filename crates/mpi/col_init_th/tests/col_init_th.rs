@@ -17,7 +17,7 @@ fn granted_level_and_time_are_reported() {
         assert_eq!(cells[0], "2", "{line}");
         let tmax: f64 = cells[1].parse().unwrap();
         assert!(tmax > 0.0 && tmax < out.elapsed.as_secs_f64());
-        assert!(out.stderr.contains(&format!("thread level requested {name}, granted")));
+        assert!(out.stdout.contains(&format!("thread level requested {name}, granted")));
         let dat = out.dat("time_init_th_2.dat");
         assert!(dat
             .header
