@@ -49,7 +49,7 @@
 mod bench;
 mod calib;
 pub mod check;
-pub mod config;
+mod config;
 mod dat;
 mod error;
 mod meta;
@@ -69,14 +69,13 @@ pub mod watchdog;
 
 pub use bench::{Bench, Measurement, Row, Timing};
 pub use calib::Policy;
-pub use config::{Family, SizeRange};
+pub use config::{doubling, Family, SizeRange, MPI_COUNT_LIMIT};
 pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Table};
 pub use error::{Error, Result};
-pub use meta::utc_now;
 pub use node::{cores, last_level_cache_bytes, Node};
 pub use paw::{mpi_library_version, start_mpi, Pair, Paw, World};
-pub use process::{fatal, main, warn};
-pub use session::{warn_unknown_vars, Session};
+pub use process::{main, warn};
+pub use session::Session;
 pub use spec::{Check, Ranks, Spec, Var};
 pub use stats::Stats;
 pub use suite::SuiteRun;

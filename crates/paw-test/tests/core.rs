@@ -118,6 +118,13 @@ fn plot_script_renders_a_png() {
     assert!(stderr.trim().is_empty(), "gnuplot complained: {stderr}");
     let png = std::fs::read(out.dir.path().join("fixture_time-np_0002.png")).unwrap();
     assert!(png.starts_with(b"\x89PNG") && png.len() > 5000, "{} bytes", png.len());
+    let help = std::process::Command::new(script).arg("-h").output().unwrap();
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(help.status.success() && text.starts_with("usage: scripts/plot-dat"), "{text}");
+    assert!(!text.contains("set -eu"), "{text}");
+    let none = std::process::Command::new(script).arg("/nonexistent.dat").output().unwrap();
+    assert!(!none.status.success());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("cannot read /nonexistent.dat"));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
 //! from it.
 use paw_blas::RESULT_CHECK;
-use paw_core::config::MPI_COUNT_LIMIT;
+use paw_core::MPI_COUNT_LIMIT;
 use paw_core::{vars, Axis, Check, Combine, DatSpec, Error, Node, Policy, Ranks, Spec, Timing};
 
 const SPEC: Spec = Spec {

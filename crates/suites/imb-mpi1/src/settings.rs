@@ -47,7 +47,7 @@ pub fn lengths_for_unit(lengths: &[usize], unit: usize) -> Vec<usize> {
 /// P_min, 2 P_min, 4 P_min, ..., largest 2^x P_min < P, then P. P_min > P counts as P.
 pub fn process_counts(p: usize, p_min: usize) -> Vec<usize> {
     let p = p.max(1) as u64;
-    let doubled = paw_core::config::doubling((p_min as u64).clamp(1, p), p);
+    let doubled = paw_core::doubling((p_min as u64).clamp(1, p), p);
     doubled.into_iter().map(|q| q as usize).collect()
 }
 
