@@ -6,8 +6,8 @@
 use mpi_ext::rma::Window;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{collective_files, ACC_CHECK};
+use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_mpi::{accumulated, collective_files, ACC_CHECK};
 
 const SPEC: Spec = Spec {
     name: "col_racc",
@@ -35,12 +35,9 @@ fn main() -> std::process::ExitCode {
         let paw = Paw::init(&SPEC)?;
         let sizes = paw.sweep(Family::Col)?;
         let is_target = paw.rank() == 0;
-        let p = paw.size() as i32;
-        let tasks = p as usize;
-        let origins = (p - 1) as f64;
+        let origins = (paw.size() - 1) as f64;
         let held = if is_target { sizes.max as usize } else { 0 };
         let mut send = buffer(sizes.max as usize);
-        let (zeros, mut got) = (vec![0u8; held], vec![0u8; held]);
         let win = Window::create(paw.world(), buffer(held));
 
         let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
@@ -65,25 +62,17 @@ fn main() -> std::process::ExitCode {
             };
             let mut wrong = 0;
             if paw.checking() {
-                check::fill_summand(&mut send[..n], paw.rank(), size, seq, tasks);
-                if is_target {
-                    win.store(0, &zeros[..n]);
-                }
-                // Passive target: the zeroed window is published before the others add to it,
-                // and their additions are complete before task 0 reads it.
-                win.sync_local();
-                paw.world().barrier();
-                if !is_target {
-                    win.locked_all(|e| {
-                        e.raccumulate_wait(&send[..n], 0, 0, SystemOperation::sum())
-                    });
-                }
-                paw.world().barrier();
-                win.sync_local();
-                if is_target {
-                    win.load(0, &mut got[..n]);
-                    wrong = check::differences(&got[..n], &check::sum_of(1..p, tasks, size, seq));
-                }
+                wrong = accumulated(&paw, &win, &mut send[..n], size, seq, |data| {
+                    // Passive target: the zeroed window is published before the others add
+                    // to it, and their additions are complete before task 0 reads it.
+                    win.sync_local();
+                    paw.world().barrier();
+                    if !is_target {
+                        win.locked_all(|e| e.raccumulate_wait(data, 0, 0, SystemOperation::sum()));
+                    }
+                    paw.world().barrier();
+                    win.sync_local();
+                });
             }
             let verdict = paw.verdict(wrong);
             time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));

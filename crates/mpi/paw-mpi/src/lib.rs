@@ -3,6 +3,8 @@
 //! `<stem>_time-np_NNNN.dat` / `<stem>_bw-np_NNNN.dat` files (or `_rate`) they write.
 #![warn(missing_docs)]
 
+use mpi_ext::rma::Window;
+use paw_core::check;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
@@ -192,4 +194,31 @@ pub fn startup_times(
         println!("{tasks} {}", fmt(max));
     }
     Ok(())
+}
+
+/// The one-sided collectives' data check ([`ACC_CHECK`]) of `send.len()` bytes at sweep
+/// position `seq`: every task fills `send` with its summand, task 0 zeroes its window, `add`
+/// runs one more epoch (complete on task 0 when it returns), and task 0 compares its window
+/// with the exact sum of tasks 1..n-1. Returns the wrong bytes task 0 found (0 elsewhere).
+pub fn accumulated(
+    paw: &Paw,
+    win: &Window<u8>,
+    send: &mut [u8],
+    size: u64,
+    seq: u64,
+    add: impl FnOnce(&[u8]),
+) -> usize {
+    let (rank, tasks) = (paw.rank(), paw.size());
+    let n = send.len();
+    check::fill_summand(send, rank, size, seq, tasks);
+    if rank == 0 {
+        win.store(0, &vec![0u8; n]);
+    }
+    add(send);
+    if rank != 0 {
+        return 0;
+    }
+    let mut got = vec![0u8; n];
+    win.load(0, &mut got);
+    check::differences(&got, &check::sum_of(1..tasks as i32, tasks, size, seq))
 }
