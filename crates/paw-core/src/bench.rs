@@ -283,24 +283,42 @@ impl<'t, T: Team> Bench<'t, T> {
             let local = self.samples(nreps, nloop, &mut op);
             let combined = team.combine(&local, self.combine);
             let shortest = combined.iter().copied().fold(f64::INFINITY, f64::min);
-            let rerun = team.is_root()
-                && reruns < MAX_RERUNS
-                && nloop < crate::calib::NLOOP_CAP / 2
-                && self.calibration.too_short(shortest);
-            if team.share_u64(rerun as u64) == 0 {
-                if shortest < self.calibration.floor() && !self.warned {
-                    self.warned = true;
-                    process::warn(&format!(
-                        "at step {step} samples of NLOOP={nloop} iterations last {:.3} usec, under \
-                         the timer floor of {:.3} usec: their times carry the clock's error",
-                        shortest * 1e6,
-                        self.calibration.floor() * 1e6
-                    ));
+            // Rank 0 decides: go on, measure again with NLOOP doubled, or stop (a range of
+            // the user's that cannot clear the floor).
+            let decision = if team.is_root() {
+                match self.calibration.again(nloop, shortest) {
+                    Ok(Some(_)) if reruns < MAX_RERUNS && nloop < crate::calib::NLOOP_CAP / 2 => {
+                        Ok(1)
+                    }
+                    Ok(_) => Ok(0),
+                    Err(e) => Err(e),
                 }
-                break (local, combined);
+            } else {
+                Ok(0)
+            };
+            match team.share_u64(decision.as_ref().map_or(2, |d| *d)) {
+                2 => {
+                    return Err(Error::input(decision.err().unwrap_or_else(|| {
+                        "NLOOP settings cannot be met (reported by rank 0)".to_string()
+                    })))
+                }
+                1 => {
+                    nloop *= 2;
+                    reruns += 1;
+                }
+                _ => {
+                    if shortest < self.calibration.floor() && !self.warned {
+                        self.warned = true;
+                        process::warn(&format!(
+                            "at step {step} samples of NLOOP={nloop} iterations last {:.3} usec, \
+                             under the timer floor of {:.3} usec: their times carry the clock's error",
+                            shortest * 1e6,
+                            self.calibration.floor() * 1e6
+                        ));
+                    }
+                    break (local, combined);
+                }
             }
-            nloop *= 2;
-            reruns += 1;
         };
         let per_iter = nloop as f64 * self.timing.ops_per_iter();
         let per_op = |v: &[f64]| v.iter().map(|s| s / per_iter).collect::<Vec<_>>();

@@ -115,6 +115,27 @@ impl Calibration {
         self.loops.nloop.is_none() && sample < self.floor
     }
 
+    /// After samples of `nloop` iterations whose shortest lasted `shortest` seconds: the
+    /// NLOOP to measure again with (doubled), none if the samples are long enough, or why
+    /// the user's range NLOOP_MIN..NLOOP_MAX cannot give samples that long.
+    pub fn again(&self, nloop: u64, shortest: f64) -> Result<Option<u64>, String> {
+        if !self.too_short(shortest) {
+            return Ok(None);
+        }
+        let max = self.loops.nloop_max;
+        match self.loops.nloop_min {
+            Some(min) if self.loops.nloop_max_set && 2 * nloop > max => Err(format!(
+                "NLOOP_MIN={min} and NLOOP_MAX={max} cannot both be met: samples of {nloop} \
+                 iterations last {:.4} usec here, under the timer floor of {:.4} usec; accepted: \
+                 NLOOP_MAX >= {}, or NLOOP={max} to run exactly {max} iterations per sample",
+                shortest * 1e6,
+                self.floor * 1e6,
+                ceil_count(self.floor / shortest * nloop as f64)
+            )),
+            _ => Ok(Some(2 * nloop)),
+        }
+    }
+
     /// Header text stating the policy in words.
     pub fn describe(&self) -> String {
         let floor = format!(
@@ -238,6 +259,21 @@ mod tests {
         let loops = Loops { nloop_max: 5, nloop_max_set: true, nloop_min: None, ..LOOPS };
         let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
         assert_eq!(c.nloop(0.25e-6), Ok(10));
+    }
+
+    #[test]
+    fn doubling_stops_at_a_range_the_user_set() {
+        let c = Calibration::new(LOOPS, 2.5e-6, Policy::Calibrated);
+        assert_eq!(c.again(100, 1e-6), Ok(Some(200)), "too short: doubled");
+        assert_eq!(c.again(100, 1e-5), Ok(None), "long enough");
+        let range = Loops { nloop_max: 3, nloop_max_set: true, nloop_min: Some(3), ..LOOPS };
+        let c = Calibration::new(range, 2.5e-6, Policy::Calibrated);
+        let e = c.again(3, 1e-6).unwrap_err();
+        assert!(
+            e.contains("NLOOP_MIN=3 and NLOOP_MAX=3 cannot both be met")
+                && e.contains("NLOOP_MAX >= 8"),
+            "{e}"
+        );
     }
 
     #[test]
