@@ -26,6 +26,51 @@ pub const RESULT_CHECK: &str = "each order's result against a naive f64 computat
                                 entries (tolerance 2 N epsilon); a wrong or NaN entry fails \
                                 the run after every row is written";
 
+/// The SPEC of a BLAS sweep binary (`dgemm`, `sgemm`, `dgemv`, `sgemv`): the call's
+/// name and its name in capitals, what one call computes, and its flop count; the rest is
+/// common to the four.
+#[macro_export]
+macro_rules! sweep_spec {
+    ($call:literal, $upper:literal, $what:literal, $flops:literal) => {
+        ::paw_core::Spec {
+            name: $call,
+            title: concat!(
+                "multithreaded ",
+                $upper,
+                " over a sweep of matrix orders (PAW 1.6 section 4)"
+            ),
+            timed: concat!(
+                "Per sample: NLOOP calls of cblas_",
+                $call,
+                " (system OpenBLAS), ",
+                $what,
+                ", column-major, alpha 1, beta 0. Orders MIN_BLAS_SIZE, doubling, to \
+                 MAX_BLAS_SIZE, after one untimed call at MED_BLAS_SIZE. Untimed: filling the \
+                 operands once, at the largest order."
+            ),
+            reports: concat!(
+                "seconds per call, and GFLOP/s = ",
+                $flops,
+                " / time / 1e9. Threads: OPENBLAS_NUM_THREADS, else OMP_NUM_THREADS, else all \
+                 cores."
+            ),
+            ranks: ::paw_core::Ranks::Node,
+            vars: &[
+                ::paw_core::vars::BLAS_SIZES,
+                ::paw_core::vars::MEASURE,
+                ::paw_core::vars::BLAS_THREADS,
+            ],
+            check: ::paw_core::Check::Always($crate::RESULT_CHECK),
+            files: concat!(
+                $call,
+                "_time-np_TTTT.dat (s) and ",
+                $call,
+                "_flops-np_TTTT.dat (GFLOP/s), TTTT = threads"
+            ),
+        }
+    };
+}
+
 /// Checks the thread variables OpenBLAS reads (OPENBLAS_NUM_THREADS, then
 /// OMP_NUM_THREADS: a value OpenBLAS would silently replace by its default is refused),
 /// adds the BLAS library line to the headers, and returns the threads OpenBLAS uses.

@@ -8,6 +8,32 @@ use paw_gpu::cudarc::cublas::{sys::cublasOperation_t, CudaBlas, Gemm, GemmConfig
 use paw_gpu::cudarc::driver::{CudaSlice, DeviceRepr, ValidAsZeroBits};
 use paw_gpu::{failed, FirstError, Gpu};
 
+/// The SPEC of `gpu_dgemm` and `gpu_sgemm`: the binary's name, the call's name
+/// (`Dgemm`) and in capitals (`DGEMM`); the rest is common to both.
+#[macro_export]
+macro_rules! gpu_gemm_spec {
+    ($name:literal, $call:literal, $upper:literal) => {
+        ::paw_core::Spec {
+            name: $name,
+            title: concat!("cuBLAS ", $upper, " on one GPU over a sweep of matrix orders (PAW 1.6 section 8.1)"),
+            timed: concat!(
+                "Per sample: NLOOP calls of cublas",
+                $call,
+                " on GPU 0, C = A B of N x N matrices already in device memory, column-major, \
+                 alpha 1, beta 0, default math mode (no TF32), each followed by a stream \
+                 synchronisation. Orders MIN_GPU_BLAS_SIZE, doubling, to MAX_GPU_BLAS_SIZE, after \
+                 one untimed call at MED_GPU_BLAS_SIZE. Untimed: filling A and B on the host and \
+                 copying them to the device, once, at the largest order."
+            ),
+            reports: "seconds per call, and GFLOP/s = 2 N^2 (N+1) / time / 1e9.",
+            ranks: ::paw_core::Ranks::Node,
+            vars: &[::paw_core::vars::GPU_BLAS_SIZES, ::paw_core::vars::MEASURE],
+            check: ::paw_core::Check::Always(::paw_blas::RESULT_CHECK),
+            files: concat!($name, "_time.dat (s) and ", $name, "_flops.dat (GFLOP/s)"),
+        }
+    };
+}
+
 /// A precision cuBLAS multiplies: `f64` (cublasDgemm) or `f32` (cublasSgemm).
 pub trait GpuReal: Real + DeviceRepr + ValidAsZeroBits {}
 impl GpuReal for f64 {}

@@ -308,3 +308,122 @@ impl Handshake {
         result.and(theirs.map_or(Ok(()), Err))
     }
 }
+
+/// The `main` of a transfer binary: its SPEC and [`Transfer`], the text made from the
+/// choice so that each fact is written once. Arguments: the binary's name; the direction
+/// (`In`, `Out`, `InOut`); the host memory (`Pinned`, `Aligned`, `Misaligned`); the device
+/// memory (`Keep`, `Alloc`); `one` GPU or `both` (a second run on GPUs 0 and 1 at once);
+/// the PAW section.
+#[macro_export]
+macro_rules! transfer_main {
+    ($name:literal, $dir:ident, $host:ident, $dev:ident, $gpus:ident, $section:literal) => {
+        const SPEC: ::paw_core::Spec = ::paw_core::Spec {
+            name: $name,
+            title: concat!(
+                "GPU transfer ",
+        $crate::transfer_text!(short $dir),
+                ", ",
+        $crate::transfer_text!(short $host),
+                ", ",
+        $crate::transfer_text!(short $dev),
+                " (PAW 1.6 section ",
+                $section,
+                ")"
+            ),
+            timed: concat!(
+                "Per sample: NLOOP iterations on GPU 0, each ",
+        $crate::transfer_text!(copies $dir),
+        $crate::transfer_text!(sync $dir $host),
+                "; ",
+        $crate::transfer_text!(long $dev),
+                "; ",
+        $crate::transfer_text!(long $host),
+                ". Sizes MIN_GPU_SIZE, doubling, to MAX_GPU_SIZE, after one untimed iteration \
+                 at MED_GPU_SIZE.",
+        $crate::transfer_text!(timed $gpus)
+            ),
+            reports: concat!(
+                "time per iteration, usec; bandwidth = ",
+        $crate::transfer_text!(bytes $dir),
+                " x SIZE / time, GB/s (GB = 1e9 B)",
+        $crate::transfer_text!(reports $gpus),
+                "."
+            ),
+            ranks: ::paw_core::Ranks::Node,
+    vars: $crate::transfer_text!(vars $host),
+            check: ::paw_core::Check::Data($crate::transfer::COPY_CHECK),
+            files: concat!(
+                $name,
+                "_time.dat (usec) and ",
+                $name,
+                "_bw.dat (GB/s)",
+        $crate::transfer_text!(files $gpus $name)
+            ),
+        };
+
+        const TRANSFER: $crate::transfer::Transfer = $crate::transfer::Transfer {
+            direction: $crate::transfer::Direction::$dir,
+            host: $crate::transfer::Host::$host,
+            device: $crate::transfer::Device::$dev,
+    both_devices: $crate::transfer_text!(both $gpus),
+        };
+
+        fn main() -> std::process::ExitCode {
+            $crate::transfer::run(&SPEC, TRANSFER)
+        }
+    };
+}
+
+/// The fragments [`transfer_main!`] composes a transfer binary's SPEC from.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! transfer_text {
+    (short In) => { "CPU to GPU" };
+    (short Out) => { "GPU to CPU" };
+    (short InOut) => { "CPU to GPU and back" };
+    (short Pinned) => { "pinned host memory" };
+    (short Aligned) => { "page-aligned pageable host memory" };
+    (short Misaligned) => { "misaligned pageable host memory" };
+    (short Keep) => { "device memory kept" };
+    (short Alloc) => { "device memory re-allocated per copy" };
+    (copies In) => { "host to device (cuMemcpyHtoD, synchronous)" };
+    (copies Out) => { "device to host (cuMemcpyDtoH, synchronous)" };
+    (copies InOut) => { "host to device and back (cuMemcpyHtoD, cuMemcpyDtoH, synchronous)" };
+    (sync In Pinned) => { "" };
+    (sync In $host:ident) => {
+        "; each iteration ends with cuCtxSynchronize (from pageable memory the copy returns once staged)"
+    };
+    (sync $dir:ident $host:ident) => { "" };
+    (long Keep) => { "device memory allocated once, before timing" };
+    (long Alloc) => {
+        "device memory allocated (cuMemAlloc) before and freed (cuMemFree) after every copy, inside the timing"
+    };
+    (long Pinned) => { "pinned host memory (cuMemHostAlloc, flags 0: cached, not write-combined)" };
+    (long Aligned) => { "pageable host memory starting on a page boundary" };
+    (long Misaligned) => { "pageable host memory starting GPU_MISALIGN bytes past a page boundary" };
+    (bytes InOut) => { "2" };
+    (bytes $dir:ident) => { "1" };
+    (timed one) => { "" };
+    (timed both) => {
+        " With two or more GPUs the sweep runs again on GPU 0 and GPU 1 at once, one thread each."
+    };
+    (reports one) => { "" };
+    (reports both) => { ", summed over both GPUs in the two-device files" };
+    (files one $name:literal) => { "" };
+    (files both $name:literal) => {
+        concat!("; with two GPUs also ", $name, "_time_dev0+1.dat and ", $name, "_bw_dev0+1.dat")
+    };
+    (both one) => { false };
+    (both both) => { true };
+    (vars Misaligned) => {
+        &[
+            ::paw_core::vars::GPU_SIZES,
+            ::paw_core::vars::MEASURE,
+            ::paw_core::vars::CHECK,
+            &[$crate::transfer::GPU_MISALIGN],
+        ]
+    };
+    (vars $host:ident) => {
+        &[::paw_core::vars::GPU_SIZES, ::paw_core::vars::MEASURE, ::paw_core::vars::CHECK]
+    };
+}

@@ -2,32 +2,15 @@
 //! (PAW 1.6 §7.1).
 //!
 //! What is timed and reported, the task counts, the variables read, the data check and
-//! the files written are stated once, in SPEC below: `-h`, the output headers and
-//! doc/binaries.md are made from it.
+//! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
+//! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{collective_files, COLLECTIVE_CHECK};
+use paw_core::{buffer, check, Combine, Family, Paw, Policy, Spec, Timing, MB};
+use paw_mpi::collective_files;
 
-const SPEC: Spec = Spec {
-    name: "col_rdc",
-    title: "MPI_Reduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes to task 0, timed call by call (PAW 1.6 section 7.1)",
-    timed: "\
-Per sample: NLOOP x (MPI_Barrier, clock, MPI_Reduce (MPI_SUM over MPI_UINT8_T) to task \
-0, clock), every task timing its own calls; SIZE = bytes of the vector reduced. Sizes \
-MIN_COL_SIZE, doubling, to MAX_COL_SIZE, after one untimed call at MED_COL_SIZE (PAW \
-1.6 section 7.1).",
-    reports: "\
-time per call = sum of the call times / NLOOP, usec, minimum over tasks (PAW section \
-7.1), with the medians of the minimum and maximum over tasks in TASK_MIN, TASK_MAX; \
-bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).",
-    ranks: Ranks::Any,
-    vars: &[vars::COL_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
-    check: Check::Data(COLLECTIVE_CHECK),
-    files: "\
-rdc_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and rdc_bw-np_NNNN.dat (MB/s), NNNN = \
-tasks",
-};
+const SPEC: Spec =
+    paw_mpi::collective_spec!("col_rdc", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes to task 0, timed call by call (PAW 1.6 section 7.1)", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) to task 0", "bytes of the vector reduced", "minimum", "rdc");
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {

@@ -2,31 +2,20 @@
 //! §7.1).
 //!
 //! What is timed and reported, the task counts, the variables read, the data check and
-//! the files written are stated once, in SPEC below: `-h`, the output headers and
-//! doc/binaries.md are made from it.
+//! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
+//! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{collective_files, COLLECTIVE_CHECK};
+use paw_core::{buffer, check, Combine, Family, Paw, Policy, Spec, Timing, MB};
+use paw_mpi::collective_files;
 
-const SPEC: Spec = Spec {
-    name: "col_sct",
-    title: "MPI_Scatter of SIZE bytes from task 0 to every task, timed call by call (PAW 1.6 section 7.1)",
-    timed: "\
-Per sample: NLOOP x (MPI_Barrier, clock, MPI_Scatter from task 0, clock), every task \
-timing its own calls; SIZE = bytes task 0 sends to each task. Sizes MIN_COL_SIZE, \
-doubling, to MAX_COL_SIZE, after one untimed call at MED_COL_SIZE (PAW 1.6 section \
-7.1).",
-    reports: "\
-time per call = sum of the call times / NLOOP, usec, maximum over tasks (PAW section \
-7.1), with the medians of the minimum and maximum over tasks in TASK_MIN, TASK_MAX; \
-bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).",
-    ranks: Ranks::Any,
-    vars: &[vars::COL_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
-    check: Check::Data(COLLECTIVE_CHECK),
-    files: "\
-sct_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and sct_bw-np_NNNN.dat (MB/s), NNNN = \
-tasks",
-};
+const SPEC: Spec = paw_mpi::collective_spec!(
+    "col_sct",
+    "MPI_Scatter of SIZE bytes from task 0 to every task, timed call by call (PAW 1.6 section 7.1)",
+    "MPI_Scatter from task 0",
+    "bytes task 0 sends to each task",
+    "maximum",
+    "sct"
+);
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {

@@ -22,6 +22,47 @@ pub const COLLECTIVE_CHECK: &str = "one more call with buffers holding patterns 
                                     ranks; sums exact, the values chosen so that no byte \
                                     overflows)";
 
+/// The SPEC of an MPI-1 collective test: the binary's name, its title, the call as the
+/// text says it, what SIZE means, the rank rule (`minimum` or `maximum`) and the file stem;
+/// the rest (per-call timing, formulas, variables, check) is common to the seven.
+#[macro_export]
+macro_rules! collective_spec {
+    ($name:literal, $title:literal, $call:literal, $size:literal, $rule:literal, $stem:literal) => {
+        ::paw_core::Spec {
+            name: $name,
+            title: $title,
+            timed: concat!(
+                "Per sample: NLOOP x (MPI_Barrier, clock, ",
+                $call,
+                ", clock), every task timing its own calls; SIZE = ",
+                $size,
+                ". Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE, after one untimed call at \
+                 MED_COL_SIZE (PAW 1.6 section 7.1)."
+            ),
+            reports: concat!(
+                "time per call = sum of the call times / NLOOP, usec, ",
+                $rule,
+                " over tasks (PAW section 7.1), with the medians of the minimum and maximum over \
+                 tasks in TASK_MIN, TASK_MAX; bandwidth = SIZE / time per call, MB/s (MB = 2^20 B)."
+            ),
+            ranks: ::paw_core::Ranks::Any,
+            vars: &[
+                ::paw_core::vars::COL_SIZES,
+                ::paw_core::vars::MEASURE,
+                ::paw_core::vars::COMBINE,
+                ::paw_core::vars::CHECK,
+            ],
+            check: ::paw_core::Check::Data($crate::COLLECTIVE_CHECK),
+            files: concat!(
+                $stem,
+                "_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and ",
+                $stem,
+                "_bw-np_NNNN.dat (MB/s), NNNN = tasks"
+            ),
+        }
+    };
+}
+
 /// What the one-sided collectives check with PAW_CHECK=1.
 pub const ACC_CHECK: &str = "one more epoch into task 0's zeroed window, every other task \
                              adding a pattern set by its rank, the size and a sequence \
