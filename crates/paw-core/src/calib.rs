@@ -18,9 +18,9 @@ pub enum Policy {
     /// would not clear the floor); that sample length becomes the budget, and later workloads
     /// run as many iterations as fit in it, within [lowest, NLOOP_MAX].
     Calibrated,
-    /// The fewest iterations that clear the floor and the minimum (single-size node tests
-    /// such as `blas_dgemm_single` and `stream`, whose one call lasts far longer than the
-    /// floor).
+    /// The fewest iterations that clear the floor, at least NLOOP_MIN when set: one call
+    /// per sample, as STREAM times its passes (single-size tests such as
+    /// `blas_dgemm_single` and `stream`, whose one call lasts far longer than the floor).
     Fewest,
 }
 
@@ -93,7 +93,7 @@ impl Calibration {
         }
         let lowest = self.loops.lowest(t).max(above_floor);
         let n = match (self.policy, self.budget) {
-            (Policy::Fewest, _) => lowest,
+            (Policy::Fewest, _) => self.loops.nloop_min.unwrap_or(1).max(above_floor),
             (Policy::Calibrated, None) => {
                 // NLOOP_MAX iterations, unless a sample would then last more than
                 // FIRST_SAMPLE_CAP seconds (a large first workload): then as many as fit.
@@ -167,10 +167,16 @@ impl Calibration {
                  again with NLOOP doubled; NLOOP=N fixes the count",
                 self.loops.nloop_max
             ),
-            Policy::Fewest => format!(
-                "the fewest iterations per sample that clear {floor}, {lowest}; NLOOP=N fixes \
-                 the count"
-            ),
+            Policy::Fewest => match self.loops.nloop_min {
+                Some(n) => format!(
+                    "the fewest iterations per sample that clear {floor}, at least NLOOP_MIN={n}; \
+                     NLOOP=N fixes the count"
+                ),
+                None => format!(
+                    "the fewest iterations per sample that clear {floor} (one call per sample \
+                     where a call lasts longer); NLOOP=N fixes the count"
+                ),
+            },
         }
     }
 }
@@ -291,6 +297,14 @@ mod tests {
         let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
         c.nloop(1e-6).unwrap();
         assert_eq!(c.nloop(1e-3), Ok(20));
+    }
+
+    #[test]
+    fn fewest_ignores_the_default_minimum() {
+        let loops = Loops { nloop_min: None, ..LOOPS };
+        let mut c = Calibration::new(loops, 1e-4, Policy::Fewest);
+        assert_eq!(c.nloop(0.02), Ok(1), "one STREAM pass per sample");
+        assert_eq!(c.nloop(1e-6), Ok(100), "but never below the floor");
     }
 
     #[test]

@@ -33,7 +33,7 @@ var!(NLOOP_MAX, "1000", "iterations per sample at the first size; upper bound af
 var!(
     NLOOP_MIN,
     "10",
-    "lower bound on iterations per sample (the default yields where 10 would last over 0.1 s)"
+    "lower bound on iterations per sample (unset: 10 in sweeps, fewer where 10 would last over 0.1 s; 1 in single-size tests)"
 );
 var!(NREPS, "10", "samples (repetitions) per size");
 var!(
