@@ -328,7 +328,7 @@ impl<'t, T: Team> Bench<'t, T> {
             let started = team.now();
             loop {
                 let enough = team.is_root()
-                    && (Stats::of(&per_op(&combined)).relative_half_width() <= precision
+                    && (Stats::of(&per_op(&combined)).relative_reach() <= precision
                         || team.now() - started >= max_time
                         || local.len() >= MAX_SAMPLES);
                 if team.share_u64(enough as u64) == 1 {
@@ -373,6 +373,7 @@ impl<'t, T: Team> Bench<'t, T> {
                     sum
                 }
             };
+            watchdog::alive();
         }
         local
     }
@@ -578,7 +579,7 @@ mod tests {
         let m = b.measure(1, || noisy(&team, &calls, 3)).unwrap();
         let s = Stats::of(&m.per_op);
         assert!(m.per_op.len() > 5, "samples were added");
-        assert!(s.relative_half_width() <= 0.02, "{s:?}");
+        assert!(s.relative_reach() <= 0.02, "{s:?}");
         // Without PAW_PRECISION: NREPS samples and a wide interval.
         let mut plain = bench_with(&team, Loops { precision: None, ..loops }, Policy::Fewest, 1e-9);
         let m = plain.measure(1, || noisy(&team, &calls, 3)).unwrap();

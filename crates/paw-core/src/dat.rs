@@ -328,16 +328,20 @@ impl Table {
         columns: &[Column],
         append: Option<String>,
     ) -> std::io::Result<Table> {
-        let path = place.dir.join(file);
         let csv_file = csv_twin(file);
-        let fresh = append.is_none() || !path.exists();
-        let mut dat = Sink::create(path, append.is_some())?;
-        let mut csv = Sink::create(place.dir.join(&csv_file), append.is_some())?;
-        if fresh {
+        let (path, csv_path) = (place.dir.join(file), place.dir.join(&csv_file));
+        // Each file gets its header when it starts (appending, one may exist without the other).
+        let keep = |p: &Path| append.is_some() && p.metadata().is_ok_and(|m| m.len() > 0);
+        let (dat_fresh, csv_fresh) = (!keep(&path), !keep(&csv_path));
+        let mut dat = Sink::create(path, !dat_fresh)?;
+        let mut csv = Sink::create(csv_path, !csv_fresh)?;
+        if dat_fresh {
             let mut head: String = header.iter().map(|l| format!("# {l}\n")).collect();
             let names: Vec<&str> = columns.iter().map(|c| c.name).collect();
             head.push_str(&format!("# columns: {}\n", names.join(" ")));
             dat.append(head.as_bytes())?;
+        }
+        if csv_fresh {
             let mut names: Vec<String> = columns.iter().map(|c| csv_name(c.name, c.unit)).collect();
             if append.is_some() {
                 names.push("run".to_string());
@@ -361,9 +365,12 @@ impl Table {
             let line = cells.iter().map(|c| format!("{c:>14}")).collect::<Vec<_>>().join(" ");
             let mut record = cells.to_vec();
             record.extend(self.run.iter().map(|r| r.split(',').next().unwrap_or(r).to_string()));
+            let dat_line = format!("{line}\n");
             let result = dat
-                .append(format!("{line}\n").as_bytes())
-                .and_then(|_| csv.append(&csv_line(&record)))
+                .append(dat_line.as_bytes())
+                .and_then(|_| {
+                    csv.append(&csv_line(&record)).inspect_err(|_| dat.undo(dat_line.len()))
+                })
                 .and_then(|_| place.ledger.row_written(name, false));
             if let Err(e) = result {
                 (place.fail)(&format!("cannot write {}: {e}", dat.path.display()));

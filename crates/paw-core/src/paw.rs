@@ -17,6 +17,7 @@ use std::ops::Deref;
 /// MPI_COMM_WORLD as a [`Team`], timed with MPI_Wtime.
 pub struct World {
     comm: SimpleCommunicator,
+    local: usize,
 }
 
 impl std::fmt::Debug for World {
@@ -31,6 +32,9 @@ impl Team for World {
     }
     fn size(&self) -> usize {
         self.comm.size() as usize
+    }
+    fn local_size(&self) -> usize {
+        self.local
     }
     fn barrier(&self) {
         self.comm.barrier();
@@ -187,7 +191,8 @@ impl Paw {
             mca_files: meta::mca_files(),
             timer: String::new(),
         };
-        let session = Session::new(World { comm: world }, spec, info)?;
+        let local = world.split_shared(world.rank()).size() as usize;
+        let session = Session::new(World { comm: world, local }, spec, info)?;
         Ok(Paw { session, granted: threading.map(|(_, got)| got) })
     }
 

@@ -17,6 +17,7 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
     static HANDLER: OnceLock<()> = OnceLock::new();
     HANDLER.get_or_init(|| {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        crate::process::at_exit(|_| remove_all());
         let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
             return;
         };
@@ -31,7 +32,6 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
                 }
             })
             .expect("cannot start the signal thread");
-        crate::process::at_exit(|_| remove_all());
     });
 }
 

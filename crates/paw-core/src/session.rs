@@ -326,20 +326,21 @@ impl<T: Team> Session<T> {
         Ok((n > 0).then_some(n))
     }
 
-    /// An error naming `var` unless `bytes` of buffers fit in this machine's available
-    /// memory (a size that cannot be allocated must not end in an out-of-memory kill).
+    /// An error naming `var` unless `bytes` of buffers per process fit in the available
+    /// memory of every node, for all the processes on it (collective: a size that cannot be
+    /// allocated must not end in an out-of-memory kill).
     pub fn fits_in_memory(&self, bytes: u128, var: &str, what: &str) -> Result<()> {
         let available = meta::available_memory();
-        let fits = available.is_none_or(|a| bytes <= a as u128);
-        let [ok] = shared(&self.team, || Ok([fits as u64]))?;
-        if ok == 1 {
+        let fits = available.is_none_or(|a| bytes * self.team.local_size() as u128 <= a as u128);
+        if self.all_ok(fits) {
             return Ok(());
         }
         let gib = |b: f64| b / (1u64 << 30) as f64;
         Err(Error::input(format!(
-            "{var}: {what} need {:.1} GiB per process, more than the {:.1} GiB of memory \
-             available; accepted: a smaller {var}",
+            "{var}: {what} need {:.1} GiB per process ({} on this node), more than the {:.1} \
+             GiB of memory available; accepted: a smaller {var}",
             gib(bytes as f64),
+            self.team.local_size(),
             gib(available.unwrap_or(0) as f64)
         )))
     }

@@ -92,18 +92,20 @@ impl Stats {
         }
     }
 
-    /// Half the interval's width relative to the median (0 for a zero median).
-    pub fn relative_half_width(&self) -> f64 {
+    /// How far the interval reaches from the median, relative to it: the larger of
+    /// (median - CI_LO) and (CI_HI - median), over the median (0 for a zero median). The
+    /// interval lies within +-p of the median when this is at most p.
+    pub fn relative_reach(&self) -> f64 {
         if self.median == 0.0 {
             0.0
         } else {
-            (self.ci_hi - self.ci_lo) / (2.0 * self.median.abs())
+            (self.median - self.ci_lo).max(self.ci_hi - self.median) / self.median.abs()
         }
     }
 
     /// Whether the median's interval is wider than `tolerance` times the median.
     pub fn noisy(&self, tolerance: f64) -> bool {
-        2.0 * self.relative_half_width() > tolerance
+        self.median != 0.0 && (self.ci_hi - self.ci_lo) > tolerance * self.median.abs()
     }
 }
 
@@ -160,8 +162,12 @@ mod tests {
         let v = [90.0, 99.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 101.0, 150.0];
         let s = Stats::of(&v);
         assert_eq!((s.ci_lo, s.ci_hi), (99.0, 101.0));
-        assert!((s.relative_half_width() - 0.01).abs() < 1e-12);
+        assert!((s.relative_reach() - 0.01).abs() < 1e-12);
         assert!(s.noisy(0.019) && !s.noisy(0.02) && !s.noisy(0.05));
+        // An asymmetric interval reaches as far as its farther end.
+        let s = Stats::of(&[99.0, 99.9, 100.0, 100.0, 100.0, 100.0, 100.0, 103.0, 103.0, 120.0]);
+        assert_eq!((s.ci_lo, s.median, s.ci_hi), (99.9, 100.0, 103.0));
+        assert!((s.relative_reach() - 0.03).abs() < 1e-12);
     }
 
     #[test]

@@ -52,6 +52,10 @@ pub trait Team {
     fn rank(&self) -> i32;
     /// Number of ranks.
     fn size(&self) -> usize;
+    /// Ranks on this rank's node (1 for [`Solo`]).
+    fn local_size(&self) -> usize {
+        1
+    }
     /// Whether this rank makes the decisions (rank 0).
     fn is_root(&self) -> bool {
         self.rank() == 0

@@ -2,17 +2,24 @@
 //! PAW_TIMEOUT seconds (a lost message, a broken network path, a rank stuck in a
 //! collective the others never entered).
 //!
-//! The measuring thread calls [`step`] once per step, outside any timed region (a lock and
-//! a notification per size, nothing per iteration). The watchdog thread sleeps until the
-//! current step's deadline; if the step is still the same then, it prints one line naming
-//! the step and how long it waited, and aborts the job.
+//! The measuring thread calls [`step`] once per step and [`alive`] between samples, both
+//! outside any timed region (a lock and a notification per size, one atomic increment per
+//! sample, nothing per iteration). The watchdog thread sleeps until the deadline; if the
+//! step made no progress since (no sample finished), it prints one line naming the step and
+//! how long it waited, and aborts the job (MPI_Abort from this thread: the MPI standard
+//! allows that only above MPI_THREAD_SINGLE, but Open MPI and MPICH honour it, and the job
+//! is stuck anyway).
 
 use crate::process;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Exit status of a job the watchdog ended (as `timeout(1)`).
 pub const EXIT_CODE: i32 = 124;
+
+/// Samples finished so far: progress within a step.
+static HEARTBEAT: AtomicU64 = AtomicU64::new(0);
 
 #[derive(Debug)]
 struct State {
@@ -20,6 +27,7 @@ struct State {
     step: String,
     since: Instant,
     generation: u64,
+    beat: u64,
 }
 
 struct Watchdog {
@@ -35,6 +43,7 @@ fn watchdog() -> &'static Watchdog {
             step: "start-up".into(),
             since: Instant::now(),
             generation: 0,
+            beat: 0,
         }),
         wake: Condvar::new(),
     })
@@ -55,8 +64,17 @@ pub fn start(seconds: u64) {
             .name("paw-watchdog".into())
             .spawn(watch)
             .expect("cannot start the watchdog thread");
+        // The end of the run is a step of its own, with a fresh deadline: a slow last step's
+        // deadline must not fire during the untimed work after it or MPI_Finalize.
+        process::at_exit(|_| step("the end of the run (MPI_Finalize)"));
     });
     w.wake.notify_all();
+}
+
+/// Tells the watchdog the current step made progress (a sample finished): its deadline
+/// starts again. One relaxed atomic increment.
+pub fn alive() {
+    HEARTBEAT.fetch_add(1, Ordering::Relaxed);
 }
 
 /// Marks the start of a new step, described by `label` (a size, a pattern, an operation).
@@ -65,6 +83,7 @@ pub fn step(label: impl Into<String>) {
     let mut s = w.state.lock().unwrap_or_else(|p| p.into_inner());
     s.step = label.into();
     s.since = Instant::now();
+    s.beat = HEARTBEAT.load(Ordering::Relaxed);
     s.generation += 1;
     drop(s);
     w.wake.notify_all();
@@ -81,6 +100,13 @@ fn watch() {
         };
         let deadline = s.since + timeout;
         let now = Instant::now();
+        let beat = HEARTBEAT.load(Ordering::Relaxed);
+        if now >= deadline && beat != s.beat {
+            // Progress since the deadline was set: give the step another period.
+            s.beat = beat;
+            s.since = now;
+            continue;
+        }
         if now < deadline {
             s = w.wake.wait_timeout(s, deadline - now).unwrap_or_else(|p| p.into_inner()).0;
             continue;
@@ -89,7 +115,7 @@ fn watch() {
         let r = process::rank();
         let who = if r >= 0 { format!("rank {r}: ") } else { String::new() };
         eprintln!(
-            "{}: {who}watchdog: {} did not finish in {waited} s (PAW_TIMEOUT={}); aborting the job",
+            "{}: {who}watchdog: {} made no progress for {waited} s (PAW_TIMEOUT={}); aborting the job",
             process::name(),
             s.step,
             timeout.as_secs()

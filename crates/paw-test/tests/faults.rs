@@ -166,7 +166,7 @@ fn the_watchdog_names_the_stuck_step_and_ends_the_job() {
         .env("PAW_TEST_HANG", "1:3")
         .timeout(Duration::from_secs(30))
         .run();
-    out.failure("watchdog: the measurement at size 8 did not finish in 2 s (PAW_TIMEOUT=2); aborting the job");
+    out.failure("watchdog: the measurement at size 8 made no progress for 2 s (PAW_TIMEOUT=2); aborting the job");
     assert!(out.elapsed < Duration::from_secs(9), "took {:?}\n{}", out.elapsed, out.report());
     assert!(out.survivors.is_empty(), "{}", out.report());
     // The rows before the stuck size are whole.
