@@ -119,7 +119,7 @@ impl<T: Plain> Window<T> {
     pub fn fenced<'s, R>(&self, f: impl FnOnce(&Epoch<'s, '_, T>) -> R) -> R {
         self.fence();
         let _close = Close(|| self.fence());
-        f(&Epoch::new(self))
+        f(&Epoch::new(self, true))
     }
 
     /// An access epoch towards `group` (MPI_Win_start, `f`, MPI_Win_complete): the origin
@@ -132,7 +132,7 @@ impl<T: Plain> Window<T> {
         let _close = Close(|| unsafe {
             ffi::MPI_Win_complete(self.raw);
         });
-        f(&Epoch::new(self))
+        f(&Epoch::new(self, false))
     }
 
     /// An exposure epoch for `group` (MPI_Win_post, `f`, MPI_Win_wait): the target side.
@@ -158,7 +158,7 @@ impl<T: Plain> Window<T> {
         let _close = Close(|| unsafe {
             ffi::MPI_Win_unlock_all(self.raw);
         });
-        f(&Passive { epoch: Epoch::new(self) })
+        f(&Passive { epoch: Epoch::new(self, false) })
     }
 
     fn fence(&self) {
@@ -198,6 +198,43 @@ impl<T: Plain> Drop for Window<T> {
     }
 }
 
+/// One window's life, for timing what it costs (collective over `comm`): MPI_Win_create
+/// over `memory`, MPI_Win_fence, an MPI_Put of `byte` into rank `target`'s window at 0
+/// (none when the windows are empty), MPI_Win_fence, MPI_Win_free. Returns what this
+/// rank's window then holds at 0 (0 when empty); every window must be as long as `memory`.
+pub fn window_lifecycle<C: Communicator>(
+    comm: &C,
+    memory: &mut [u8],
+    byte: u8,
+    target: Rank,
+) -> u8 {
+    // SAFETY: reading an extern static handle constant that MPI initialises at load.
+    let (mut raw, info) = unsafe { (ffi::RSMPI_WIN_NULL, ffi::RSMPI_INFO_NULL) };
+    let origin = [byte];
+    // SAFETY: `memory` is borrowed exclusively for the whole call, which frees the window
+    // before returning, so MPI writes it only while no Rust reference reads it; `origin`
+    // outlives the epoch closed by the second fence; the put writes 1 byte at 0 of a
+    // window of memory.len() >= 1 bytes (every rank's is as long, by the contract).
+    unsafe {
+        ffi::MPI_Win_create(
+            memory.as_mut_ptr().cast(),
+            memory.len() as ffi::MPI_Aint,
+            1,
+            info,
+            comm.as_raw(),
+            &mut raw,
+        );
+        ffi::MPI_Win_fence(0, raw);
+        if !memory.is_empty() {
+            let byte_type = datatype::<u8>();
+            ffi::MPI_Put(origin.as_ptr().cast(), 1, byte_type, target, 0, 1, byte_type, raw);
+        }
+        ffi::MPI_Win_fence(0, raw);
+        ffi::MPI_Win_free(&mut raw);
+    }
+    memory.first().copied().unwrap_or(0)
+}
+
 /// Runs its closure when dropped: closes an epoch on return and on unwind.
 struct Close<F: FnMut()>(F);
 
@@ -211,6 +248,8 @@ impl<F: FnMut()> Drop for Close<F> {
 /// for `'s`, which outlives the call that closes the epoch.
 pub struct Epoch<'s, 'w, T: Plain> {
     win: &'w Window<T>,
+    /// Opened by MPI_Win_fence ([`Window::fenced`]).
+    fenced: bool,
     // Invariant in 's: a buffer with a shorter life cannot be passed in.
     _scope: PhantomData<Cell<&'s ()>>,
 }
@@ -222,8 +261,15 @@ impl<T: Plain> std::fmt::Debug for Epoch<'_, '_, T> {
 }
 
 impl<'s, 'w, T: Plain> Epoch<'s, 'w, T> {
-    fn new(win: &'w Window<T>) -> Self {
-        Epoch { win, _scope: PhantomData }
+    fn new(win: &'w Window<T>, fenced: bool) -> Self {
+        Epoch { win, fenced, _scope: PhantomData }
+    }
+
+    /// MPI_Win_fence inside a fence epoch (collective): every operation issued so far is
+    /// complete, at origin and target, and a new epoch begins. Panics in other epochs.
+    pub fn fence(&self) {
+        assert!(self.fenced, "MPI_Win_fence inside an epoch not opened by a fence");
+        self.win.fence();
     }
 
     /// MPI_Put of `origin` into `target`'s window at element `disp`.

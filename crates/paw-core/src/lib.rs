@@ -74,7 +74,7 @@ pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Table};
 pub use error::{Error, Result};
 pub use node::{cores, last_level_cache_bytes, Node};
 pub use paw::{mpi_library_version, start_mpi, Pair, Paw, World};
-pub use process::{main, warn};
+pub use process::{fatal, main, warn};
 pub use session::Session;
 pub use spec::{Check, Ranks, Spec, Var};
 pub use stats::Stats;

@@ -1,20 +1,21 @@
 //! Allgather (guide §3.3.4.4): MPI_Allgather; every process inputs X bytes and receives the
 //! Q x X gathered bytes. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::{sent_bytes, Expect};
+use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sent_bytes, Expect};
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "Allgather",
     class: Class::Collective,
     n_msg: 0,
-    time_factor: 1.0,
     unit: 1,
     has_bytes: true,
-    memory: |q, x| (x, q * x),
-    pattern,
-    expect,
+    memory: |q, x, _| (x, q * x),
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

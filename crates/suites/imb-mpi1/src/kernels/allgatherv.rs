@@ -1,7 +1,7 @@
 //! Allgatherv (guide §3.3.4.5): Allgather through MPI_Allgatherv (counts X, displacements
 //! i X), showing what the vector interface costs. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Plan};
+use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::datatype::PartitionMut;
 use paw_core::mpi::traits::*;
 
@@ -9,12 +9,13 @@ pub const BENCHMARK: Benchmark = Benchmark {
     name: "Allgatherv",
     class: Class::Collective,
     n_msg: 0,
-    time_factor: 1.0,
     unit: 1,
     has_bytes: true,
-    memory: |q, x| (x, q * x),
-    pattern,
-    expect: super::allgather::expect,
+    memory: |q, x, _| (x, q * x),
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect: super::allgather::expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

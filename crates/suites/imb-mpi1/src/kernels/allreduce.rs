@@ -1,22 +1,23 @@
 //! Allreduce (guide §3.3.4.3): MPI_Allreduce of L = X / sizeof(float) floats, MPI_FLOAT,
 //! MPI_SUM. Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::{sums, Expect};
-use crate::settings::FLOAT;
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sums, Expect};
+use paw_imb::settings::FLOAT;
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "Allreduce",
     class: Class::Collective,
     n_msg: 0,
-    time_factor: 1.0,
     unit: FLOAT,
     has_bytes: true,
     memory: one_each,
-    pattern,
-    expect,
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

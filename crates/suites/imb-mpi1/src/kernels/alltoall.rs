@@ -1,20 +1,21 @@
 //! Alltoall (guide §3.3.4.6): MPI_Alltoall; every process sends X bytes to each process
 //! and receives X bytes from each. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::{sent_bytes, Expect};
+use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sent_bytes, Expect};
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "Alltoall",
     class: Class::Collective,
     n_msg: 0,
-    time_factor: 1.0,
     unit: 1,
     has_bytes: true,
-    memory: |q, x| (q * x, q * x),
-    pattern,
-    expect,
+    memory: |q, x, _| (q * x, q * x),
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

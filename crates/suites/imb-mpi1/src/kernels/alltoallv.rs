@@ -1,7 +1,7 @@
 //! Alltoallv (guide §3.3.4.7): Alltoall through MPI_Alltoallv (counts X, displacements
 //! i X on both sides). Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Plan};
+use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::datatype::{Partition, PartitionMut};
 use paw_core::mpi::traits::*;
 
@@ -9,12 +9,13 @@ pub const BENCHMARK: Benchmark = Benchmark {
     name: "Alltoallv",
     class: Class::Collective,
     n_msg: 0,
-    time_factor: 1.0,
     unit: 1,
     has_bytes: true,
-    memory: |q, x| (q * x, q * x),
-    pattern,
-    expect: super::alltoall::expect,
+    memory: |q, x, _| (q * x, q * x),
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect: super::alltoall::expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

@@ -1,19 +1,20 @@
 //! Barrier (guide §3.3.4.9): MPI_Barrier. Times only, no length.
 
-use super::{Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::Expect;
+use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::Expect;
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "Barrier",
     class: Class::Collective,
     n_msg: 0,
-    time_factor: 1.0,
     unit: 1,
     has_bytes: false,
-    memory: |_, _| (0, 0),
-    pattern,
-    expect,
+    memory: |_, _, _| (0, 0),
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, _: &mut Bufs, _: &Plan, _: usize) {

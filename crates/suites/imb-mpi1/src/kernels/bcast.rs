@@ -1,20 +1,21 @@
 //! Bcast (guide §3.3.4.8): MPI_Bcast of X bytes, the root changing cyclically (run i has
 //! root i mod Q). Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::{sent_bytes, Expect};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sent_bytes, Expect};
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "Bcast",
     class: Class::Collective,
     n_msg: 0,
-    time_factor: 1.0,
     unit: 1,
     has_bytes: true,
     memory: one_each,
-    pattern,
-    expect,
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {

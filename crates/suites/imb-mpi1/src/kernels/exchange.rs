@@ -2,20 +2,21 @@
 //! the right, MPI_Recv from the left and from the right, MPI_Waitall. Reported time Δt,
 //! throughput 4X / 2^20 / time.
 
-use super::{Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::{sent_bytes, Expect};
+use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sent_bytes, Expect};
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "Exchange",
     class: Class::ParallelTransfer,
     n_msg: 4,
-    time_factor: 1.0,
     unit: 1,
     has_bytes: true,
-    memory: |_, x| (x, 2 * x),
-    pattern,
-    expect,
+    memory: |_, x, _| (x, 2 * x),
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

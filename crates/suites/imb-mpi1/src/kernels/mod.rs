@@ -1,7 +1,7 @@
-//! The benchmarks of IMB-MPI1 (guide §3.3): one file per pattern, listed in [`BENCHMARKS`]
-//! in output order. A kernel is one run of the pattern ([`Benchmark::pattern`]) and what
-//! the receive buffer must then hold ([`Benchmark::expect`]); the timing loop around it is
-//! [`measure`], the same for all (guide §5.2.8.1).
+//! The benchmarks of IMB-MPI1 (guide §3.3, and six of today's IMB): one file per pattern,
+//! listed in [`BENCHMARKS`] in output order. A kernel is one run of the pattern
+//! ([`Kernel::pattern`]) and what the receive buffer must then hold ([`Kernel::expect`]);
+//! the timing loop around it is [`Mpi1::measure`], the same for all (guide §5.2.8.1).
 
 mod allgather;
 mod allgatherv;
@@ -11,52 +11,41 @@ mod alltoallv;
 mod barrier;
 mod bcast;
 mod exchange;
+mod gather;
 mod pingping;
 mod pingpong;
 mod reduce;
+mod reduce_local;
 mod reduce_scatter;
+mod reduce_scatter_block;
+mod scatter;
 mod sendrecv;
 
-use crate::buffers::{Buffer, Expect};
-use crate::settings::{FLOAT, N_BARR};
-use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::{defects, test_corruption, Buffer, Expect};
+use paw_imb::settings::{FLOAT, MESSAGE_PASSING};
+pub use paw_imb::{Class, Ctx};
+use paw_imb::{Mode, Options, ProcessTimes, Run, Started};
 use std::os::raw::c_int;
 
-/// IMB's classes (guide §3.3.1): they decide the process counts and the table columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
-    /// Two active processes; time and throughput of one message.
-    SingleTransfer,
-    /// Every process sends and receives; throughput from the turnover per process.
-    ParallelTransfer,
-    /// MPI collectives; times only.
-    Collective,
-}
+/// IMB-MPI1's benchmarks have no modes.
+pub const PLAIN: &[Mode] = &[Mode::Plain];
 
-/// The active processes of one group, as a kernel sees them.
-pub struct Ctx<'a> {
-    /// The group's communicator.
-    pub comm: &'a SimpleCommunicator,
-    /// This process's rank in the group.
-    pub rank: usize,
-    /// Processes in the group (Q).
-    pub q: usize,
-}
+/// A benchmark of IMB-MPI1.
+pub type Benchmark = paw_imb::Benchmark<Kernel>;
 
-impl std::fmt::Debug for Ctx<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Ctx(rank {} of {})", self.rank, self.q)
-    }
-}
-
-impl Ctx<'_> {
-    /// The neighbours in the periodic chain: (left, right).
-    pub fn chain(&self) -> (i32, i32) {
-        let q = self.q as i32;
-        let r = self.rank as i32;
-        ((r - 1 + q) % q, (r + 1) % q)
-    }
+/// How an IMB-MPI1 benchmark runs its pattern.
+#[derive(Debug)]
+pub struct Kernel {
+    /// Reported time = measured time per sample x this (1/2 for PingPong's round trip).
+    pub time_factor: f64,
+    /// One run of the pattern; `iteration` picks the root of rooted collectives.
+    pub pattern: fn(&Ctx, &mut Bufs, &Plan, iteration: usize),
+    /// What this process's receive buffer holds after run `iteration` of the pattern.
+    pub expect: fn(rank: usize, q: usize, plan: &Plan, iteration: usize) -> Expect,
+    /// The check run starts from a zeroed receive buffer (Reduce_local adds into it)
+    /// rather than a poisoned one.
+    pub zeroed: bool,
 }
 
 /// Send and receive buffers of one process.
@@ -101,31 +90,8 @@ impl Plan {
     }
 }
 
-/// One benchmark of the table.
-#[derive(Debug)]
-pub struct Benchmark {
-    /// Name as the guide spells it (matched case-insensitively).
-    pub name: &'static str,
-    /// Its class.
-    pub class: Class,
-    /// Messages per sample counted by the throughput (turnover factor n_msg); 0: no
-    /// throughput column.
-    pub n_msg: usize,
-    /// Reported time = measured time per sample x this (1/2 for PingPong's round trip).
-    pub time_factor: f64,
-    /// Smallest non-zero length: sizeof(float) for reductions, 1 otherwise.
-    pub unit: usize,
-    /// Whether the table has a length column (all but Barrier).
-    pub has_bytes: bool,
-    /// (send, receive) bytes per process for length `x` on `q` processes (guide §7.1).
-    pub memory: fn(q: usize, x: usize) -> (usize, usize),
-    /// One run of the pattern; `iteration` picks the root of rooted collectives.
-    pub pattern: fn(&Ctx, &mut Bufs, &Plan, iteration: usize),
-    /// What this process's receive buffer holds after run `iteration` of the pattern.
-    pub expect: fn(rank: usize, q: usize, plan: &Plan, iteration: usize) -> Expect,
-}
-
-/// Every benchmark, in output order (guide §3.2).
+/// Every benchmark, in output order: the guide's 13 (§3.2), the default, then six of
+/// today's IMB, run when named.
 pub const BENCHMARKS: &[Benchmark] = &[
     pingpong::BENCHMARK,
     pingping::BENCHMARK,
@@ -140,27 +106,79 @@ pub const BENCHMARKS: &[Benchmark] = &[
     reduce_scatter::BENCHMARK,
     allreduce::BENCHMARK,
     barrier::BENCHMARK,
+    gather::GATHER,
+    gather::GATHERV,
+    scatter::SCATTER,
+    scatter::SCATTERV,
+    reduce_scatter_block::BENCHMARK,
+    reduce_local::BENCHMARK,
 ];
 
 /// (send, receive) bytes for kernels that send and receive X.
-pub(crate) fn one_each(_q: usize, x: usize) -> (usize, usize) {
+pub(crate) fn one_each(_q: usize, x: usize, _vol: usize) -> (usize, usize) {
     (x, x)
 }
 
-/// The timing of the guide's §5.2.8.1: N_BARR barriers, then `reps` runs of the pattern
-/// between two MPI_Wtime reads. Returns seconds per run, scaled by the time factor.
-pub fn measure(b: &Benchmark, ctx: &Ctx, bufs: &mut Bufs, plan: &Plan, reps: usize) -> f64 {
-    for _ in 0..N_BARR {
-        ctx.comm.barrier();
-    }
-    let start = paw_core::mpi::time();
-    for i in 0..reps {
-        (b.pattern)(ctx, bufs, plan, i);
-    }
-    (paw_core::mpi::time() - start) / reps as f64 * b.time_factor
+/// One benchmark prepared on one group: its buffers, sized for the largest length.
+pub struct Mpi1<'a> {
+    b: &'static Benchmark,
+    ctx: Ctx<'a>,
+    bufs: Bufs,
 }
 
-/// Looks a benchmark up by name, ignoring case.
-pub fn find(name: &str) -> Option<usize> {
-    BENCHMARKS.iter().position(|b| b.name.eq_ignore_ascii_case(name))
+/// The suite's `start`: buffers for the largest length of `b`.
+pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
+    let largest = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
+    let (send, recv) = (b.memory)(ctx.q, largest, o.overall_vol);
+    let bufs = Bufs {
+        send: Buffer::filled(send, ctx.rank),
+        recv: Buffer::filled(recv, ctx.rank),
+        batch: mpi_ext::batch::Batch::with_capacity(2),
+    };
+    Ok(Box::new(Mpi1 { b, ctx, bufs }))
+}
+
+impl Run for Mpi1<'_> {
+    fn warm_up(&mut self, x: usize, n: usize) -> Result<(), String> {
+        let plan = Plan::new(x, self.ctx.q);
+        for i in 0..n {
+            (self.b.kernel.pattern)(&self.ctx, &mut self.bufs, &plan, i);
+        }
+        Ok(())
+    }
+
+    /// The timing of the guide's §5.2.8.1: N_BARR barriers, then `reps` runs of the
+    /// pattern between two MPI_Wtime reads, scaled by the time factor.
+    fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
+        let plan = Plan::new(x, self.ctx.q);
+        let k = &self.b.kernel;
+        for _ in 0..MESSAGE_PASSING.n_barr {
+            self.ctx.comm.barrier();
+        }
+        let start = paw_core::mpi::time();
+        for i in 0..reps {
+            (k.pattern)(&self.ctx, &mut self.bufs, &plan, i);
+        }
+        let seconds = (paw_core::mpi::time() - start) / reps as f64 * k.time_factor;
+        Ok(ProcessTimes { t: seconds * 1e6, ..Default::default() })
+    }
+
+    /// One more run into a poisoned (or zeroed) receive buffer, compared with what the
+    /// senders' buffer values make of it.
+    fn check(&mut self, _: Mode, x: usize, _: usize) -> Result<u64, String> {
+        let (ctx, k) = (&self.ctx, &self.b.kernel);
+        let plan = Plan::new(x, ctx.q);
+        let iteration = ctx.q - 1;
+        let expect = (k.expect)(ctx.rank, ctx.q, &plan, iteration);
+        if k.zeroed {
+            self.bufs.recv.zero();
+        } else {
+            self.bufs.recv.poison_against(&expect);
+        }
+        (k.pattern)(ctx, &mut self.bufs, &plan, iteration);
+        if x > 0 && test_corruption(ctx.rank) {
+            self.bufs.recv.bytes_mut(1)[0] ^= 1;
+        }
+        Ok(defects(&expect, &self.bufs.recv) as u64)
+    }
 }

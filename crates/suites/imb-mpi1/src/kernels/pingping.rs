@@ -1,21 +1,22 @@
 //! PingPing (guide §3.3.2.2): both ranks MPI_Isend to the other, MPI_Recv, MPI_Wait, the
 //! sends issued simultaneously. Reported time Δt, throughput X / 2^20 / time.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::{sent_bytes, Expect};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::request;
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sent_bytes, Expect};
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "PingPing",
     class: Class::SingleTransfer,
     n_msg: 1,
-    time_factor: 1.0,
     unit: 1,
     has_bytes: true,
     memory: one_each,
-    pattern,
-    expect,
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

@@ -1,20 +1,21 @@
 //! PingPong (guide §3.3.2.1): rank 0 MPI_Send, MPI_Recv; rank 1 MPI_Recv, MPI_Send.
 //! Reported time Δt/2, throughput X / 2^20 / time.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::{sent_bytes, Expect};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sent_bytes, Expect};
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "PingPong",
     class: Class::SingleTransfer,
     n_msg: 1,
-    time_factor: 0.5,
     unit: 1,
     has_bytes: true,
     memory: one_each,
-    pattern,
-    expect,
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 0.5, pattern, expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

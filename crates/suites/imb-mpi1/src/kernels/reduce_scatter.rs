@@ -2,22 +2,23 @@
 //! MPI_FLOAT, MPI_SUM; with L = r Q + s, rank i receives r+1 floats if i < s, else r.
 //! Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::{sums, Expect};
-use crate::settings::FLOAT;
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::collective::SystemOperation;
+use paw_imb::buffers::{sums, Expect};
+use paw_imb::settings::FLOAT;
 use std::os::raw::c_int;
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "Reduce_scatter",
     class: Class::Collective,
     n_msg: 0,
-    time_factor: 1.0,
     unit: FLOAT,
     has_bytes: true,
     memory: one_each,
-    pattern,
-    expect,
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
 /// The guide's split of `l` floats over `q` ranks.

@@ -1,21 +1,22 @@
 //! Sendrecv (guide §3.3.3.1): a periodic chain; every process MPI_Sendrecv, sending to the
 //! right and receiving from the left neighbour. Reported time Δt, throughput 2X / 2^20 / time.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Plan};
-use crate::buffers::{sent_bytes, Expect};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
 use paw_core::mpi::point_to_point::send_receive_into;
 use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sent_bytes, Expect};
 
 pub const BENCHMARK: Benchmark = Benchmark {
     name: "Sendrecv",
     class: Class::ParallelTransfer,
     n_msg: 2,
-    time_factor: 1.0,
     unit: 1,
     has_bytes: true,
     memory: one_each,
-    pattern,
-    expect,
+    modes: PLAIN,
+    overlap: false,
+    default: true,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

@@ -1,11 +1,9 @@
-//! The command line (guide §5.1.2, plus the options today's IMB users type most), read on
-//! rank 0 and sent to every rank as text ([`Options::encode`], [`Options::decode`]).
+//! The command line (guide §5.1.2, plus the options today's IMB users type most), one
+//! definition for the three suites, read on rank 0 and sent to every rank as text
+//! ([`Options::encode`], [`Options::decode`]).
 
-use crate::kernels::{find, Class, BENCHMARKS};
-use crate::settings::{
-    lengths_for_unit, process_counts, standard_lengths, MAXMSGLOG, MINMSGLOG, MSGSPERSAMPLE,
-    OVERALL_VOL,
-};
+use crate::settings::{lengths_for_unit, process_counts, standard_lengths};
+use crate::{Class, Suite};
 
 /// Where the message lengths come from.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,17 +39,14 @@ pub enum IterPolicy {
     Off,
 }
 
-/// MSGS_NONAGGR of the standard settings (non-aggregate modes).
-pub const MSGS_NONAGGR: usize = 100;
-
 /// Everything the command line chose.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// `-h`: print the usage and stop.
     pub help: bool,
-    /// Indices into [`BENCHMARKS`], in table order.
+    /// Indices into the suite's benchmark table, in table order.
     pub benchmarks: Vec<usize>,
-    /// `-npmin`: smallest process count (default 2).
+    /// `-npmin`: smallest process count (default 2; 1 for IMB-IO).
     pub npmin: usize,
     /// `-multi 0|1`: run the Multi- versions; the flag is the output mode.
     pub multi: Option<u8>,
@@ -71,6 +66,10 @@ pub struct Options {
     pub timeout: Option<u64>,
     /// `-csv`: write each table as a CSV file (also when PAW_OUTPUT_DIR is set).
     pub csv: bool,
+    /// IMB-IO `-dir`: where the benchmark files go (default: the current directory).
+    pub dir: Option<String>,
+    /// IMB-IO `-prefix`: the benchmark files' name (default IMB_out, as settings_io.h).
+    pub prefix: Option<String>,
     /// `-time`: seconds a length may take at most (fewer repetitions).
     pub time: Option<f64>,
     /// `-mem`: GB of message buffers per process allowed.
@@ -79,13 +78,83 @@ pub struct Options {
     pub check: bool,
 }
 
-/// The one-line usage summary.
-pub const USAGE: &str = "mpirun -np P IMB-MPI1 [benchmark ...] [-npmin P_min] [-multi 0|1] \
-[-input file] [-msglen file] [-msglog [a:]b] [-map PxQ] [-iter n[,vol[,nonaggr[,policy]]]] \
-[-iter_policy policy] [-time s] [-mem GB] [-check] [-csv] [-timeout s] [-h]";
+/// The one-line usage summary of `suite`.
+pub fn usage<K>(suite: &Suite<K>) -> String {
+    let io = if suite.io { " [-dir directory] [-prefix name]" } else { "" };
+    format!(
+        "mpirun -np P {} [benchmark ...] [-npmin P_min] [-multi 0|1] [-input file] \
+         [-msglen file] [-msglog [a:]b] [-map PxQ] [-iter n[,vol[,nonaggr[,policy]]]] \
+         [-iter_policy policy] [-time s] [-mem GB] [-check] [-csv] [-timeout s]{io} [-h]",
+        suite.name
+    )
+}
 
-fn names() -> String {
-    BENCHMARKS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
+/// The `-h` text of `suite`.
+pub fn help<K>(suite: &Suite<K>) -> String {
+    let st = &suite.settings;
+    let names: Vec<&str> = suite.benchmarks.iter().map(|b| b.name).collect();
+    let extra: Vec<&str> = suite.benchmarks.iter().filter(|b| !b.default).map(|b| b.name).collect();
+    let default = if extra.is_empty() {
+        "default all".to_string()
+    } else {
+        format!("default all but {}", extra.join(", "))
+    };
+    let nonaggr = if suite.benchmarks.iter().any(|b| b.modes.contains(&crate::Mode::NonAggregate)) {
+        format!(
+            ",\n\x20              at most nonaggr in non-aggregate mode (MSGS_NONAGGR, default {})",
+            st.msgs_nonaggr
+        )
+    } else {
+        String::new()
+    };
+    let io = if suite.io {
+        "-dir directory where the benchmark files go (default: the current directory)\n\
+         -prefix name   the benchmark files' name (default IMB_out; _g<group>, _<rank> added)\n"
+    } else {
+        ""
+    };
+    let portion = if suite.io { "I/O portions" } else { "message lengths" };
+    format!(
+        "{} (paw): the {} of the Intel MPI Benchmarks 3.0\n\n\
+         usage: {}\n\n\
+         benchmarks (case-insensitive; {default}): {}\n\n\
+         -npmin P_min   smallest process count: P_min, 2 P_min, 4 P_min, ..., P (default {})\n\
+         -multi 0|1     run the Multi- versions in P/Q disjoint groups at once; 0 shows the\n\
+         \x20              worst group, 1 every group\n\
+         -input file    benchmark names, one per line (# starts a comment)\n\
+         -msglen file   {portion} in bytes, one per line, replacing 0, 1, 2, ..., {}\n\
+         -msglog [a:]b  lengths 0 and 2^a .. 2^b (default {}:{})\n\
+         -map PxQ       number the P x Q processes along the rows of a P x Q matrix\n\
+         -iter n[,vol[,nonaggr[,policy]]]\n\
+         \x20              at most n repetitions per length (MSGSPERSAMPLE, default {}),\n\
+         \x20              at most vol MB moved per length (OVERALL_VOL, default {}){nonaggr}\n\
+         -iter_policy p off: n repetitions at every length; dynamic (default): the vol rule\n\
+         -time s        at most about s seconds per length (fewer repetitions)\n\
+         -mem GB        refuse a run whose buffers exceed GB gigabytes per process\n\
+         -check         compare every received buffer with what was sent (defects column)\n\
+         {io}\
+         -csv           also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with\n\
+         \x20              a JSON run record; setting PAW_OUTPUT_DIR does the same\n\
+         -timeout s     end the job when one length takes over s seconds (default:\n\
+         \x20              PAW_TIMEOUT, else 600; 0: never)\n\
+         -h             this help\n\n\
+         Times in usec (MPI_Wtime); Mbytes/sec with 1 Mbyte = 2^20 bytes. See doc/{}.md.",
+        suite.name,
+        suite.what,
+        usage(suite),
+        names.join(" "),
+        st.npmin,
+        1usize << st.max_msg_log,
+        st.min_msg_log,
+        st.max_msg_log,
+        st.msgs_per_sample,
+        st.overall_vol >> 20,
+        suite.name.to_ascii_lowercase(),
+    )
+}
+
+fn names<K>(suite: &Suite<K>) -> String {
+    suite.benchmarks.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
 }
 
 fn number<T: std::str::FromStr>(
@@ -100,31 +169,36 @@ fn number<T: std::str::FromStr>(
     }
 }
 
-/// Reads the arguments (without the program name) for a run on `np` processes; `read`
-/// returns a file's text (rank 0 reads the `-input` and `-msglen` files).
-pub fn parse(
+/// Reads the arguments (without the program name) of `suite` for a run on `np`
+/// processes; `read` returns a file's text (rank 0 reads the `-input` and `-msglen` files).
+pub fn parse<K>(
+    suite: &Suite<K>,
     args: &[String],
     np: usize,
     read: impl Fn(&str) -> std::io::Result<String>,
 ) -> Result<Options, String> {
+    let st = &suite.settings;
     let mut o = Options {
         help: false,
         benchmarks: Vec::new(),
-        npmin: 2,
+        npmin: st.npmin,
         multi: None,
-        lengths: Lengths::Log { lo: MINMSGLOG, hi: MAXMSGLOG },
+        lengths: Lengths::Log { lo: st.min_msg_log, hi: st.max_msg_log },
         map: None,
-        per_sample: MSGSPERSAMPLE,
-        overall_vol: OVERALL_VOL,
-        msgs_nonaggr: MSGS_NONAGGR,
+        per_sample: st.msgs_per_sample,
+        overall_vol: st.overall_vol,
+        msgs_nonaggr: st.msgs_nonaggr,
         iter_policy: IterPolicy::Dynamic,
         timeout: None,
         csv: false,
+        dir: None,
+        prefix: None,
         time: None,
         mem: None,
         check: false,
     };
-    let mut chosen = vec![false; BENCHMARKS.len()];
+    let find = |name: &str| suite.benchmarks.iter().position(|b| b.name.eq_ignore_ascii_case(name));
+    let mut chosen = vec![false; suite.benchmarks.len()];
     let (mut msglen, mut msglog) = (false, false);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -151,9 +225,17 @@ pub fn parse(
                 o.mem = Some(number(arg, &value()?, "gigabytes > 0", ok)?)
             }
             "-map" => o.map = Some(map(&value()?)?),
+            "-dir" if suite.io => o.dir = Some(value()?),
+            "-prefix" if suite.io => {
+                let p = value()?;
+                if p.is_empty() || p.contains('/') {
+                    return Err(format!("-prefix takes a file name without '/', got {p:?}"));
+                }
+                o.prefix = Some(p);
+            }
             "-msglog" => {
                 msglog = true;
-                o.lengths = msglog_range(&value()?)?;
+                o.lengths = msglog_range(&value()?, st.min_msg_log)?;
             }
             "-msglen" => {
                 msglen = true;
@@ -171,21 +253,22 @@ pub fn parse(
                         format!(
                             "-input {file:?} line {}: unknown benchmark {name:?}; valid names: {}",
                             n + 1,
-                            names()
+                            names(suite)
                         )
                     })?;
                     chosen[i] = true;
                 }
             }
             _ if arg.starts_with('-') => {
+                let io = if suite.io { " -dir -prefix" } else { "" };
                 return Err(format!(
                     "unknown option {arg:?}; accepted: -npmin -multi -input -msglen -msglog -map \
-                     -iter -iter_policy -time -mem -check -csv -timeout -h"
-                ))
+                     -iter -iter_policy -time -mem -check -csv -timeout{io} -h"
+                ));
             }
             _ => {
                 let i = find(arg).ok_or_else(|| {
-                    format!("unknown benchmark {arg:?}; valid names: {}", names())
+                    format!("unknown benchmark {arg:?}; valid names: {}", names(suite))
                 })?;
                 chosen[i] = true;
             }
@@ -199,11 +282,24 @@ pub fn parse(
             return Err(format!("-map {p}x{q} needs {} processes, this run has {np}", p * q));
         }
     }
-    o.benchmarks = (0..BENCHMARKS.len()).filter(|&i| chosen[i]).collect();
-    if o.benchmarks.is_empty() {
-        o.benchmarks = (0..BENCHMARKS.len()).collect();
+    o.benchmarks = (0..suite.benchmarks.len()).filter(|&i| chosen[i]).collect();
+    if suite.refuse_unrunnable {
+        for &i in &o.benchmarks {
+            let b = &suite.benchmarks[i];
+            if counts_for(b.class, suite.settings.single_q, np, o.npmin).is_empty() {
+                return Err(format!(
+                    "{} is a single transfer between {} processes; this run has {np} (start \
+                     it with mpirun -np {} or more)",
+                    b.name, suite.settings.single_q, suite.settings.single_q
+                ));
+            }
+        }
     }
-    check_memory(&o, np)?;
+    if o.benchmarks.is_empty() {
+        o.benchmarks =
+            (0..suite.benchmarks.len()).filter(|&i| suite.benchmarks[i].default).collect();
+    }
+    check_memory(suite, &o, np)?;
     Ok(o)
 }
 
@@ -251,13 +347,13 @@ fn map(v: &str) -> Result<(usize, usize), String> {
     }
 }
 
-fn msglog_range(v: &str) -> Result<Lengths, String> {
+fn msglog_range(v: &str, min_msg_log: u32) -> Result<Lengths, String> {
     let bad = || format!("-msglog takes [a:]b with 0 <= a <= b <= 30, got {v:?}");
     let (lo, hi) = match v.split_once(':') {
         Some((a, b)) => {
             (a.parse::<u32>().map_err(|_| bad())?, b.parse::<u32>().map_err(|_| bad())?)
         }
-        None => (MINMSGLOG, v.parse::<u32>().map_err(|_| bad())?),
+        None => (min_msg_log, v.parse::<u32>().map_err(|_| bad())?),
     };
     if lo > hi || hi > 30 {
         return Err(bad());
@@ -291,10 +387,11 @@ fn length_file(
     Ok(lengths)
 }
 
-/// The process counts benchmark class `class` runs on among `np` processes.
-pub fn counts_for(class: Class, np: usize, npmin: usize) -> Vec<usize> {
+/// The process counts benchmark class `class` runs on among `np` processes, when a single
+/// transfer runs on `single` processes.
+pub fn counts_for(class: Class, single: usize, np: usize, npmin: usize) -> Vec<usize> {
     match class {
-        Class::SingleTransfer if np >= 2 => vec![2],
+        Class::SingleTransfer if np >= single => vec![single],
         Class::SingleTransfer => vec![],
         _ => process_counts(np, npmin),
     }
@@ -302,13 +399,13 @@ pub fn counts_for(class: Class, np: usize, npmin: usize) -> Vec<usize> {
 
 /// Refuses a run whose buffers exceed `-mem` or a count MPI cannot express (guide §7.1:
 /// the per-process demand is that of the largest length on the largest process count).
-fn check_memory(o: &Options, np: usize) -> Result<(), String> {
+fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), String> {
     let mut worst = (0usize, "", 0usize, 0usize);
     for &i in &o.benchmarks {
-        let b = &BENCHMARKS[i];
+        let b = &suite.benchmarks[i];
         let xmax = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
-        for q in counts_for(b.class, np, o.npmin) {
-            let (send, recv) = (b.memory)(q, xmax);
+        for q in counts_for(b.class, suite.settings.single_q, np, o.npmin) {
+            let (send, recv) = (b.memory)(q, xmax, o.overall_vol);
             if send.max(recv) > i32::MAX as usize {
                 return Err(format!(
                     "{}: length {xmax} on {q} processes needs a buffer of {} bytes, beyond the \
@@ -359,6 +456,8 @@ impl Options {
             format!("iter_policy {}", (self.iter_policy == IterPolicy::Off) as u8),
             format!("timeout {}", opt(self.timeout.map(|t| t.to_string()))),
             format!("csv {}", self.csv as u8),
+            format!("dir {}", opt(self.dir.clone())),
+            format!("prefix {}", opt(self.prefix.clone())),
             format!("time {}", opt(self.time.map(|t| t.to_string()))),
             format!("mem {}", opt(self.mem.map(|m| m.to_string()))),
             format!("check {}", self.check as u8),
@@ -401,6 +500,8 @@ impl Options {
             },
             timeout: opt(field("timeout")).map(|t| t.parse().unwrap()),
             csv: field("csv") == "1",
+            dir: opt(field("dir")),
+            prefix: opt(field("prefix")),
             time: opt(field("time")).map(|t| t.parse().unwrap()),
             mem: opt(field("mem")).map(|m| m.parse().unwrap()),
             check: field("check") == "1",
@@ -415,6 +516,65 @@ mod tests {
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
     }
+
+    fn start<'a>(
+        _: &'static crate::Benchmark<()>,
+        _: crate::Ctx<'a>,
+        _: &Options,
+    ) -> crate::Started<'a> {
+        unreachable!("option tests start nothing")
+    }
+
+    const fn bench(
+        name: &'static str,
+        class: Class,
+        unit: usize,
+        memory: fn(usize, usize, usize) -> (usize, usize),
+    ) -> crate::Benchmark<()> {
+        crate::Benchmark {
+            name,
+            class,
+            n_msg: 0,
+            unit,
+            has_bytes: true,
+            modes: &[crate::Mode::Plain],
+            overlap: false,
+            default: true,
+            memory,
+            kernel: (),
+        }
+    }
+
+    /// A suite with some of IMB-MPI1's benchmarks, for the parser.
+    const TEST: Suite<()> = Suite {
+        name: "IMB-TEST",
+        what: "test benchmarks",
+        settings: crate::settings::MESSAGE_PASSING,
+        benchmarks: &[
+            bench("PingPong", Class::SingleTransfer, 1, |_, x, _| (x, x)),
+            bench("PingPing", Class::SingleTransfer, 1, |_, x, _| (x, x)),
+            bench("Sendrecv", Class::ParallelTransfer, 1, |_, x, _| (x, x)),
+            bench("Exchange", Class::ParallelTransfer, 1, |_, x, _| (x, 2 * x)),
+            bench("Bcast", Class::Collective, 1, |_, x, _| (x, x)),
+            bench("Alltoall", Class::Collective, 1, |q, x, _| (q * x, q * x)),
+            bench("Allreduce", Class::Collective, 4, |_, x, _| (x, x)),
+            bench("Barrier", Class::Collective, 1, |_, _, _| (0, 0)),
+        ],
+        io: false,
+        refuse_unrunnable: false,
+        prologue: |_, _| Ok(String::new()),
+        start,
+    };
+
+    fn parse(
+        a: &[String],
+        np: usize,
+        read: impl Fn(&str) -> std::io::Result<String>,
+    ) -> Result<Options, String> {
+        super::parse(&TEST, a, np, read)
+    }
+
+    const BENCHMARKS: &[crate::Benchmark<()>] = TEST.benchmarks;
 
     fn no_files(_: &str) -> std::io::Result<String> {
         Err(std::io::Error::new(std::io::ErrorKind::NotFound, "No such file or directory"))
@@ -459,6 +619,7 @@ mod tests {
         };
         let err = |a: &str, np| parse(&args(a), np, read).unwrap_err();
         assert!(err("Pingpang", 2).contains("valid names: PingPong, PingPing"));
+        assert!(err("-dir /tmp", 2).contains("unknown option \"-dir\""), "only IMB-IO has -dir");
         assert!(err("-npmin 0", 2).contains("-npmin takes an integer >= 1"));
         assert!(err("-npmin two", 2).contains("got \"two\""));
         assert!(err("-multi 2", 2).contains("-multi takes 0 or 1"));

@@ -1,11 +1,11 @@
-//! The output of guide §6: the general information block, then per benchmark and process
-//! count a block header and a table. Column widths follow IMB's (13 characters), so
-//! parsers written for IMB (keyed on `# Benchmarking`, `# #processes =` and the column
-//! header line) read it unchanged.
+//! The output of guide §6: the general information block, then per benchmark, process
+//! count and mode a block header (with the `MODE:` line of IMB-EXT and IMB-IO) and a
+//! table. Column widths follow IMB's (13 characters), so parsers written for IMB (keyed on
+//! `# Benchmarking`, `# #processes =`, `# MODE:` and the column header line) read it
+//! unchanged.
 
-use crate::kernels::{Benchmark, Class};
 use crate::options::{IterPolicy, Lengths, Options};
-use crate::settings::{MSGSPERSAMPLE, N_BARR, N_WARMUP, OVERALL_VOL};
+use crate::{Benchmark, Class, Mode, Suite};
 
 /// A dashed separator line.
 const RULE: &str =
@@ -48,8 +48,14 @@ fn thread_level() -> &'static str {
     }
 }
 
-/// The general information block and the list of benchmarks (guide §6).
-pub fn general(o: &Options, selected: &[&Benchmark]) -> String {
+/// The general information block and the list of benchmarks (guide §6); `extra` lines
+/// (the CPU_Exploit rate of IMB-IO) close it.
+pub fn general<K>(
+    suite: &Suite<K>,
+    o: &Options,
+    selected: &[&Benchmark<K>],
+    extra: &str,
+) -> String {
     let [machine, system, release, version] = uname();
     let (major, minor) = paw_core::mpi::environment::version();
     let (min, max) = match &o.lengths {
@@ -57,8 +63,26 @@ pub fn general(o: &Options, selected: &[&Benchmark]) -> String {
         Lengths::List(l) => (*l.iter().min().unwrap(), *l.iter().max().unwrap()),
     };
     let multi = if o.multi.is_some() { "(Multi-)" } else { "" };
+    let st = &suite.settings;
+    let (portion, types) = if suite.io {
+        ("io portion", "#\n")
+    } else {
+        (
+            "message length",
+            "#\n\
+             # MPI_Datatype                   :   MPI_BYTE\n\
+             # MPI_Datatype for reductions    :   MPI_FLOAT\n\
+             # MPI_Op                         :   MPI_SUM\n",
+        )
+    };
+    let warmup = match st.n_warmup {
+        0 => format!("none, {} MPI_Barrier before each timing", st.n_barr),
+        n => {
+            format!("{n} runs at the largest length, {} MPI_Barrier before each timing", st.n_barr)
+        }
+    };
     let mut s = format!(
-        "{RULE}\n#    paw IMB-MPI1: the MPI-1 benchmarks of the Intel MPI Benchmarks 3.0, re-implemented\n\
+        "{RULE}\n#    paw {}: the {} of the Intel MPI Benchmarks 3.0, re-implemented\n\
          {RULE}\n\
          # Date                  : {}\n\
          # Machine               : {machine}\n\
@@ -71,27 +95,35 @@ pub fn general(o: &Options, selected: &[&Benchmark]) -> String {
          \n\n\
          # Calling sequence was: \n\n\
          # {} \n\n\
-         # Minimum message length in bytes:   {min}\n\
-         # Maximum message length in bytes:   {max}\n\
-         #\n\
-         # MPI_Datatype                   :   MPI_BYTE\n\
-         # MPI_Datatype for reductions    :   MPI_FLOAT\n\
-         # MPI_Op                         :   MPI_SUM\n\
+         # Minimum {portion} in bytes:   {min}\n\
+         # Maximum {portion} in bytes:   {max}\n\
+         {types}\
          # Mbytes/sec                     :   2^20 bytes per second\n\
          # Repetitions                    :   {}\n\
-         # Warm-up, synchronisation       :   {N_WARMUP} runs at the largest length, {N_BARR} MPI_Barrier before each timing\n",
+         # Warm-up, synchronisation       :   {warmup}\n",
+        suite.name,
+        suite.what,
         date(),
         paw_core::mpi_library_version(),
         thread_level(),
         calling_sequence(),
         repetition_rule(o),
     );
-    if o.per_sample != MSGSPERSAMPLE || o.overall_vol != OVERALL_VOL {
+    if suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate)) {
         s += &format!(
-            "# MSGSPERSAMPLE, OVERALL_VOL      :   {}, {} MB (-iter; standard {MSGSPERSAMPLE}, {} MB)\n",
+            "# Non-aggregate repetitions      :   min({}, max(1, {} MB / length)), {} at length 0\n",
+            o.msgs_nonaggr,
+            o.overall_vol >> 20,
+            o.msgs_nonaggr
+        );
+    }
+    if o.per_sample != st.msgs_per_sample || o.overall_vol != st.overall_vol {
+        s += &format!(
+            "# MSGSPERSAMPLE, OVERALL_VOL      :   {}, {} MB (-iter; standard {}, {} MB)\n",
             o.per_sample,
             o.overall_vol >> 20,
-            OVERALL_VOL >> 20
+            st.msgs_per_sample,
+            st.overall_vol >> 20
         );
     }
     if let Some(t) = o.time {
@@ -101,6 +133,7 @@ pub fn general(o: &Options, selected: &[&Benchmark]) -> String {
         s +=
             "# Results checking               :   on (-check; defects column, timings not valid)\n";
     }
+    s += extra;
     s += "#\n#\n\n# List of Benchmarks to run:\n\n";
     for b in selected {
         s += &format!("# {multi}{}\n", b.name);
@@ -141,8 +174,9 @@ pub struct Arrangement {
     pub mapped: bool,
 }
 
-/// The block header of one benchmark on one process count.
-pub fn block(b: &Benchmark, a: &Arrangement) -> String {
+/// The block header of one benchmark on one process count, with its `MODE:` line when the
+/// benchmark has modes (IMB-EXT, IMB-IO).
+pub fn block<K>(b: &Benchmark<K>, a: &Arrangement, mode: Mode) -> String {
     let mut s = format!("\n{RULE}\n");
     if a.multi {
         s += &format!("# Benchmarking Multi-{}\n", b.name);
@@ -166,12 +200,17 @@ pub fn block(b: &Benchmark, a: &Arrangement) -> String {
         s += &format!("# ( {} additional processes waiting in MPI_Barrier)\n", a.idle);
     }
     s += RULE;
+    if let Some(name) = mode.heading() {
+        s += &format!("\n#\n#    MODE: {name} \n#");
+    }
     s
 }
 
 /// Column layout of a table.
 #[derive(Debug, Clone, Copy)]
 pub struct Columns {
+    /// Non-blocking I/O: t_ovrl, t_pure, t_CPU and overlap columns.
+    pub overlap: bool,
     /// Single transfer outside Multi mode: one time column `t[usec]` (t_max).
     pub single_time: bool,
     /// A length column (not Barrier).
@@ -186,8 +225,9 @@ pub struct Columns {
 
 impl Columns {
     /// The columns of benchmark `b` under the options.
-    pub fn of(b: &Benchmark, o: &Options) -> Columns {
+    pub fn of<K>(b: &Benchmark<K>, o: &Options) -> Columns {
         Columns {
+            overlap: b.overlap,
             single_time: b.class == Class::SingleTransfer && o.multi.is_none(),
             bytes: b.has_bytes,
             n_msg: b.n_msg,
@@ -206,12 +246,14 @@ impl Columns {
             cols.push("#bytes");
         }
         cols.push("#repetitions");
-        if self.single_time {
+        if self.overlap {
+            cols.extend(["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"]);
+        } else if self.single_time {
             cols.push("t[usec]");
         } else {
             cols.extend(["t_min[usec]", "t_max[usec]", "t_avg[usec]"]);
         }
-        if self.n_msg > 0 {
+        if self.n_msg > 0 && !self.overlap {
             cols.push("Mbytes/sec");
         }
         if self.defects {
@@ -227,7 +269,9 @@ impl Columns {
             cols.push("group");
         }
         cols.extend(["bytes", "repetitions", "t_min_us", "t_max_us", "t_avg_us"]);
-        if self.n_msg > 0 {
+        if self.overlap {
+            cols.extend(["t_pure_us", "t_cpu_us", "overlap_percent"]);
+        } else if self.n_msg > 0 {
             cols.push("mbytes_per_s");
         }
         if self.defects {
@@ -236,23 +280,25 @@ impl Columns {
         cols
     }
 
-    /// One CSV row, matching [`Columns::csv_header`].
+    /// One CSV row of benchmark `b` on `q` processes in `mode`, matching
+    /// [`Columns::csv_header`].
     pub fn csv_row(
         &self,
-        b: &str,
-        q: usize,
+        (b, q, mode): (&str, usize, Mode),
         group: usize,
         x: usize,
         reps: usize,
         t: &Times,
     ) -> Vec<String> {
-        let mut cells = vec![b.to_string(), q.to_string(), String::new()];
+        let mut cells = vec![b.to_string(), q.to_string(), mode.csv().to_string()];
         if self.group {
             cells.push(group.to_string());
         }
         cells.extend([x.to_string(), reps.to_string()]);
         cells.extend([t.min, t.max, t.avg].map(|v| format!("{v:.4}")));
-        if self.n_msg > 0 {
+        if self.overlap {
+            cells.extend([t.pure, t.cpu, overlap(t)].map(|v| format!("{v:.4}")));
+        } else if self.n_msg > 0 {
             cells.push(format!("{:.4}", throughput(self.n_msg, x, t.max)));
         }
         if self.defects {
@@ -271,12 +317,14 @@ impl Columns {
             s += &format!("{x:>13}");
         }
         s += &format!("{reps:>13}");
-        if self.single_time {
+        if self.overlap {
+            s += &format!("{:>13.2}{:>13.2}{:>13.2}{:>13.2}", t.max, t.pure, t.cpu, overlap(t));
+        } else if self.single_time {
             s += &format!("{:>13.2}", t.max);
         } else {
             s += &format!("{:>13.2}{:>13.2}{:>13.2}", t.min, t.max, t.avg);
         }
-        if self.n_msg > 0 {
+        if self.n_msg > 0 && !self.overlap {
             s += &format!("{:>13.2}", throughput(self.n_msg, x, t.max));
         }
         if self.defects {
@@ -295,6 +343,43 @@ pub fn throughput(n_msg: usize, x: usize, usec: f64) -> f64 {
     }
 }
 
+/// The overlap of non-blocking I/O with computation, percent (guide §4.2.5.2):
+/// (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU), t_ovrl the slowest process's.
+pub fn overlap(t: &Times) -> f64 {
+    let least = t.pure.min(t.cpu);
+    if least > 0.0 {
+        100.0 * (t.pure + t.cpu - t.max) / least
+    } else {
+        0.0
+    }
+}
+
+/// What one process measured at one length: usec per transfer (t_ovrl for non-blocking
+/// I/O), t_pure and t_CPU (non-blocking I/O, else 0), defects found by `-check`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ProcessTimes {
+    /// usec per transfer.
+    pub t: f64,
+    /// Non-blocking I/O: usec per blocking transfer.
+    pub pure: f64,
+    /// Non-blocking I/O: usec of computation per transfer, undisturbed.
+    pub cpu: f64,
+    /// Wrong elements found.
+    pub defects: f64,
+}
+
+impl ProcessTimes {
+    /// As numbers, to gather.
+    pub fn to_array(self) -> [f64; 4] {
+        [self.t, self.pure, self.cpu, self.defects]
+    }
+
+    /// Back from [`ProcessTimes::to_array`].
+    pub fn from_slice(v: &[f64]) -> ProcessTimes {
+        ProcessTimes { t: v[0], pure: v[1], cpu: v[2], defects: v[3] }
+    }
+}
+
 /// Statistics over a set of processes: times in usec and summed defects.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Times {
@@ -304,19 +389,26 @@ pub struct Times {
     pub max: f64,
     /// Mean over processes.
     pub avg: f64,
+    /// Non-blocking I/O: the slowest process's t_pure.
+    pub pure: f64,
+    /// Non-blocking I/O: the slowest process's t_CPU.
+    pub cpu: f64,
     /// Defects found by `-check`, summed.
     pub defects: u64,
 }
 
 impl Times {
-    /// Statistics of (usec, defects) pairs.
-    pub fn of(samples: &[(f64, f64)]) -> Times {
+    /// Statistics of the processes' figures.
+    pub fn of(samples: &[ProcessTimes]) -> Times {
         let n = samples.len().max(1) as f64;
+        let most = |f: fn(&ProcessTimes) -> f64| samples.iter().map(f).fold(0.0, f64::max);
         Times {
-            min: samples.iter().map(|s| s.0).fold(f64::INFINITY, f64::min),
-            max: samples.iter().map(|s| s.0).fold(0.0, f64::max),
-            avg: samples.iter().map(|s| s.0).sum::<f64>() / n,
-            defects: samples.iter().map(|s| s.1 as u64).sum(),
+            min: samples.iter().map(|s| s.t).fold(f64::INFINITY, f64::min),
+            max: most(|s| s.t),
+            avg: samples.iter().map(|s| s.t).sum::<f64>() / n,
+            pure: most(|s| s.pure),
+            cpu: most(|s| s.cpu),
+            defects: samples.iter().map(|s| s.defects as u64).sum(),
         }
     }
 }
@@ -327,15 +419,46 @@ mod tests {
 
     #[test]
     fn columns_are_thirteen_wide_like_imb() {
-        let c = Columns { single_time: true, bytes: true, n_msg: 1, group: false, defects: false };
+        let c = Columns {
+            overlap: false,
+            single_time: true,
+            bytes: true,
+            n_msg: 1,
+            group: false,
+            defects: false,
+        };
         assert_eq!(c.header(), "       #bytes #repetitions      t[usec]   Mbytes/sec");
-        let t = Times { min: 1.0, max: 2.0, avg: 1.5, defects: 0 };
+        let t = Times { min: 1.0, max: 2.0, avg: 1.5, pure: 0.0, cpu: 0.0, defects: 0 };
         assert_eq!(
             c.row(0, 1048576, 40, &t),
             "      1048576           40         2.00    500000.00"
         );
-        let c = Columns { single_time: false, bytes: false, n_msg: 0, group: false, defects: true };
+        let c = Columns {
+            overlap: false,
+            single_time: false,
+            bytes: false,
+            n_msg: 0,
+            group: false,
+            defects: true,
+        };
         assert_eq!(c.header(), " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects");
+        let c = Columns {
+            overlap: true,
+            single_time: true,
+            bytes: true,
+            n_msg: 1,
+            group: false,
+            defects: false,
+        };
+        assert_eq!(
+            c.header(),
+            "       #bytes #repetitions t_ovrl[usec] t_pure[usec]  t_CPU[usec]   overlap[%]"
+        );
+        // Perfect overlap: t_ovrl = max(t_pure, t_CPU) gives 100%; none gives 0%.
+        let t = Times { min: 10.0, max: 10.0, avg: 10.0, pure: 4.0, cpu: 10.0, defects: 0 };
+        assert_eq!(overlap(&t), 100.0);
+        let t = Times { max: 14.0, ..t };
+        assert_eq!(overlap(&t), 0.0);
     }
 
     #[test]

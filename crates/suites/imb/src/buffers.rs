@@ -22,6 +22,29 @@ impl Buffer {
         Buffer { data: (0..n).map(|i| buf_value(rank, i)).collect() }
     }
 
+    /// A buffer holding `floats`.
+    pub fn from_floats(floats: Vec<f32>) -> Buffer {
+        Buffer { data: floats }
+    }
+
+    /// A buffer holding `bytes`, padded to a whole float with 0xff.
+    pub fn from_bytes(bytes: &[u8]) -> Buffer {
+        let mut b = Buffer { data: vec![0.0; bytes.len().div_ceil(4)] };
+        b.poison();
+        b.bytes_mut(bytes.len()).copy_from_slice(bytes);
+        b
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.data.len() * 4
+    }
+
+    /// Whether the buffer holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
     /// The first `n` bytes.
     pub fn bytes(&self, n: usize) -> &[u8] {
         let all = &self.data[..];
@@ -57,6 +80,11 @@ impl Buffer {
         self.bytes_mut(n).fill(0xff);
     }
 
+    /// Overwrites every byte with 0 (a check that adds into the buffer).
+    pub fn zero(&mut self) {
+        self.data.fill(0.0);
+    }
+
     /// Before a check: every byte that `expect` names becomes its complement, so a byte
     /// that never arrives differs from what was expected; the rest becomes 0xff.
     pub fn poison_against(&mut self, expect: &Expect) {
@@ -67,6 +95,13 @@ impl Buffer {
             }
         }
     }
+}
+
+/// A self-test of `-check`: whether `PAW_TEST_CORRUPT` names group rank `rank`, which
+/// then flips one received byte after every check run (never in timed runs), so the
+/// defects column and the exit status can be seen to work.
+pub fn test_corruption(rank: usize) -> bool {
+    std::env::var("PAW_TEST_CORRUPT").ok().and_then(|v| v.parse().ok()) == Some(rank)
 }
 
 /// The bytes `offset .. offset + len` of the send buffer of group rank `rank`.

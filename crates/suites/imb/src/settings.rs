@@ -1,19 +1,60 @@
-//! IMB's standard settings (guide §5.2.1, Table 19) and the rules derived from them:
-//! message lengths, repetition counts, process counts, memory per process (§7.1).
+//! IMB's settings (guide §5.2.1: settings.h for IMB-MPI1 and IMB-EXT, settings_io.h for
+//! IMB-IO) and the rules derived from them: message lengths, repetition counts, process
+//! counts.
 
-/// Largest repetition count (MSGSPERSAMPLE); `-iter` replaces it.
-pub const MSGSPERSAMPLE: usize = 1000;
-/// Bytes a benchmark moves per message length at most, through fewer repetitions
-/// (OVERALL_VOL, 40 MBytes).
-pub const OVERALL_VOL: usize = 40 << 20;
-/// Runs of the pattern at the largest length before measuring (N_WARMUP).
-pub const N_WARMUP: usize = 2;
-/// Barriers before each timing (N_BARR).
-pub const N_BARR: usize = 2;
-/// Standard lengths: 0 and 2^MINMSGLOG .. 2^MAXMSGLOG bytes.
-pub const MINMSGLOG: u32 = 0;
-/// See [`MINMSGLOG`].
-pub const MAXMSGLOG: u32 = 22;
+/// One suite's standard settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// Largest repetition count (MSGSPERSAMPLE); `-iter` replaces it.
+    pub msgs_per_sample: usize,
+    /// Repetitions of non-aggregate benchmarks (MSGS_NONAGGR).
+    pub msgs_nonaggr: usize,
+    /// Bytes a benchmark moves per length at most, through fewer repetitions (OVERALL_VOL).
+    pub overall_vol: usize,
+    /// Standard lengths: 0 and 2^MINMSGLOG .. 2^MAXMSGLOG bytes.
+    pub min_msg_log: u32,
+    /// See `min_msg_log`.
+    pub max_msg_log: u32,
+    /// Runs of the pattern at the largest length before measuring (N_WARMUP; 0 for IO).
+    pub n_warmup: usize,
+    /// Barriers before each timing (N_BARR).
+    pub n_barr: usize,
+    /// CPU seconds to run concurrently with each non-blocking transfer (TARGET_CPU_SECS).
+    pub target_cpu_secs: f64,
+    /// Processes of a single transfer benchmark (2 for message passing, 1 for I/O).
+    pub single_q: usize,
+    /// Smallest process count by default (2, or 1 for I/O: guide §5.1.1).
+    pub npmin: usize,
+}
+
+/// settings.h (guide Table 19): IMB-MPI1 and IMB-EXT.
+pub const MESSAGE_PASSING: Settings = Settings {
+    msgs_per_sample: 1000,
+    msgs_nonaggr: 100,
+    overall_vol: 40 << 20,
+    min_msg_log: 0,
+    max_msg_log: 22,
+    n_warmup: 2,
+    n_barr: 2,
+    target_cpu_secs: 0.01,
+    single_q: 2,
+    npmin: 2,
+};
+
+/// settings_io.h (guide §5.2.1): IMB-IO.
+pub const IO: Settings = Settings {
+    msgs_per_sample: 50,
+    msgs_nonaggr: 10,
+    overall_vol: 16 << 20,
+    min_msg_log: 0,
+    max_msg_log: 24,
+    n_warmup: 0,
+    n_barr: 2,
+    target_cpu_secs: 0.1,
+    single_q: 1,
+    npmin: 1,
+};
+
 /// Bytes of a float, the unit of the reductions.
 pub const FLOAT: usize = 4;
 
@@ -57,16 +98,28 @@ mod tests {
 
     #[test]
     fn repetitions_follow_the_guide_sample() {
+        let s = MESSAGE_PASSING;
         let reps: Vec<usize> = standard_lengths(0, 22)
             .iter()
-            .map(|&x| repetitions(x, MSGSPERSAMPLE, OVERALL_VOL))
+            .map(|&x| repetitions(x, s.msgs_per_sample, s.overall_vol))
             .collect();
         assert_eq!(reps[0], 1000);
         assert_eq!(reps[17], 640, "65536 bytes");
         assert_eq!(reps[22], 20, "2 MiB");
         assert_eq!(reps[23], 10, "4 MiB");
-        assert_eq!(repetitions(1 << 30, 1000, OVERALL_VOL), 1, "never below one");
-        assert_eq!(repetitions(100, 50, OVERALL_VOL), 50);
+        assert_eq!(repetitions(1 << 30, 1000, s.overall_vol), 1, "never below one");
+        assert_eq!(repetitions(100, 50, s.overall_vol), 50);
+        // settings_io.h: the guide's Sample 3 (50 up to 256 KiB, then 32, 16, ..., 1).
+        let io: Vec<usize> = standard_lengths(18, 24)
+            .iter()
+            .map(|&x| repetitions(x, IO.msgs_per_sample, IO.overall_vol))
+            .collect();
+        assert_eq!(io, [50, 50, 32, 16, 8, 4, 2, 1]);
+        let nonaggr: Vec<usize> = [1 << 20, 1 << 21, 1 << 24]
+            .iter()
+            .map(|&x| repetitions(x, IO.msgs_nonaggr, IO.overall_vol))
+            .collect();
+        assert_eq!(nonaggr, [10, 8, 1]);
         assert_eq!(repetitions(1 << 20, 1000, 40 << 20), 40, "IMB's 40 at 1 MiB");
     }
 

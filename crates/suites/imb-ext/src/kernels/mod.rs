@@ -1,0 +1,96 @@
+//! The benchmarks of IMB-EXT (guide §4.2.3), listed in [`BENCHMARKS`] in the guide's
+//! Table 1 order: the one-sided transfers (transfer.rs) and the window overhead
+//! (window.rs).
+
+mod transfer;
+mod window;
+
+use paw_imb::settings::FLOAT;
+use paw_imb::{Class, Ctx, Mode, Options, Started};
+
+/// What an IMB-EXT benchmark does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    /// MPI_Put: rank 0 into rank 1's window, or both ways (`bidir`).
+    Put {
+        /// Both ranks put (Bidir_Put).
+        bidir: bool,
+    },
+    /// MPI_Get: rank 0 from rank 1's window, or both ways (`bidir`).
+    Get {
+        /// Both ranks get (Bidir_Get).
+        bidir: bool,
+    },
+    /// MPI_Accumulate, MPI_FLOAT, MPI_SUM, of every process into root 0's window.
+    Accumulate,
+    /// MPI_Win_create / MPI_Win_fence / one MPI_Put / MPI_Win_fence / MPI_Win_free.
+    Window,
+}
+
+/// A benchmark of IMB-EXT.
+pub type Benchmark = paw_imb::Benchmark<Kernel>;
+
+/// Every one-sided transfer benchmark runs both modes, each its own table.
+const BOTH: &[Mode] = &[Mode::Aggregate, Mode::NonAggregate];
+
+/// Origin buffer and window of `reps` transfers of `x` bytes to disjoint offsets.
+fn disjoint(_q: usize, x: usize, reps: usize) -> (usize, usize) {
+    (reps * x, reps * x)
+}
+
+/// Unidir_ and Bidir_ benchmarks: two processes, throughput X / t (guide Tables 3-6).
+const fn single(name: &'static str, kernel: Kernel) -> Benchmark {
+    Benchmark {
+        name,
+        class: Class::SingleTransfer,
+        n_msg: 1,
+        unit: 1,
+        has_bytes: true,
+        modes: BOTH,
+        overlap: false,
+        default: true,
+        memory: disjoint,
+        kernel,
+    }
+}
+
+/// Every benchmark, in output order (guide Table 1).
+pub const BENCHMARKS: &[Benchmark] = &[
+    Benchmark {
+        name: "Window",
+        class: Class::Other,
+        n_msg: 0,
+        unit: 1,
+        has_bytes: true,
+        modes: &[Mode::Plain],
+        overlap: false,
+        default: true,
+        memory: |_, x, _| (0, x),
+        kernel: Kernel::Window,
+    },
+    single("Unidir_Put", Kernel::Put { bidir: false }),
+    single("Unidir_Get", Kernel::Get { bidir: false }),
+    single("Bidir_Get", Kernel::Get { bidir: true }),
+    single("Bidir_Put", Kernel::Put { bidir: true }),
+    Benchmark {
+        name: "Accumulate",
+        class: Class::Collective,
+        n_msg: 0,
+        unit: FLOAT,
+        has_bytes: true,
+        modes: BOTH,
+        overlap: false,
+        default: true,
+        memory: disjoint,
+        kernel: Kernel::Accumulate,
+    },
+];
+
+/// The suite's `start`: nothing is allocated before a length is measured (the window and
+/// origin buffers depend on the length and the repetitions).
+pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, _: &Options) -> Started<'a> {
+    Ok(match b.kernel {
+        Kernel::Window => Box::new(window::Lifecycle { ctx }),
+        kernel => Box::new(transfer::Transfer { ctx, kernel }),
+    })
+}

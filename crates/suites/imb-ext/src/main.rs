@@ -1,0 +1,27 @@
+//! IMB-EXT -- the one-sided benchmarks of the Intel MPI Benchmarks 3.0 (guide §4.2.3), as
+//! a drop-in executable: `mpirun -np P IMB-EXT [benchmark ...] [options]`.
+//!
+//! The driver, options and output are paw-imb's; this suite is its table of kernels
+//! (kernels/), each one-sided benchmark timed in aggregate mode (M = n_sample transfers to
+//! disjoint offsets, then one MPI_Win_fence) and non-aggregate mode (a fence after every
+//! transfer), guide §4.2.2.2 and §5.2.8.2. See doc/imb-ext.md.
+
+mod kernels;
+
+use paw_imb::{settings, Suite};
+
+/// The suite: settings.h, the benchmark table.
+static SUITE: Suite<kernels::Kernel> = Suite {
+    name: "IMB-EXT",
+    what: "one-sided benchmarks",
+    settings: settings::MESSAGE_PASSING,
+    benchmarks: kernels::BENCHMARKS,
+    io: false,
+    refuse_unrunnable: true,
+    prologue: |_, _| Ok(String::new()),
+    start: kernels::start,
+};
+
+fn main() -> std::process::ExitCode {
+    paw_imb::run(&SUITE)
+}

@@ -1,0 +1,61 @@
+//! Gather and Gatherv (today's IMB; not in the 3.0 guide): MPI_Gather, and MPI_Gatherv
+//! with counts X and displacements i X; every process sends X bytes, the root receives
+//! the Q x X gathered bytes; the root changes cyclically (run i has root i mod Q), as
+//! Bcast's. Times only.
+
+use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use paw_core::mpi::datatype::PartitionMut;
+use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sent_bytes, Expect};
+
+pub const GATHER: Benchmark = Benchmark {
+    name: "Gather",
+    class: Class::Collective,
+    n_msg: 0,
+    unit: 1,
+    has_bytes: true,
+    memory: |q, x, _| (x, q * x),
+    modes: PLAIN,
+    overlap: false,
+    default: false,
+    kernel: Kernel { time_factor: 1.0, pattern: gather, expect, zeroed: false },
+};
+
+pub const GATHERV: Benchmark = Benchmark {
+    name: "Gatherv",
+    kernel: Kernel { time_factor: 1.0, pattern: gatherv, expect, zeroed: false },
+    ..GATHER
+};
+
+fn gather(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+    let root = iteration % ctx.q;
+    let process = ctx.comm.process_at_rank(root as i32);
+    let send = b.send.bytes(plan.x);
+    if ctx.rank == root {
+        process.gather_into_root(send, b.recv.bytes_mut(ctx.q * plan.x));
+    } else {
+        process.gather_into(send);
+    }
+}
+
+fn gatherv(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+    let root = iteration % ctx.q;
+    let process = ctx.comm.process_at_rank(root as i32);
+    let send = b.send.bytes(plan.x);
+    if ctx.rank == root {
+        let recv = b.recv.bytes_mut(ctx.q * plan.x);
+        let mut gathered = PartitionMut::new(recv, &plan.counts[..], &plan.displs[..]);
+        process.gather_varcount_into_root(send, &mut gathered);
+    } else {
+        process.gather_varcount_into(send);
+    }
+}
+
+/// At the root, block j holds rank j's first X bytes.
+fn expect(rank: usize, q: usize, plan: &Plan, iteration: usize) -> Expect {
+    if rank == iteration % q {
+        Expect::Bytes((0..q).flat_map(|j| sent_bytes(j, 0, plan.x)).collect())
+    } else {
+        Expect::Nothing
+    }
+}

@@ -1,0 +1,32 @@
+//! Reduce_scatter_block (today's IMB; not in the 3.0 guide): MPI_Reduce_scatter_block,
+//! MPI_FLOAT, MPI_SUM; every process contributes Q x L floats (L = X / sizeof(float)) and
+//! receives its block of L reduced floats. Times only.
+
+use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use paw_core::mpi::collective::SystemOperation;
+use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sums, Expect};
+use paw_imb::settings::FLOAT;
+
+pub const BENCHMARK: Benchmark = Benchmark {
+    name: "Reduce_scatter_block",
+    class: Class::Collective,
+    n_msg: 0,
+    unit: FLOAT,
+    has_bytes: true,
+    memory: |q, x, _| (q * x, x),
+    modes: PLAIN,
+    overlap: false,
+    default: false,
+    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+};
+
+fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let send = b.send.floats(ctx.q * plan.floats);
+    let recv = b.recv.floats_mut(plan.floats);
+    ctx.comm.reduce_scatter_block_into(send, recv, SystemOperation::sum());
+}
+
+fn expect(rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {
+    sums(q, rank * plan.floats, plan.floats)
+}

@@ -1,0 +1,56 @@
+//! Scatter and Scatterv (today's IMB; not in the 3.0 guide): MPI_Scatter, and MPI_Scatterv
+//! with counts X and displacements i X; the root sends X bytes to each process; the root
+//! changes cyclically (run i has root i mod Q). Times only.
+
+use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use paw_core::mpi::datatype::Partition;
+use paw_core::mpi::traits::*;
+use paw_imb::buffers::{sent_bytes, Expect};
+
+pub const SCATTER: Benchmark = Benchmark {
+    name: "Scatter",
+    class: Class::Collective,
+    n_msg: 0,
+    unit: 1,
+    has_bytes: true,
+    memory: |q, x, _| (q * x, x),
+    modes: PLAIN,
+    overlap: false,
+    default: false,
+    kernel: Kernel { time_factor: 1.0, pattern: scatter, expect, zeroed: false },
+};
+
+pub const SCATTERV: Benchmark = Benchmark {
+    name: "Scatterv",
+    kernel: Kernel { time_factor: 1.0, pattern: scatterv, expect, zeroed: false },
+    ..SCATTER
+};
+
+fn scatter(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+    let root = iteration % ctx.q;
+    let process = ctx.comm.process_at_rank(root as i32);
+    let recv = b.recv.bytes_mut(plan.x);
+    if ctx.rank == root {
+        process.scatter_into_root(b.send.bytes(ctx.q * plan.x), recv);
+    } else {
+        process.scatter_into(recv);
+    }
+}
+
+fn scatterv(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+    let root = iteration % ctx.q;
+    let process = ctx.comm.process_at_rank(root as i32);
+    let recv = b.recv.bytes_mut(plan.x);
+    if ctx.rank == root {
+        let send = b.send.bytes(ctx.q * plan.x);
+        let parts = Partition::new(send, &plan.counts[..], &plan.displs[..]);
+        process.scatter_varcount_into_root(&parts, recv);
+    } else {
+        process.scatter_varcount_into(recv);
+    }
+}
+
+/// Rank j receives block j of the root's send buffer.
+fn expect(rank: usize, q: usize, plan: &Plan, iteration: usize) -> Expect {
+    Expect::Bytes(sent_bytes(iteration % q, rank * plan.x, plan.x))
+}

@@ -1,0 +1,328 @@
+//! The driver of every suite (guide §5, Figure 20): options read on rank 0 and shared, the
+//! general block, then per selected benchmark, process count Q and mode a block: the first
+//! Q processes (with `-multi`, P/Q groups of Q) are active and the rest wait in
+//! MPI_Barrier; N_WARMUP runs at the largest length; per length the repetitions of the
+//! rule, the benchmark's timing, and t_min, t_max, t_avg over the active processes.
+
+use crate::options::{self, counts_for, IterPolicy, Options};
+use crate::output::{self, Arrangement, Columns, ProcessTimes, Times};
+use crate::settings::repetitions;
+use crate::{Benchmark, Ctx, Mode, Run, Suite};
+use paw_core::mpi::collective::SystemOperation;
+use paw_core::mpi::topology::{Color, SimpleCommunicator};
+use paw_core::mpi::traits::*;
+use paw_core::{CsvTable, Error, SuiteRun};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Runs `suite` as the whole program: `fn main() -> ExitCode { paw_imb::run(&SUITE) }`.
+pub fn run<K>(suite: &'static Suite<K>) -> ExitCode {
+    paw_core::main(suite.name, || body(suite))
+}
+
+fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
+    let world = paw_core::start_mpi(suite.name)?;
+    let opts = shared_options(suite, &world)?;
+    let root = world.rank() == 0;
+    if opts.help {
+        if root {
+            println!("{}", options::help(suite));
+        }
+        return Ok(());
+    }
+    let run = SuiteRun::start(suite.name, &world, &[], opts.timeout, opts.csv)?;
+    let extra = agree(&world, (suite.prologue)(&opts, &world))?;
+    let p = world.size() as usize;
+    let (mapped, order) = renumber(&world, opts.map);
+    let selected: Vec<&'static Benchmark<K>> =
+        opts.benchmarks.iter().map(|&i| &suite.benchmarks[i]).collect();
+    if root {
+        print!("{}", output::general(suite, &opts, &selected, &extra));
+    }
+    let mut progress = Progress::new(suite.name, root);
+    let mut total_defects = 0;
+    for b in selected {
+        let counts = counts_for(b.class, suite.settings.single_q, p, opts.npmin);
+        if counts.is_empty() && root {
+            let n = suite.settings.single_q;
+            println!("\n# {} skipped: it needs {n} processes, this run has {p}", b.name);
+        }
+        for q in counts {
+            let block = Block { suite, b, q, mapped: &mapped, order: &order, o: &opts };
+            total_defects += block.run(&run, &mut progress)?;
+        }
+    }
+    if root {
+        println!("\n\n# All processes entering MPI_Finalize\n");
+    }
+    if total_defects > 0 {
+        return Err(Error::runtime(format!(
+            "-check found {total_defects} defects: received data differ from what was sent \
+             (see the defects column)"
+        )));
+    }
+    Ok(())
+}
+
+/// Rank 0 reads the command line (and the files it names); every rank gets the outcome.
+fn shared_options<K>(suite: &Suite<K>, world: &SimpleCommunicator) -> paw_core::Result<Options> {
+    let mut text = Vec::new();
+    if world.rank() == 0 {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let read = |f: &str| std::fs::read_to_string(f);
+        let parsed = options::parse(suite, &args, world.size() as usize, read).map(|mut o| {
+            // PAW_OUTPUT_DIR asks for the files as -csv does.
+            o.csv |= std::env::var_os("PAW_OUTPUT_DIR").is_some_and(|d| !d.is_empty());
+            o
+        });
+        text = match parsed {
+            Ok(o) => format!("ok\n{}", o.encode()),
+            Err(e) => format!("error\n{e}"),
+        }
+        .into_bytes();
+    }
+    let text = broadcast_text(world, 0, text);
+    match text.split_once('\n') {
+        Some(("ok", encoded)) => Ok(Options::decode(encoded)),
+        Some((_, message)) => Err(Error::input(message)),
+        None => Err(Error::runtime("options were not received from rank 0")),
+    }
+}
+
+/// `text` of rank `from`, on every rank of `comm`.
+fn broadcast_text(comm: &SimpleCommunicator, from: i32, mut text: Vec<u8>) -> String {
+    let mut len = text.len() as u64;
+    comm.process_at_rank(from).broadcast_into(&mut len);
+    text.resize(len as usize, 0);
+    comm.process_at_rank(from).broadcast_into(&mut text[..]);
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// Makes an outcome every rank's (collective): if any rank failed, every rank returns the
+/// lowest failing rank's message as an input error.
+fn agree<T>(comm: &SimpleCommunicator, mine: Result<T, String>) -> paw_core::Result<T> {
+    let n = comm.size();
+    let me = if mine.is_err() { comm.rank() } else { n };
+    let mut first = n;
+    comm.all_reduce_into(&me, &mut first, SystemOperation::min());
+    if first == n {
+        return Ok(mine.unwrap_or_else(|_| unreachable!("no rank failed")));
+    }
+    let text = match &mine {
+        Err(e) if comm.rank() == first => e.clone().into_bytes(),
+        _ => Vec::new(),
+    };
+    Err(Error::input(broadcast_text(comm, first, text)))
+}
+
+/// MPI_COMM_WORLD renumbered by `-map PxQ` (guide §5.1.2.6), and the world rank of each
+/// new rank. Without a map, a copy of the world in the same order.
+fn renumber(
+    world: &SimpleCommunicator,
+    map: Option<(usize, usize)>,
+) -> (SimpleCommunicator, Vec<i32>) {
+    let n = world.size() as usize;
+    let order: Vec<i32> = match map {
+        // New rank k = i Q + j is the process in row i, column j: world rank j P + i.
+        Some((p, q)) => (0..n).map(|k| ((k % q) * p + k / q) as i32).collect(),
+        None => (0..n as i32).collect(),
+    };
+    let me = world.rank();
+    let key = order.iter().position(|&w| w == me).expect("every rank is in the order") as i32;
+    let mapped = world.split_by_color_with_key(Color::with_value(0), key).expect("color 0");
+    (mapped, order)
+}
+
+/// Lines on rank 0's standard error that say where a long run is: one per length once
+/// the run has lasted `QUIET` seconds, at most one per `EVERY` seconds unless a new table
+/// starts or the last length took that long.
+struct Progress {
+    name: &'static str,
+    on: bool,
+    start: Instant,
+    last: Option<Instant>,
+}
+
+impl Progress {
+    const QUIET: f64 = 20.0;
+    const EVERY: f64 = 5.0;
+
+    fn new(name: &'static str, root: bool) -> Progress {
+        Progress { name, on: root, start: Instant::now(), last: None }
+    }
+
+    fn step(&mut self, label: &str, new_table: bool) {
+        let now = Instant::now();
+        let since = |t: Instant| now.duration_since(t).as_secs_f64();
+        let due = self.last.is_none_or(|t| new_table || since(t) >= Self::EVERY);
+        if self.on && since(self.start) >= Self::QUIET && due {
+            eprintln!("{}: [{:.0} s] {label}", self.name, since(self.start));
+            self.last = Some(now);
+        }
+    }
+}
+
+/// One benchmark on one process count, every mode.
+struct Block<'s, K: 'static> {
+    suite: &'s Suite<K>,
+    b: &'static Benchmark<K>,
+    q: usize,
+    mapped: &'s SimpleCommunicator,
+    order: &'s [i32],
+    o: &'s Options,
+}
+
+impl<K> Block<'_, K> {
+    /// Runs the block and prints its tables; returns the defects found (on rank 0; 0
+    /// elsewhere).
+    fn run(&self, files: &SuiteRun, progress: &mut Progress) -> paw_core::Result<u64> {
+        let (b, q, o) = (self.b, self.q, self.o);
+        let p = self.mapped.size() as usize;
+        let me = self.mapped.rank() as usize;
+        let groups = if o.multi.is_some() { p / q } else { 1 };
+        let used = groups * q;
+        let in_use = me < used;
+        let color = if in_use { Color::with_value(0) } else { Color::undefined() };
+        let active = self.mapped.split_by_color_with_key(color, me as i32);
+        let color = if in_use { Color::with_value((me / q) as i32) } else { Color::undefined() };
+        let group = self.mapped.split_by_color_with_key(color, me as i32);
+
+        let mut started = None;
+        let mut outcome = Ok(());
+        if let Some(g) = &group {
+            let ctx = Ctx {
+                comm: g,
+                rank: g.rank() as usize,
+                q,
+                group: o.multi.is_some().then_some(me / q),
+            };
+            match (self.suite.start)(b, ctx, o) {
+                Ok(r) => started = Some(r),
+                Err(e) => outcome = Err(format!("{}: {e}", b.name)),
+            }
+        }
+        agree(self.mapped, outcome)?;
+
+        let lengths = if b.has_bytes { o.lengths.for_benchmark(b.unit) } else { vec![0] };
+        let largest = lengths.iter().copied().max().unwrap_or(0);
+        let n_warmup = self.suite.settings.n_warmup;
+        if let Some(r) = started.as_mut().filter(|_| n_warmup > 0) {
+            r.warm_up(largest, n_warmup).unwrap_or_else(|e| fail(b.name, largest, &e));
+        }
+        let arrangement = Arrangement {
+            q,
+            groups: (0..groups).map(|g| self.order[g * q..(g + 1) * q].to_vec()).collect(),
+            idle: p - used,
+            multi: o.multi.is_some(),
+            mapped: o.map.is_some(),
+        };
+        let columns = Columns::of(b, o);
+        let multi = if o.multi.is_some() { "Multi-" } else { "" };
+        let mut found = 0;
+        for &mode in b.modes {
+            let suffix =
+                if mode == Mode::Plain { String::new() } else { format!("-{}", mode.csv()) };
+            let name = format!("{}-{multi}{}-np_{q:04}{suffix}.csv", self.suite.name, b.name);
+            let mut csv = files.csv(&name, &columns.csv_header())?;
+            if me == 0 {
+                println!("{}", output::block(b, &arrangement, mode));
+                println!("{}", columns.header());
+            }
+            if let (Some(r), Some(active)) = (started.as_mut(), &active) {
+                let table = Table { b, q, mode, o, columns, active, lengths: &lengths };
+                found += table.measure(r.as_mut(), &mut csv, progress);
+            }
+        }
+        drop(started);
+        // The processes outside the groups wait here for the others; then every rank learns
+        // the defects rank 0 counted, so all leave with the same status.
+        self.mapped.barrier();
+        self.mapped.process_at_rank(0).broadcast_into(&mut found);
+        Ok(found)
+    }
+}
+
+/// A failure in the middle of a measurement: the other ranks may be inside a collective
+/// this rank will never enter, so the job ends here (the scratch files removed first).
+fn fail(name: &str, x: usize, message: &str) -> ! {
+    paw_core::scratch::remove_all();
+    paw_core::fatal(&format!("{name} at {x} bytes: {message}"))
+}
+
+/// One table: every length of one benchmark in one mode on the active processes.
+struct Table<'a, K: 'static> {
+    b: &'static Benchmark<K>,
+    q: usize,
+    mode: Mode,
+    o: &'a Options,
+    columns: Columns,
+    active: &'a SimpleCommunicator,
+    lengths: &'a [usize],
+}
+
+impl<K> Table<'_, K> {
+    /// Measures every length; the active rank 0 prints the rows and returns the defects.
+    fn measure(&self, r: &mut dyn Run, csv: &mut CsvTable, progress: &mut Progress) -> u64 {
+        let (b, q, mode, o) = (self.b, self.q, self.mode, self.o);
+        let leader = self.active.rank() == 0;
+        let mut found = 0;
+        for (i, &x) in self.lengths.iter().enumerate() {
+            let heading = mode.heading().map(|m| format!(", {m}")).unwrap_or_default();
+            let label = format!("{} on {q} processes{heading}, {x} bytes", b.name);
+            progress.step(&label, i == 0);
+            paw_core::watchdog::step(label);
+            let per_sample = match mode {
+                Mode::NonAggregate => o.msgs_nonaggr,
+                Mode::Plain | Mode::Aggregate => o.per_sample,
+            };
+            let mut reps = match o.iter_policy {
+                IterPolicy::Off => per_sample,
+                IterPolicy::Dynamic => repetitions(x, per_sample, o.overall_vol),
+            };
+            if let Some(limit) = o.time {
+                reps = self.time_limited(r, x, reps, limit);
+            }
+            let mut mine = r.measure(mode, x, reps).unwrap_or_else(|e| fail(b.name, x, &e));
+            paw_core::watchdog::alive();
+            if o.check {
+                mine.defects =
+                    r.check(mode, x, reps).unwrap_or_else(|e| fail(b.name, x, &e)) as f64;
+            }
+            let to = self.active.process_at_rank(0);
+            if !leader {
+                to.gather_into(&mine.to_array()[..]);
+                continue;
+            }
+            let mut all = vec![0.0f64; 4 * self.active.size() as usize];
+            to.gather_into_root(&mine.to_array()[..], &mut all[..]);
+            let samples: Vec<ProcessTimes> = all.chunks(4).map(ProcessTimes::from_slice).collect();
+            let overall = Times::of(&samples);
+            found += overall.defects;
+            let c = &self.columns;
+            if o.multi == Some(1) {
+                for (g, members) in samples.chunks(q).enumerate() {
+                    let t = Times::of(members);
+                    println!("{}", c.row(g, x, reps, &t));
+                    csv.row(&c.csv_row((b.name, q, mode), g, x, reps, &t));
+                }
+            } else {
+                println!("{}", c.row(0, x, reps, &overall));
+                csv.row(&c.csv_row((b.name, q, mode), 0, x, reps, &overall));
+            }
+        }
+        found
+    }
+
+    /// `-time`: the repetitions that fit in `limit` seconds, from one run with a single
+    /// repetition (slowest active process), never more than `reps` nor fewer than one.
+    fn time_limited(&self, r: &mut dyn Run, x: usize, reps: usize, limit: f64) -> usize {
+        let one = r.measure(self.mode, x, 1).unwrap_or_else(|e| fail(self.b.name, x, &e));
+        let mine = one.t.max(one.pure + one.cpu) * 1e-6;
+        let mut slowest = 0.0f64;
+        self.active.all_reduce_into(&mine, &mut slowest, SystemOperation::max());
+        if slowest <= 0.0 {
+            return reps;
+        }
+        reps.min(((limit / slowest) as usize).max(1))
+    }
+}

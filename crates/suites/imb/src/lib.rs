@@ -1,0 +1,167 @@
+//! The Intel MPI Benchmarks 3.0 machinery shared by paw's IMB-MPI1, IMB-EXT and IMB-IO:
+//! the command line ([`options`]), the settings and repetition rules ([`settings`]), the
+//! output tables ([`output`]), buffer values and the results check ([`buffers`]), and the
+//! driver ([`run`]) that selects process counts and groups, times every length and prints.
+//!
+//! A suite is a [`Suite`]: a name, its settings and a const table of [`Benchmark`]s. Each
+//! benchmark carries its suite's kernel description `K`; the suite's `start` turns it into
+//! a [`Run`] for one process count, which the driver asks for times and checks.
+
+pub mod buffers;
+mod driver;
+pub mod options;
+pub mod output;
+pub mod settings;
+
+pub use driver::run;
+pub use options::Options;
+pub use output::ProcessTimes;
+pub use settings::Settings;
+
+use paw_core::mpi::topology::SimpleCommunicator;
+
+/// IMB's classes (guide §3.3.1, §4.2.1): they decide the process counts and the columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Two active processes (one for I/O); time and throughput of one transfer.
+    SingleTransfer,
+    /// Every process transfers; throughput from the slowest process's time.
+    ParallelTransfer,
+    /// MPI collectives; times only.
+    Collective,
+    /// Overheads (Window, Open_Close); times only.
+    Other,
+}
+
+/// How a one-sided or write benchmark completes its transfers (guide §4.2.2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// No modes (IMB-MPI1, reads): no `MODE:` line.
+    Plain,
+    /// M = n_sample transfers, then one completion.
+    Aggregate,
+    /// Every transfer completed (M = 1), MSGS_NONAGGR repetitions.
+    NonAggregate,
+}
+
+impl Mode {
+    /// The name on the block's `MODE:` line, if it has one.
+    pub fn heading(self) -> Option<&'static str> {
+        match self {
+            Mode::Plain => None,
+            Mode::Aggregate => Some("AGGREGATE"),
+            Mode::NonAggregate => Some("NON-AGGREGATE"),
+        }
+    }
+
+    /// The mode in CSV cells and file names ("" for none).
+    pub fn csv(self) -> &'static str {
+        match self {
+            Mode::Plain => "",
+            Mode::Aggregate => "aggregate",
+            Mode::NonAggregate => "non-aggregate",
+        }
+    }
+}
+
+/// One benchmark of a suite's table; `K` is what the suite needs to run it.
+#[derive(Debug)]
+pub struct Benchmark<K: 'static> {
+    /// Name as the guide spells it (matched case-insensitively).
+    pub name: &'static str,
+    /// Its class.
+    pub class: Class,
+    /// Transfers per sample counted by the throughput column; 0: no throughput.
+    pub n_msg: usize,
+    /// Smallest non-zero length: sizeof(float) for reductions and Accumulate, 1 otherwise.
+    pub unit: usize,
+    /// Whether the table has a length column (all but Barrier).
+    pub has_bytes: bool,
+    /// The modes, each its own table, in output order.
+    pub modes: &'static [Mode],
+    /// Non-blocking I/O: t_ovrl, t_pure, t_CPU and overlap columns.
+    pub overlap: bool,
+    /// Whether it runs when no benchmark is named.
+    pub default: bool,
+    /// (send, receive) buffer bytes per process for length `x` on `q` processes when a
+    /// length moves at most `vol` bytes (OVERALL_VOL), for `-mem` (guide §7.1).
+    pub memory: fn(q: usize, x: usize, vol: usize) -> (usize, usize),
+    /// The suite's description of the kernel.
+    pub kernel: K,
+}
+
+/// One of the three suites.
+pub struct Suite<K: 'static> {
+    /// Executable name (IMB-MPI1, IMB-EXT, IMB-IO).
+    pub name: &'static str,
+    /// What it re-implements, for the title line ("MPI-1 benchmarks").
+    pub what: &'static str,
+    /// settings.h or settings_io.h.
+    pub settings: Settings,
+    /// Every benchmark, in output order.
+    pub benchmarks: &'static [Benchmark<K>],
+    /// IMB-IO: the `-dir` and `-prefix` options, "io portion" in the header.
+    pub io: bool,
+    /// A named benchmark that cannot run on this many processes is refused (true) or
+    /// skipped with a note in the output (false, IMB-MPI1's way).
+    pub refuse_unrunnable: bool,
+    /// Runs on every rank before the general block (checks, calibrations); returns the
+    /// lines that close the general block, or an input error.
+    pub prologue: fn(&Options, &SimpleCommunicator) -> Result<String, String>,
+    /// Prepares benchmark `b` on the active processes of one group (not timed).
+    pub start: for<'a> fn(&'static Benchmark<K>, Ctx<'a>, &Options) -> Started<'a>,
+}
+
+impl<K> std::fmt::Debug for Suite<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Suite({})", self.name)
+    }
+}
+
+/// The active processes of one group, as a benchmark sees them.
+#[derive(Clone, Copy)]
+pub struct Ctx<'a> {
+    /// The group's communicator.
+    pub comm: &'a SimpleCommunicator,
+    /// This process's rank in the group.
+    pub rank: usize,
+    /// Processes in the group (Q).
+    pub q: usize,
+    /// The group's number in a Multi- run; None otherwise.
+    pub group: Option<usize>,
+}
+
+impl std::fmt::Debug for Ctx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Ctx(rank {} of {}, group {:?})", self.rank, self.q, self.group)
+    }
+}
+
+impl Ctx<'_> {
+    /// The neighbours in the periodic chain: (left, right).
+    pub fn chain(&self) -> (i32, i32) {
+        let q = self.q as i32;
+        let r = self.rank as i32;
+        ((r - 1 + q) % q, (r + 1) % q)
+    }
+}
+
+/// A started benchmark, or why it cannot run (one line, an input error).
+pub type Started<'a> = Result<Box<dyn Run + 'a>, String>;
+
+/// A benchmark prepared for one process count: what the driver asks of it. Errors are
+/// one line naming what failed; the driver ends the job with them.
+pub trait Run {
+    /// `n` untimed runs at length `x` before the measurements (N_WARMUP).
+    fn warm_up(&mut self, _x: usize, _n: usize) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// N_BARR barriers, then `reps` repetitions at length `x` in `mode`, timed: this
+    /// process's times in usec per repetition.
+    fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String>;
+
+    /// `-check`: one more untimed run at length `x` in `mode` with `reps` repetitions, its
+    /// results compared with what the buffer values put there: the wrong elements here.
+    fn check(&mut self, mode: Mode, x: usize, reps: usize) -> Result<u64, String>;
+}
