@@ -247,6 +247,131 @@ impl File {
         check("MPI_File_set_view", &self.path, rc)
     }
 
+    /// A view of disjoint contiguous blocks (collective): from byte `disp` on, this rank
+    /// sees `block` bytes out of every `stride` (MPI_Type_contiguous of `block` MPI_BYTE,
+    /// resized to an extent of `stride`, as the file type; MPI_BYTE as the etype).
+    pub fn set_block_view(&self, disp: u64, block: usize, stride: usize) -> Result<()> {
+        let byte = datatype::<u8>();
+        // SAFETY: reading an extern static handle constant.
+        let (mut contiguous, mut resized) =
+            unsafe { (ffi::RSMPI_DATATYPE_NULL, ffi::RSMPI_DATATYPE_NULL) };
+        let native = cstring("native");
+        // SAFETY: the out-parameters are valid; both types are committed before use and
+        // freed after MPI_File_set_view, which keeps its own reference to the file type.
+        let rc = unsafe {
+            ffi::MPI_Type_contiguous(count(block), byte, &mut contiguous);
+            ffi::MPI_Type_create_resized(contiguous, 0, stride as ffi::MPI_Aint, &mut resized);
+            ffi::MPI_Type_commit(&mut resized);
+            let rc = ffi::MPI_File_set_view(
+                self.raw,
+                disp as ffi::MPI_Offset,
+                byte,
+                resized,
+                native.as_ptr(),
+                ffi::RSMPI_INFO_NULL,
+            );
+            ffi::MPI_Type_free(&mut resized);
+            ffi::MPI_Type_free(&mut contiguous);
+            rc
+        };
+        check("MPI_File_set_view", &self.path, rc)
+    }
+
+    /// Runs the split collective `op` (collective): its `_begin` call, then `between`,
+    /// then its `_end` call; the buffer is borrowed across both.
+    pub fn split_collective<R>(&self, op: Split<'_>, between: impl FnOnce() -> R) -> Result<R> {
+        let byte = datatype::<u8>();
+        let raw = self.raw;
+        // SAFETY: the buffer is borrowed by `op` until the end call below returns; counts
+        // are its length in bytes.
+        let (name, rc) = unsafe {
+            match &op {
+                Split::WriteAll(b) => (
+                    "MPI_File_write_all_begin",
+                    ffi::MPI_File_write_all_begin(raw, b.as_ptr() as *mut _, count(b.len()), byte),
+                ),
+                Split::ReadAll(b) => (
+                    "MPI_File_read_all_begin",
+                    ffi::MPI_File_read_all_begin(raw, b.as_ptr() as *mut _, count(b.len()), byte),
+                ),
+                Split::WriteAtAll(at, b) => (
+                    "MPI_File_write_at_all_begin",
+                    ffi::MPI_File_write_at_all_begin(
+                        raw,
+                        *at as ffi::MPI_Offset,
+                        b.as_ptr() as *mut _,
+                        count(b.len()),
+                        byte,
+                    ),
+                ),
+                Split::ReadAtAll(at, b) => (
+                    "MPI_File_read_at_all_begin",
+                    ffi::MPI_File_read_at_all_begin(
+                        raw,
+                        *at as ffi::MPI_Offset,
+                        b.as_ptr() as *mut _,
+                        count(b.len()),
+                        byte,
+                    ),
+                ),
+                Split::WriteOrdered(b) => (
+                    "MPI_File_write_ordered_begin",
+                    ffi::MPI_File_write_ordered_begin(
+                        raw,
+                        b.as_ptr() as *mut _,
+                        count(b.len()),
+                        byte,
+                    ),
+                ),
+                Split::ReadOrdered(b) => (
+                    "MPI_File_read_ordered_begin",
+                    ffi::MPI_File_read_ordered_begin(
+                        raw,
+                        b.as_ptr() as *mut _,
+                        count(b.len()),
+                        byte,
+                    ),
+                ),
+            }
+        };
+        check(name, &self.path, rc)?;
+        let result = between();
+        let mut status = MaybeUninit::<ffi::MPI_Status>::uninit();
+        let st = status.as_mut_ptr();
+        // SAFETY: ends the call begun above on the same buffer; `st` is a valid
+        // out-parameter.
+        let (name, rc) = unsafe {
+            match op {
+                Split::WriteAll(b) => (
+                    "MPI_File_write_all_end",
+                    ffi::MPI_File_write_all_end(raw, b.as_ptr() as *mut _, st),
+                ),
+                Split::ReadAll(b) => (
+                    "MPI_File_read_all_end",
+                    ffi::MPI_File_read_all_end(raw, b.as_mut_ptr().cast(), st),
+                ),
+                Split::WriteAtAll(_, b) => (
+                    "MPI_File_write_at_all_end",
+                    ffi::MPI_File_write_at_all_end(raw, b.as_ptr() as *mut _, st),
+                ),
+                Split::ReadAtAll(_, b) => (
+                    "MPI_File_read_at_all_end",
+                    ffi::MPI_File_read_at_all_end(raw, b.as_mut_ptr().cast(), st),
+                ),
+                Split::WriteOrdered(b) => (
+                    "MPI_File_write_ordered_end",
+                    ffi::MPI_File_write_ordered_end(raw, b.as_ptr() as *mut _, st),
+                ),
+                Split::ReadOrdered(b) => (
+                    "MPI_File_read_ordered_end",
+                    ffi::MPI_File_read_ordered_end(raw, b.as_mut_ptr().cast(), st),
+                ),
+            }
+        };
+        check(name, &self.path, rc)?;
+        Ok(result)
+    }
+
     /// File size in bytes.
     pub fn size(&self) -> Result<u64> {
         let mut size: ffi::MPI_Offset = 0;
@@ -405,6 +530,23 @@ impl File {
         /// MPI_File_read_ordered: at the shared pointer, in rank order (collective).
         read_ordered, MPI_File_read_ordered, read;
     }
+}
+
+/// A split collective data access ([`File::split_collective`]) on bytes.
+#[derive(Debug)]
+pub enum Split<'b> {
+    /// MPI_File_write_all_begin/_end at the individual pointer.
+    WriteAll(&'b [u8]),
+    /// MPI_File_read_all_begin/_end at the individual pointer.
+    ReadAll(&'b mut [u8]),
+    /// MPI_File_write_at_all_begin/_end at an explicit offset.
+    WriteAtAll(u64, &'b [u8]),
+    /// MPI_File_read_at_all_begin/_end at an explicit offset.
+    ReadAtAll(u64, &'b mut [u8]),
+    /// MPI_File_write_ordered_begin/_end at the shared pointer, in rank order.
+    WriteOrdered(&'b [u8]),
+    /// MPI_File_read_ordered_begin/_end at the shared pointer, in rank order.
+    ReadOrdered(&'b mut [u8]),
 }
 
 /// Non-blocking operations on one file, all completed when [`File::nonblocking`] returns.

@@ -65,7 +65,7 @@ impl Mode {
 }
 
 /// One benchmark of a suite's table; `K` is what the suite needs to run it.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Benchmark<K: 'static> {
     /// Name as the guide spells it (matched case-insensitively).
     pub name: &'static str,

@@ -1,0 +1,256 @@
+//! The file transfers: S_/P_/C_ [I]Write/[I]Read with individual (indv), explicit (expl),
+//! shared and private (priv) file pointers (guide §4.2.4.1-9, Tables 9-17).
+//!
+//! Per length, outside the timing: the file is opened (MPI_MODE_CREATE | MPI_MODE_RDWR;
+//! on MPI_COMM_SELF for S_ and priv, else on the group) with its view (indv with several
+//! processes: disjoint contiguous blocks of X bytes, process r's at r X of every Q X);
+//! reads find the file written first. Timed: N_BARR barriers, then M transfers of X bytes
+//! and MPI_File_sync for writes, after all of them (aggregate) or after each
+//! (non-aggregate); t = Δt / M (§5.2.8.2). A non-blocking benchmark times its blocking
+//! equivalent (t_pure), reopens the file, and times M rounds of initiate / CPU_Exploit /
+//! wait (t_ovrl), §5.2.8.3.
+
+use super::cpu;
+use super::{Access, Scope};
+use mpi_ext::io::{File, IoError, Mode as Amode, Split, Whence};
+use paw_core::mpi::topology::SimpleCommunicator;
+use paw_core::mpi::traits::*;
+use paw_imb::buffers::test_corruption;
+use paw_imb::settings::IO;
+use paw_imb::{Ctx, Mode, ProcessTimes, Run};
+use std::path::PathBuf;
+
+/// One file transfer benchmark on one group.
+pub struct Transfer<'a> {
+    ctx: Ctx<'a>,
+    path: PathBuf,
+    /// The file is this process's alone (S_, priv): opened on MPI_COMM_SELF.
+    own: bool,
+    scope: Scope,
+    access: Access,
+    write: bool,
+    nonblocking: bool,
+}
+
+/// IMB-IO's BUF_VALUE(rank, i) = 10000000 (1 + rank) + i mod 10000000, as ints (§5.2.5):
+/// the first `x` bytes of process `rank`'s buffer.
+fn values(rank: usize, x: usize) -> Vec<u8> {
+    (0..x.div_ceil(4))
+        .flat_map(|i| ((10_000_000 * (1 + rank) + i % 10_000_000) as i32).to_ne_bytes())
+        .take(x)
+        .collect()
+}
+
+fn text(e: IoError) -> String {
+    e.to_string()
+}
+
+impl<'a> Transfer<'a> {
+    /// The benchmark on `ctx` with file `path` (registered for removal).
+    pub fn new(
+        ctx: Ctx<'a>,
+        path: PathBuf,
+        own: bool,
+        scope: Scope,
+        access: Access,
+        write: bool,
+        nonblocking: bool,
+    ) -> Transfer<'a> {
+        paw_core::scratch::register([path.clone()]);
+        Transfer { ctx, path, own, scope, access, write, nonblocking }
+    }
+
+    /// Opens the file with its view for length `x`.
+    fn open(&self, x: usize) -> Result<File, String> {
+        let mode = Amode::CREATE | Amode::RDWR;
+        let f = if self.own {
+            File::open(&SimpleCommunicator::self_comm(), &self.path, mode)
+        } else {
+            File::open(self.ctx.comm, &self.path, mode)
+        }
+        .map_err(text)?;
+        if self.access == Access::Individual && !self.own && x > 0 {
+            f.set_block_view((self.ctx.rank * x) as u64, x, self.ctx.q * x).map_err(text)?;
+        }
+        if self.access == Access::Shared {
+            f.seek_shared(0, Whence::Set).map_err(text)?;
+        }
+        Ok(f)
+    }
+
+    /// Where transfer `i` of `x` bytes starts with explicit offsets.
+    fn offset(&self, i: usize, x: usize) -> u64 {
+        let block = if self.own { i } else { i * self.ctx.q + self.ctx.rank };
+        (block * x) as u64
+    }
+
+    /// Transfer `i`: writes `send` or reads into `recv` with this benchmark's call, blocking
+    /// or not (then `between` runs while it proceeds). Returns the bytes moved.
+    fn transfer(
+        &self,
+        f: &File,
+        i: usize,
+        write: bool,
+        nonblocking: bool,
+        send: &[u8],
+        recv: &mut [u8],
+        between: &dyn Fn(),
+    ) -> Result<usize, IoError> {
+        let at = self.offset(i, send.len().max(recv.len()));
+        let len = if write { send.len() } else { recv.len() };
+        let collective = self.scope == Scope::Collective;
+        if nonblocking && collective {
+            let op = match (self.access, write) {
+                (Access::Explicit, true) => Split::WriteAtAll(at, send),
+                (Access::Explicit, false) => Split::ReadAtAll(at, recv),
+                (Access::Shared, true) => Split::WriteOrdered(send),
+                (Access::Shared, false) => Split::ReadOrdered(recv),
+                (_, true) => Split::WriteAll(send),
+                (_, false) => Split::ReadAll(recv),
+            };
+            return f.split_collective(op, between).map(|_| len);
+        }
+        if nonblocking {
+            return f
+                .nonblocking(|b| {
+                    match (self.access, write) {
+                        (Access::Explicit, true) => b.iwrite_at(at, send),
+                        (Access::Explicit, false) => b.iread_at(at, recv),
+                        (Access::Shared, true) => b.iwrite_shared(send),
+                        (Access::Shared, false) => b.iread_shared(recv),
+                        (_, true) => b.iwrite(send),
+                        (_, false) => b.iread(recv),
+                    }
+                    between();
+                })
+                .map(|_| len);
+        }
+        match (collective, self.access, write) {
+            (true, Access::Explicit, true) => f.write_at_all(at, send),
+            (true, Access::Explicit, false) => f.read_at_all(at, recv),
+            (true, Access::Shared, true) => f.write_ordered(send),
+            (true, Access::Shared, false) => f.read_ordered(recv),
+            (true, _, true) => f.write_all(send),
+            (true, _, false) => f.read_all(recv),
+            (false, Access::Explicit, true) => f.write_at(at, send),
+            (false, Access::Explicit, false) => f.read_at(at, recv),
+            (false, Access::Shared, true) => f.write_shared(send),
+            (false, Access::Shared, false) => f.read_shared(recv),
+            (false, _, true) => f.write(send),
+            (false, _, false) => f.read(recv),
+        }
+    }
+
+    /// One run of `reps` transfers of `x` bytes with the file freshly opened: N_BARR
+    /// barriers, the transfers and, for writes, MPI_File_sync as `mode` places it.
+    /// Returns seconds per transfer.
+    fn timed(&self, mode: Mode, x: usize, reps: usize, nonblocking: bool) -> Result<f64, String> {
+        let send = values(self.ctx.rank, x);
+        let mut recv = vec![0u8; if self.write { 0 } else { x }];
+        let f = self.open(x)?;
+        let exploit: &dyn Fn() = if nonblocking { &cpu::exploit } else { &|| {} };
+        for _ in 0..IO.n_barr {
+            self.ctx.comm.barrier();
+        }
+        let start = paw_core::mpi::time();
+        for i in 0..reps {
+            let moved = self
+                .transfer(&f, i, self.write, nonblocking, &send, &mut recv, exploit)
+                .map_err(text)?;
+            if moved != x {
+                return Err(format!("{} of {x} bytes moved", moved));
+            }
+            if self.write && mode == Mode::NonAggregate {
+                f.sync().map_err(text)?;
+            }
+        }
+        if self.write && mode != Mode::NonAggregate {
+            f.sync().map_err(text)?;
+        }
+        let seconds = (paw_core::mpi::time() - start) / reps as f64;
+        f.close().map_err(text)?;
+        Ok(seconds)
+    }
+
+    /// Writes the `reps` blocks a read of `x` bytes will find (not timed), blocking.
+    fn fill(&self, x: usize, reps: usize) -> Result<(), String> {
+        let send = values(self.ctx.rank, x);
+        let f = self.open(x)?;
+        for i in 0..reps {
+            self.transfer(&f, i, true, false, &send, &mut [], &|| {}).map_err(text)?;
+        }
+        f.sync().map_err(text)?;
+        f.close().map_err(text)
+    }
+}
+
+impl Run for Transfer<'_> {
+    fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
+        if !self.write {
+            self.fill(x, reps)?;
+        }
+        let t = self.timed(mode, x, reps, false)? * 1e6;
+        if !self.nonblocking {
+            return Ok(ProcessTimes { t, ..Default::default() });
+        }
+        self.ctx.comm.barrier();
+        let t_ovrl = self.timed(mode, x, reps, true)? * 1e6;
+        let cpu = cpu::calibrate(IO.target_cpu_secs).seconds * 1e6;
+        Ok(ProcessTimes { t: t_ovrl, pure: t, cpu, defects: 0.0 })
+    }
+
+    /// The blocks written (by this benchmark's calls for a write benchmark), read back
+    /// (by its calls for a read benchmark) and compared with the writers' buffer values:
+    /// a process's own for individual, explicit, private and ordered access; any
+    /// process's for the shared pointer, whose order is free.
+    fn check(&mut self, mode: Mode, x: usize, reps: usize) -> Result<u64, String> {
+        if x == 0 {
+            return Ok(0);
+        }
+        let (rank, q) = (self.ctx.rank, self.ctx.q);
+        let send = values(rank, x);
+        if self.write {
+            let f = self.open(x)?;
+            for i in 0..reps {
+                self.transfer(&f, i, true, self.nonblocking, &send, &mut [], &|| {})
+                    .map_err(text)?;
+                if mode == Mode::NonAggregate {
+                    f.sync().map_err(text)?;
+                }
+            }
+            f.sync().map_err(text)?;
+            f.close().map_err(text)?;
+        } else {
+            self.fill(x, reps)?;
+        }
+        self.ctx.comm.barrier();
+        let reading_calls = !self.write && self.nonblocking;
+        let any_writer = self.access == Access::Shared && self.scope != Scope::Collective;
+        let writers: Vec<Vec<u8>> =
+            if any_writer { (0..q).map(|r| values(r, x)).collect() } else { vec![send] };
+        let f = self.open(x)?;
+        let mut recv = vec![0u8; x];
+        let mut wrong = 0u64;
+        for i in 0..reps {
+            recv.iter_mut().for_each(|b| *b = 0xff);
+            self.transfer(&f, i, false, reading_calls, &[], &mut recv, &|| {}).map_err(text)?;
+            if i == 0 && test_corruption(rank) {
+                recv[0] ^= 1;
+            }
+            let differ = |w: &Vec<u8>| recv.iter().zip(w).filter(|(a, b)| a != b).count();
+            wrong += writers.iter().map(differ).min().unwrap_or(0) as u64;
+        }
+        f.close().map_err(text)?;
+        Ok(wrong)
+    }
+}
+
+impl Drop for Transfer<'_> {
+    /// The file goes when the benchmark ends: its own process removes a private file,
+    /// group rank 0 a shared one (every process has closed it).
+    fn drop(&mut self) {
+        if self.own || self.ctx.rank == 0 {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
