@@ -12,6 +12,7 @@ pub mod binaries;
 pub mod collective;
 mod disk;
 pub mod gpu;
+pub mod imb;
 mod launch;
 pub mod p2p;
 

@@ -80,6 +80,8 @@ const TABLE: &[(&str, Kind)] = &[
     ("gpu_keep_noal_out", Kind::Gpu),
     ("gpu_keep_noal_inout", Kind::Gpu),
     ("IMB-MPI1", Kind::Imb),
+    ("IMB-EXT", Kind::Imb),
+    ("IMB-IO", Kind::Imb),
     ("paw-report", Kind::Report),
 ];
 

@@ -18,7 +18,7 @@ static SUITE: Suite<kernels::Kernel> = Suite {
     benchmarks: kernels::BENCHMARKS,
     io: false,
     refuse_unrunnable: true,
-    prologue: |_, _| Ok(String::new()),
+    prologue: kernels::prologue,
     start: kernels::start,
 };
 

@@ -189,12 +189,14 @@ impl<K> Block<'_, K> {
 
         let mut started = None;
         let mut outcome = Ok(());
-        if let Some(g) = &group {
+        if let (Some(g), Some(a)) = (&group, &active) {
             let ctx = Ctx {
                 comm: g,
                 rank: g.rank() as usize,
                 q,
                 group: o.multi.is_some().then_some(me / q),
+                active: a,
+                groups,
             };
             match (self.suite.start)(b, ctx, o) {
                 Ok(r) => started = Some(r),

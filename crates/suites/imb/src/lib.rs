@@ -19,6 +19,7 @@ pub use output::ProcessTimes;
 pub use settings::Settings;
 
 use paw_core::mpi::topology::SimpleCommunicator;
+use paw_core::mpi::traits::*;
 
 /// IMB's classes (guide §3.3.1, §4.2.1): they decide the process counts and the columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,9 +84,9 @@ pub struct Benchmark<K: 'static> {
     pub overlap: bool,
     /// Whether it runs when no benchmark is named.
     pub default: bool,
-    /// (send, receive) buffer bytes per process for length `x` on `q` processes when a
-    /// length moves at most `vol` bytes (OVERALL_VOL), for `-mem` (guide §7.1).
-    pub memory: fn(q: usize, x: usize, vol: usize) -> (usize, usize),
+    /// (send, receive) buffer bytes per process for length `x` on `q` processes and
+    /// `reps` repetitions, for `-mem` (guide §7.1).
+    pub memory: fn(q: usize, x: usize, reps: usize) -> (usize, usize),
     /// The suite's description of the kernel.
     pub kernel: K,
 }
@@ -129,6 +130,10 @@ pub struct Ctx<'a> {
     pub q: usize,
     /// The group's number in a Multi- run; None otherwise.
     pub group: Option<usize>,
+    /// Every active process, of every group.
+    pub active: &'a SimpleCommunicator,
+    /// Groups running at once (1 outside Multi- runs).
+    pub groups: usize,
 }
 
 impl std::fmt::Debug for Ctx<'_> {
@@ -138,6 +143,21 @@ impl std::fmt::Debug for Ctx<'_> {
 }
 
 impl Ctx<'_> {
+    /// Runs `f` (collective over this group) one group after the other, not timed: for
+    /// what must not happen in several groups at once (Open MPI 4.1 names the shared
+    /// memory of a new window after an id that disjoint groups share).
+    pub fn in_turn<R>(&self, f: impl FnOnce() -> R) -> R {
+        let mut f = Some(f);
+        let mut out = None;
+        for g in 0..self.groups {
+            if self.group.unwrap_or(0) == g {
+                out = f.take().map(|f| f());
+            }
+            self.active.barrier();
+        }
+        out.expect("every group has its turn")
+    }
+
     /// The neighbours in the periodic chain: (left, right).
     pub fn chain(&self) -> (i32, i32) {
         let q = self.q as i32;

@@ -405,7 +405,7 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
         let b = &suite.benchmarks[i];
         let xmax = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
         for q in counts_for(b.class, suite.settings.single_q, np, o.npmin) {
-            let (send, recv) = (b.memory)(q, xmax, o.overall_vol);
+            let (send, recv) = (b.memory)(q, xmax, most_repetitions(o, xmax));
             if send.max(recv) > i32::MAX as usize {
                 return Err(format!(
                     "{}: length {xmax} on {q} processes needs a buffer of {} bytes, beyond the \
@@ -432,6 +432,15 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
         }
     }
     Ok(())
+}
+
+/// The most repetitions any mode runs at length `x`.
+fn most_repetitions(o: &Options, x: usize) -> usize {
+    let most = o.per_sample.max(o.msgs_nonaggr);
+    match o.iter_policy {
+        IterPolicy::Off => most,
+        IterPolicy::Dynamic => crate::settings::repetitions(x, most, o.overall_vol),
+    }
 }
 
 impl Options {

@@ -5,6 +5,8 @@
 mod transfer;
 mod window;
 
+use paw_core::mpi::topology::SimpleCommunicator;
+use paw_core::mpi::traits::*;
 use paw_imb::settings::FLOAT;
 use paw_imb::{Class, Ctx, Mode, Options, Started};
 
@@ -93,4 +95,32 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, _: &Options) -> Started<'a
         Kernel::Window => Box::new(window::Lifecycle { ctx }),
         kernel => Box::new(transfer::Transfer { ctx, kernel }),
     })
+}
+
+/// Before anything runs, the limits of Open MPI 4.1's one-sided components: no group of
+/// one process (its default components cannot create a window on one process:
+/// MPI_ERR_WIN, fatal), and no Multi-Window with several groups (windows created at the
+/// same moment in disjoint groups get the same shared-memory segment name and break each
+/// other; the other benchmarks create their windows one group after the other, outside
+/// the timing, but Window times the creation). Refused with one line rather than ended by
+/// MPI.
+pub fn prologue(o: &Options, world: &SimpleCommunicator) -> Result<String, String> {
+    let np = world.size() as usize;
+    if np == 1 || o.npmin == 1 {
+        return Err(format!(
+            "one-sided windows need 2 or more processes per group (this run: {np} processes, \
+             -npmin {}); start 2 or more and use -npmin 2 or more",
+            o.npmin
+        ));
+    }
+    let window = o.benchmarks.iter().any(|&i| BENCHMARKS[i].kernel == Kernel::Window);
+    let open_mpi = paw_core::mpi_library_version().contains("Open MPI");
+    if window && o.multi.is_some() && np >= 2 * o.npmin && open_mpi {
+        return Err("Multi-Window cannot run with Open MPI: windows created at once in \
+                    several groups share a segment name and fail; run Window without -multi, \
+                    or the others with -multi (accepted: -multi with Unidir_Put, Unidir_Get, \
+                    Bidir_Get, Bidir_Put, Accumulate)"
+            .to_string());
+    }
+    Ok(String::new())
 }

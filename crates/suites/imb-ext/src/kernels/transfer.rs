@@ -158,7 +158,7 @@ fn epoch<T: Plain + Default>(
     mut origin: Vec<T>,
 ) -> After<T> {
     let len = window.len();
-    let win = Window::create(ctx.comm, window);
+    let win = ctx.in_turn(|| Window::create(ctx.comm, window));
     let seconds = {
         let mut chunks: Vec<&mut [T]> = match n {
             0 => (0..reps).map(|_| <&mut [T]>::default()).collect(),

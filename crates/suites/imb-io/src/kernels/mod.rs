@@ -231,16 +231,24 @@ fn names(o: &Options, np: usize) -> Vec<PathBuf> {
     all
 }
 
-/// The suite's `start`.
+/// The suite's `start`. Every process registers its group's files for removal (all the
+/// private ones too), so that the survivors of a killed process remove its file.
 pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
+    let shared = file_name(o, ctx.group, None);
     Ok(match b.kernel {
         Kernel::OpenClose => {
-            Box::new(open_close::OpenClose::new(ctx, file_name(o, ctx.group, None)))
+            paw_core::scratch::register([shared.clone()]);
+            Box::new(open_close::OpenClose::new(ctx, shared))
         }
         Kernel::Transfer { scope, access, write, nonblocking } => {
-            let own = scope == Scope::Single || access == Access::Private;
-            let rank = (access == Access::Private).then_some(ctx.rank);
-            let path = file_name(o, ctx.group, rank);
+            let private = access == Access::Private;
+            let own = scope == Scope::Single || private;
+            if private {
+                paw_core::scratch::register((0..ctx.q).map(|r| file_name(o, ctx.group, Some(r))));
+            } else {
+                paw_core::scratch::register([shared.clone()]);
+            }
+            let path = if private { file_name(o, ctx.group, Some(ctx.rank)) } else { shared };
             Box::new(transfer::Transfer::new(ctx, path, own, scope, access, write, nonblocking))
         }
     })

@@ -15,9 +15,8 @@ pub struct OpenClose<'a> {
 }
 
 impl<'a> OpenClose<'a> {
-    /// The benchmark on `ctx`, opening `path` (registered for removal).
+    /// The benchmark on `ctx`, opening `path` (registered for removal by the caller).
     pub fn new(ctx: Ctx<'a>, path: PathBuf) -> OpenClose<'a> {
-        paw_core::scratch::register([path.clone()]);
         OpenClose { ctx, path }
     }
 

@@ -46,7 +46,7 @@ fn text(e: IoError) -> String {
 }
 
 impl<'a> Transfer<'a> {
-    /// The benchmark on `ctx` with file `path` (registered for removal).
+    /// The benchmark on `ctx` with file `path` (registered for removal by the caller).
     pub fn new(
         ctx: Ctx<'a>,
         path: PathBuf,
@@ -56,7 +56,6 @@ impl<'a> Transfer<'a> {
         write: bool,
         nonblocking: bool,
     ) -> Transfer<'a> {
-        paw_core::scratch::register([path.clone()]);
         Transfer { ctx, path, own, scope, access, write, nonblocking }
     }
 
@@ -85,13 +84,12 @@ impl<'a> Transfer<'a> {
     }
 
     /// Transfer `i`: writes `send` or reads into `recv` with this benchmark's call, blocking
-    /// or not (then `between` runs while it proceeds). Returns the bytes moved.
+    /// or not (then `between` runs while it proceeds), as (write, nonblocking) say. Returns the bytes moved.
     fn transfer(
         &self,
         f: &File,
         i: usize,
-        write: bool,
-        nonblocking: bool,
+        (write, nonblocking): (bool, bool),
         send: &[u8],
         recv: &mut [u8],
         between: &dyn Fn(),
@@ -155,7 +153,7 @@ impl<'a> Transfer<'a> {
         let start = paw_core::mpi::time();
         for i in 0..reps {
             let moved = self
-                .transfer(&f, i, self.write, nonblocking, &send, &mut recv, exploit)
+                .transfer(&f, i, (self.write, nonblocking), &send, &mut recv, exploit)
                 .map_err(text)?;
             if moved != x {
                 return Err(format!("{} of {x} bytes moved", moved));
@@ -177,7 +175,7 @@ impl<'a> Transfer<'a> {
         let send = values(self.ctx.rank, x);
         let f = self.open(x)?;
         for i in 0..reps {
-            self.transfer(&f, i, true, false, &send, &mut [], &|| {}).map_err(text)?;
+            self.transfer(&f, i, (true, false), &send, &mut [], &|| {}).map_err(text)?;
         }
         f.sync().map_err(text)?;
         f.close().map_err(text)
@@ -212,7 +210,7 @@ impl Run for Transfer<'_> {
         if self.write {
             let f = self.open(x)?;
             for i in 0..reps {
-                self.transfer(&f, i, true, self.nonblocking, &send, &mut [], &|| {})
+                self.transfer(&f, i, (true, self.nonblocking), &send, &mut [], &|| {})
                     .map_err(text)?;
                 if mode == Mode::NonAggregate {
                     f.sync().map_err(text)?;
@@ -233,7 +231,7 @@ impl Run for Transfer<'_> {
         let mut wrong = 0u64;
         for i in 0..reps {
             recv.iter_mut().for_each(|b| *b = 0xff);
-            self.transfer(&f, i, false, reading_calls, &[], &mut recv, &|| {}).map_err(text)?;
+            self.transfer(&f, i, (false, reading_calls), &[], &mut recv, &|| {}).map_err(text)?;
             if i == 0 && test_corruption(rank) {
                 recv[0] ^= 1;
             }

@@ -115,7 +115,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
 ];
 
 /// (send, receive) bytes for kernels that send and receive X.
-pub(crate) fn one_each(_q: usize, x: usize, _vol: usize) -> (usize, usize) {
+pub(crate) fn one_each(_q: usize, x: usize, _reps: usize) -> (usize, usize) {
     (x, x)
 }
 
@@ -129,7 +129,7 @@ pub struct Mpi1<'a> {
 /// The suite's `start`: buffers for the largest length of `b`.
 pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
     let largest = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
-    let (send, recv) = (b.memory)(ctx.q, largest, o.overall_vol);
+    let (send, recv) = (b.memory)(ctx.q, largest, 1);
     let bufs = Bufs {
         send: Buffer::filled(send, ctx.rank),
         recv: Buffer::filled(recv, ctx.rank),

@@ -1,0 +1,135 @@
+//! IMB output read the way IMB parsers read it: blocks start at `# Benchmarking`, carry
+//! `# #processes` (or the Multi- groups) and `# MODE:`, and their table starts at the
+//! column header line. For the IMB-EXT and IMB-IO tests.
+
+/// One `# Benchmarking` block.
+#[derive(Debug, Default, Clone)]
+pub struct Block {
+    /// Benchmark name, with its `Multi-` prefix.
+    pub name: String,
+    /// Processes per group.
+    pub processes: usize,
+    /// Processes waiting in MPI_Barrier.
+    pub idle: usize,
+    /// World ranks of each group (Multi- runs).
+    pub groups: Vec<Vec<usize>>,
+    /// `AGGREGATE`, `NON-AGGREGATE`, or empty.
+    pub mode: String,
+    /// Column heads.
+    pub columns: Vec<String>,
+    /// Rows of numbers.
+    pub rows: Vec<Vec<f64>>,
+}
+
+impl Block {
+    /// The values of column `name`.
+    pub fn col(&self, name: &str) -> Vec<f64> {
+        let i = self.columns.iter().position(|c| c == name);
+        let i =
+            i.unwrap_or_else(|| panic!("{}: no column {name} in {:?}", self.name, self.columns));
+        self.rows.iter().map(|r| r[i]).collect()
+    }
+}
+
+fn numbers(s: &str) -> Vec<usize> {
+    s.split_whitespace().filter_map(|w| w.parse().ok()).collect()
+}
+
+/// The blocks of an IMB output.
+pub fn parse(stdout: &str) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    for line in stdout.lines() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix("# Benchmarking ") {
+            blocks.push(Block { name: name.trim().to_string(), ..Block::default() });
+            continue;
+        }
+        let Some(b) = blocks.last_mut() else { continue };
+        if let Some(q) = t.strip_prefix("# #processes = ") {
+            b.processes = q.trim().parse().unwrap();
+        } else if let Some(rest) = t.strip_prefix("# ( ") {
+            let n = numbers(rest);
+            if rest.contains("groups of") {
+                b.processes = n[1];
+            } else if rest.contains("additional") {
+                b.idle = n[0];
+            }
+        } else if let Some(rest) = t.strip_prefix("# Group ") {
+            b.groups.push(numbers(rest.split_once(':').unwrap().1));
+        } else if let Some(mode) = t.strip_prefix("#    MODE: ") {
+            b.mode = mode.trim().to_string();
+        } else if t.starts_with("#bytes")
+            || t.starts_with("#repetitions")
+            || t.starts_with("#group")
+        {
+            b.columns = t.split_whitespace().map(String::from).collect();
+        } else if !t.is_empty() && !t.starts_with('#') && !b.columns.is_empty() {
+            let row: Vec<f64> = t.split_whitespace().map(|c| c.parse().unwrap()).collect();
+            assert_eq!(row.len(), b.columns.len(), "torn row {t:?}");
+            b.rows.push(row);
+        }
+    }
+    blocks
+}
+
+/// IMB's repetitions at length `x`: `per_sample` at 0, else min(per_sample, max(1, vol /
+/// x)) with `vol` bytes.
+pub fn repetitions(x: f64, per_sample: f64, vol: f64) -> f64 {
+    if x == 0.0 {
+        per_sample
+    } else {
+        per_sample.min((vol / x).floor().max(1.0))
+    }
+}
+
+/// Checks the invariants of a table: the lengths, repetitions by `reps`, t_min <= t_avg
+/// <= t_max, throughput = n_msg x / t (2^20 bytes) within print rounding, and the
+/// overlap recomputed from t_ovrl, t_pure and t_CPU.
+pub fn check_table(b: &Block, lengths: &[f64], reps: impl Fn(f64) -> f64, n_msg: f64) {
+    let x = if b.columns.iter().any(|c| c == "#bytes") { b.col("#bytes") } else { vec![0.0] };
+    assert_eq!(x, lengths, "{} {} lengths", b.name, b.mode);
+    for (x, r) in x.iter().zip(b.col("#repetitions")) {
+        assert_eq!(r, reps(*x), "{} {} repetitions at {x}", b.name, b.mode);
+    }
+    let time = if b.columns.iter().any(|c| c == "t_ovrl[usec]") {
+        let (o, p, c, v) = (
+            b.col("t_ovrl[usec]"),
+            b.col("t_pure[usec]"),
+            b.col("t_CPU[usec]"),
+            b.col("overlap[%]"),
+        );
+        for i in 0..o.len() {
+            let least = p[i].min(c[i]);
+            let want = if least > 0.0 {
+                (100.0 * (p[i] + c[i] - o[i]) / least).clamp(0.0, 100.0)
+            } else {
+                0.0
+            };
+            let slack = if least > 0.0 { 100.0 * 0.015 / least + 0.006 } else { 0.006 };
+            assert!((v[i] - want).abs() <= slack, "{} row {i}: overlap {} vs {want}", b.name, v[i]);
+        }
+        return;
+    } else if b.columns.iter().any(|c| c == "t[usec]") {
+        b.col("t[usec]")
+    } else {
+        let (lo, hi, avg) = (b.col("t_min[usec]"), b.col("t_max[usec]"), b.col("t_avg[usec]"));
+        for i in 0..lo.len() {
+            assert!(
+                lo[i] >= 0.0 && lo[i] <= avg[i] + 0.01 && avg[i] <= hi[i] + 0.01,
+                "{} row {i}",
+                b.name
+            );
+        }
+        hi
+    };
+    if n_msg > 0.0 {
+        for ((x, t), mb) in x.iter().zip(time).zip(b.col("Mbytes/sec")) {
+            if t == 0.0 {
+                continue;
+            }
+            let k = n_msg * x / 1.048576;
+            let (low, high) = (k / (t + 0.005) - 0.01, k / (t - 0.005).max(1e-9) + 0.01);
+            assert!(mb >= low && mb <= high, "{} at {x}: {mb} MB/s for {t} usec", b.name);
+        }
+    }
+}
