@@ -31,6 +31,19 @@ impl SmallDisk {
         Ok(SmallDisk { dir })
     }
 
+    /// Makes it read-only (remount), for tests of a directory nobody may write.
+    pub fn read_only(&self) -> Result<(), String> {
+        let out = Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(self.dir.path())
+            .output()
+            .map_err(|e| format!("cannot run mount: {e}"))?;
+        if !out.status.success() {
+            return Err(format!("remount failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+        }
+        Ok(())
+    }
+
     /// Where it is mounted.
     pub fn path(&self) -> &Path {
         self.dir.path()

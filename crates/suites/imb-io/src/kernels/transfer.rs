@@ -155,8 +155,14 @@ impl<'a> Transfer<'a> {
             let moved = self
                 .transfer(&f, i, (self.write, nonblocking), &send, &mut recv, exploit)
                 .map_err(text)?;
-            if moved != x {
-                return Err(format!("{} of {x} bytes moved", moved));
+            if moved != x && self.write {
+                return Err(format!(
+                    "{moved} of {x} bytes written to {} (no room left on its file system, or \
+                     a file size limit)",
+                    self.path.display()
+                ));
+            } else if moved != x {
+                return Err(format!("{moved} of {x} bytes read from {}", self.path.display()));
             }
             if self.write && mode == Mode::NonAggregate {
                 f.sync().map_err(text)?;
