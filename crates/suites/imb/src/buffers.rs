@@ -97,6 +97,14 @@ impl Buffer {
     }
 }
 
+/// `n` copies of `value`, every page written now: a zeroed allocation is mapped lazily,
+/// and a page first touched inside a timed loop would be timed.
+pub fn touched<T: Copy>(value: T, n: usize) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.resize(n, value);
+    v
+}
+
 /// A self-test of `-check`: whether `PAW_TEST_CORRUPT` names group rank `rank`, which
 /// then flips one received byte after every check run (never in timed runs), so the
 /// defects column and the exit status can be seen to work.

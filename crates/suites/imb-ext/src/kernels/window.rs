@@ -3,7 +3,7 @@
 //! together; t = Δt per repetition. Times only.
 
 use paw_core::mpi::traits::*;
-use paw_imb::buffers::{sent_bytes, test_corruption};
+use paw_imb::buffers::{sent_bytes, test_corruption, touched};
 use paw_imb::settings::MESSAGE_PASSING;
 use paw_imb::{Ctx, Mode, ProcessTimes, Run};
 
@@ -24,7 +24,7 @@ impl Lifecycle<'_> {
 
 impl Run for Lifecycle<'_> {
     fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
-        let mut memory = vec![0u8; x];
+        let mut memory = touched(0u8, x);
         for _ in 0..MESSAGE_PASSING.n_barr {
             self.ctx.comm.barrier();
         }

@@ -15,7 +15,7 @@ use super::{Access, Scope};
 use mpi_ext::io::{File, IoError, Mode as Amode, Split, Whence};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_imb::buffers::test_corruption;
+use paw_imb::buffers::{test_corruption, touched};
 use paw_imb::settings::IO;
 use paw_imb::{Ctx, Mode, ProcessTimes, Run};
 use std::path::PathBuf;
@@ -144,7 +144,7 @@ impl<'a> Transfer<'a> {
     /// Returns seconds per transfer.
     fn timed(&self, mode: Mode, x: usize, reps: usize, nonblocking: bool) -> Result<f64, String> {
         let send = values(self.ctx.rank, x);
-        let mut recv = vec![0u8; if self.write { 0 } else { x }];
+        let mut recv = touched(0u8, if self.write { 0 } else { x });
         let f = self.open(x)?;
         let exploit: &dyn Fn() = if nonblocking { &cpu::exploit } else { &|| {} };
         for _ in 0..IO.n_barr {
