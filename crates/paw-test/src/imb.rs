@@ -13,6 +13,8 @@ pub struct Block {
     pub idle: usize,
     /// World ranks of each group (Multi- runs).
     pub groups: Vec<Vec<usize>>,
+    /// World ranks of the active processes in their `-map` order.
+    pub rank_order: Vec<usize>,
     /// `AGGREGATE`, `NON-AGGREGATE`, or empty.
     pub mode: String,
     /// Column heads.
@@ -56,6 +58,8 @@ pub fn parse(stdout: &str) -> Vec<Block> {
             }
         } else if let Some(rest) = t.strip_prefix("# Group ") {
             b.groups.push(numbers(rest.split_once(':').unwrap().1));
+        } else if let Some(rest) = t.strip_prefix("# rank order") {
+            b.rank_order = numbers(rest.split_once(':').unwrap().1);
         } else if let Some(mode) = t.strip_prefix("#    MODE: ") {
             b.mode = mode.trim().to_string();
         } else if t.starts_with("#bytes")

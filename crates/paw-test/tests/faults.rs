@@ -94,20 +94,33 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
             ends.push(out.after_interrupt.unwrap());
         }
     }
-    // IMB-MPI1: the CSV tables of the lengths done stay whole.
-    for np in [2, 4] {
-        let out = Launch::mpi(bin("IMB-MPI1"), np)
-            .args(["PingPong", "Allreduce", "-iter", "3000", "-msglog", "0:22"])
-            .timeout(Duration::from_secs(90))
-            .run_interrupting(Interrupt::Rank(KILL), |dir| {
-                rows(dir, "IMB-MPI1-PingPong-np_0002.csv") >= 4
-            });
-        ended_promptly(&out, Duration::from_secs(10));
-        let csv =
-            std::fs::read_to_string(out.dir.path().join("IMB-MPI1-PingPong-np_0002.csv")).unwrap();
-        let width = csv.lines().next().unwrap().split(',').count();
-        assert!(csv.lines().all(|l| l.split(',').count() == width), "torn row\n{csv}");
-        ends.push(out.after_interrupt.unwrap());
+    // The IMB suites: the CSV tables of the lengths done stay whole, and IMB-IO's files go.
+    let io_dir = tempfile::tempdir().unwrap();
+    let io =
+        format!("P_Write_indv -npmin 2 -iter 50 -msglog 0:24 -dir {}", io_dir.path().display());
+    let suites = [
+        ("IMB-MPI1", "PingPong Allreduce -iter 3000 -msglog 0:22", "IMB-MPI1-PingPong-np_0002.csv"),
+        (
+            "IMB-EXT",
+            "Unidir_Put -iter 3000 -msglog 0:22",
+            "IMB-EXT-Unidir_Put-np_0002-aggregate.csv",
+        ),
+        ("IMB-IO", io.as_str(), "IMB-IO-P_Write_indv-np_0002-aggregate.csv"),
+    ];
+    for (suite, args, table) in suites {
+        for np in [2, 4] {
+            let out = Launch::mpi(bin(suite), np)
+                .args(args.split_whitespace())
+                .timeout(Duration::from_secs(90))
+                .run_interrupting(Interrupt::Rank(KILL), |dir| rows(dir, table) >= 4);
+            ended_promptly(&out, Duration::from_secs(10));
+            let csv = std::fs::read_to_string(out.dir.path().join(table)).unwrap();
+            let width = csv.lines().next().unwrap().split(',').count();
+            assert!(csv.lines().all(|l| l.split(',').count() == width), "torn row\n{csv}");
+            let left: Vec<_> = std::fs::read_dir(io_dir.path()).unwrap().flatten().collect();
+            assert!(left.is_empty(), "{suite}: {left:?} left behind\n{}", out.report());
+            ends.push(out.after_interrupt.unwrap());
+        }
     }
     ends.sort();
     eprintln!(

@@ -2,6 +2,7 @@
 //! length, repetitions by the guide's formula, t_min <= t_avg <= t_max and throughput
 //! consistent with time; options and bad input behave as documented.
 
+use paw_test::imb::{parse, Block};
 use paw_test::{Launch, Outcome};
 use std::time::Duration;
 
@@ -29,70 +30,6 @@ enum Class {
     Single,
     Parallel,
     Collective,
-}
-
-/// One `# Benchmarking` block of the output.
-#[derive(Debug, Default)]
-struct Block {
-    name: String,
-    processes: usize,
-    groups: Vec<Vec<usize>>,
-    idle: usize,
-    rank_order: Vec<usize>,
-    columns: Vec<String>,
-    rows: Vec<Vec<f64>>,
-}
-
-impl Block {
-    fn col(&self, name: &str) -> Vec<f64> {
-        let i = self.columns.iter().position(|c| c == name);
-        let i =
-            i.unwrap_or_else(|| panic!("{}: no column {name} in {:?}", self.name, self.columns));
-        self.rows.iter().map(|r| r[i]).collect()
-    }
-}
-
-fn numbers(s: &str) -> Vec<usize> {
-    s.split_whitespace().filter_map(|w| w.parse().ok()).collect()
-}
-
-/// Parses IMB output the way IMB parsers do: blocks start at `# Benchmarking`, the table
-/// at the column header line.
-fn parse(stdout: &str) -> Vec<Block> {
-    let mut blocks: Vec<Block> = Vec::new();
-    for line in stdout.lines() {
-        let t = line.trim();
-        if let Some(name) = t.strip_prefix("# Benchmarking ") {
-            blocks.push(Block { name: name.trim().to_string(), ..Block::default() });
-            continue;
-        }
-        let Some(b) = blocks.last_mut() else { continue };
-        if let Some(q) = t.strip_prefix("# #processes = ") {
-            b.processes = q.trim().parse().unwrap();
-        } else if let Some(rest) = t.strip_prefix("# ( ") {
-            let n = numbers(rest);
-            if rest.contains("groups of") {
-                b.processes = n[1];
-            } else if rest.contains("additional processes") {
-                b.idle = n[0];
-            }
-        } else if let Some(rest) = t.strip_prefix("# Group ") {
-            let (_, ranks) = rest.split_once(':').unwrap();
-            b.groups.push(numbers(ranks));
-        } else if let Some(rest) = t.strip_prefix("# rank order") {
-            b.rank_order = numbers(rest.split_once(':').unwrap().1);
-        } else if t.starts_with("#bytes")
-            || t.starts_with("#repetitions")
-            || t.starts_with("#group")
-        {
-            b.columns = t.split_whitespace().map(String::from).collect();
-        } else if !t.is_empty() && !t.starts_with('#') && !b.columns.is_empty() {
-            let row: Vec<f64> = t.split_whitespace().map(|c| c.parse().unwrap()).collect();
-            assert_eq!(row.len(), b.columns.len(), "torn row {t:?}");
-            b.rows.push(row);
-        }
-    }
-    blocks
 }
 
 fn run(np: usize, args: &str) -> (Outcome, Vec<Block>) {

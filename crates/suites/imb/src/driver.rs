@@ -270,7 +270,8 @@ impl<K> Table<'_, K> {
         let mut found = 0;
         for (i, &x) in self.lengths.iter().enumerate() {
             let heading = mode.heading().map(|m| format!(", {m}")).unwrap_or_default();
-            let label = format!("{} on {q} processes{heading}, {x} bytes", b.name);
+            let processes = if q == 1 { "process" } else { "processes" };
+            let label = format!("{} on {q} {processes}{heading}, {x} bytes", b.name);
             progress.step(&label, i == 0);
             paw_core::watchdog::step(label);
             let per_sample = match mode {
