@@ -89,9 +89,15 @@ pub fn repetitions(x: f64, per_sample: f64, vol: f64) -> f64 {
 /// Checks the invariants of a table: the lengths, repetitions by `reps`, t_min <= t_avg
 /// <= t_max, throughput = n_msg x / t (2^20 bytes) within print rounding, and the
 /// overlap recomputed from t_ovrl, t_pure and t_CPU.
+/// A table without a length column (Barrier, Open_Close) has one row, at length 0.
 pub fn check_table(b: &Block, lengths: &[f64], reps: impl Fn(f64) -> f64, n_msg: f64) {
-    let x = if b.columns.iter().any(|c| c == "#bytes") { b.col("#bytes") } else { vec![0.0] };
-    assert_eq!(x, lengths, "{} {} lengths", b.name, b.mode);
+    let x = if b.columns.iter().any(|c| c == "#bytes") {
+        assert_eq!(b.col("#bytes"), lengths, "{} {} lengths", b.name, b.mode);
+        b.col("#bytes")
+    } else {
+        assert_eq!(b.rows.len(), 1, "{}: one row without lengths", b.name);
+        vec![0.0]
+    };
     for (x, r) in x.iter().zip(b.col("#repetitions")) {
         assert_eq!(r, reps(*x), "{} {} repetitions at {x}", b.name, b.mode);
     }
@@ -114,7 +120,9 @@ pub fn check_table(b: &Block, lengths: &[f64], reps: impl Fn(f64) -> f64, n_msg:
         }
         return;
     } else if b.columns.iter().any(|c| c == "t[usec]") {
-        b.col("t[usec]")
+        let t = b.col("t[usec]");
+        assert!(t.iter().all(|t| t.is_finite() && *t >= 0.0), "{}: {t:?}", b.name);
+        t
     } else {
         let (lo, hi, avg) = (b.col("t_min[usec]"), b.col("t_max[usec]"), b.col("t_avg[usec]"));
         for i in 0..lo.len() {

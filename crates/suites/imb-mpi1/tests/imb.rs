@@ -60,40 +60,10 @@ fn log_lengths(lo: u32, hi: u32, reduction: bool) -> Vec<f64> {
     l
 }
 
-/// The invariants every table must hold.
+/// The invariants every table must hold (`time_col` is the one the class shows).
 fn check_table(b: &Block, lengths: &[f64], per_sample: f64, n_msg: f64, time_col: &str) {
-    let reps_col = b.col("#repetitions");
-    if b.columns.iter().any(|c| c == "#bytes") {
-        assert_eq!(b.col("#bytes"), lengths, "{} lengths", b.name);
-        for (x, r) in b.col("#bytes").iter().zip(&reps_col) {
-            assert_eq!(*r, reps(*x, per_sample), "{} repetitions at {x}", b.name);
-        }
-    } else {
-        assert_eq!(reps_col, [per_sample], "{}", b.name);
-    }
-    if time_col == "t[usec]" {
-        assert!(b.col("t[usec]").iter().all(|t| t.is_finite() && *t >= 0.0), "{}", b.name);
-    } else {
-        let (lo, hi, avg) = (b.col("t_min[usec]"), b.col("t_max[usec]"), b.col("t_avg[usec]"));
-        for i in 0..lo.len() {
-            assert!(
-                lo[i] >= 0.0 && lo[i] <= avg[i] + 0.01 && avg[i] <= hi[i] + 0.01,
-                "{} row {i}",
-                b.name
-            );
-        }
-    }
-    if n_msg > 0.0 {
-        // Mbytes/sec = n_msg x / 1.048576 / t, t printed to 0.01 usec.
-        for ((x, t), mb) in b.col("#bytes").iter().zip(b.col(time_col)).zip(b.col("Mbytes/sec")) {
-            if t == 0.0 {
-                continue;
-            }
-            let k = n_msg * x / 1.048576;
-            let (low, high) = (k / (t + 0.005) - 0.01, k / (t - 0.005).max(1e-9) + 0.01);
-            assert!(mb >= low && mb <= high, "{} at {x}: {mb} MB/s for {t} usec", b.name);
-        }
-    }
+    assert!(b.columns.iter().any(|c| c == time_col), "{}: no {time_col}", b.name);
+    paw_test::imb::check_table(b, lengths, |x| reps(x, per_sample), n_msg);
 }
 
 #[test]
