@@ -2,6 +2,23 @@
 //! `# #processes` (or the Multi- groups) and `# MODE:`, and their table starts at the
 //! column header line. For the IMB-EXT and IMB-IO tests.
 
+use crate::{Launch, Outcome};
+use std::path::Path;
+use std::time::Duration;
+
+/// Runs `program` (an IMB suite) on `np` processes with `args`, asserts that it ended
+/// well and completely, and parses its output.
+pub fn run(program: impl AsRef<Path>, np: usize, args: &str) -> (Outcome, Vec<Block>) {
+    let out = Launch::mpi(program, np)
+        .args(args.split_whitespace())
+        .timeout(Duration::from_secs(240))
+        .run();
+    out.success();
+    assert!(out.stdout.contains("# All processes entering MPI_Finalize"), "{}", out.report());
+    let blocks = parse(&out.stdout);
+    (out, blocks)
+}
+
 /// One `# Benchmarking` block.
 #[derive(Debug, Default, Clone)]
 pub struct Block {

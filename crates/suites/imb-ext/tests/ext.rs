@@ -19,12 +19,7 @@ const TABLE: [(&str, bool, &[&str]); 6] = [
 ];
 
 fn run(np: usize, args: &str) -> (Outcome, Vec<Block>) {
-    let out =
-        Launch::mpi(BIN, np).args(args.split_whitespace()).timeout(Duration::from_secs(120)).run();
-    out.success();
-    assert!(out.stdout.contains("# All processes entering MPI_Finalize"), "{}", out.report());
-    let blocks = parse(&out.stdout);
-    (out, blocks)
+    paw_test::imb::run(BIN, np, args)
 }
 
 fn lengths(hi: u32, float: bool) -> Vec<f64> {

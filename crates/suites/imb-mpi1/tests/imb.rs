@@ -33,12 +33,7 @@ enum Class {
 }
 
 fn run(np: usize, args: &str) -> (Outcome, Vec<Block>) {
-    let out =
-        Launch::mpi(BIN, np).args(args.split_whitespace()).timeout(Duration::from_secs(240)).run();
-    out.success();
-    assert!(out.stdout.contains("# All processes entering MPI_Finalize"), "{}", out.report());
-    let blocks = parse(&out.stdout);
-    (out, blocks)
+    paw_test::imb::run(BIN, np, args)
 }
 
 /// IMB's repetition count for length x.
