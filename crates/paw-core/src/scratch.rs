@@ -2,18 +2,33 @@
 //! of the run, and also when the run is interrupted (SIGINT, SIGTERM, SIGHUP: a launcher
 //! ending the job after a rank died sends SIGTERM to the others, which then remove every
 //! rank's files). A file registered here must be one the benchmark creates itself.
+//!
+//! MPI-IO libraries may put companion files beside a file they open: Open MPI's shared file
+//! pointer lock `NAME-JOBID-PID.lock`, ROMIO's `.NAME.shfp.N`. They remove them on close,
+//! but not when a rank is killed; companions that appear after a file is registered are
+//! removed with it, those already there are left alone.
 
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-fn files() -> &'static Mutex<Vec<PathBuf>> {
-    static FILES: OnceLock<Mutex<Vec<PathBuf>>> = OnceLock::new();
+/// A registered file and the companions its directory held when it was registered.
+struct Scratch {
+    path: PathBuf,
+    before: HashSet<OsString>,
+}
+
+fn files() -> &'static Mutex<Vec<Scratch>> {
+    static FILES: OnceLock<Mutex<Vec<Scratch>>> = OnceLock::new();
     FILES.get_or_init(|| Mutex::new(Vec::new()))
 }
 
 /// Registers `paths` for removal at the end of the run or on an interrupting signal.
 pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
-    files().lock().unwrap_or_else(|p| p.into_inner()).extend(paths);
+    let new: Vec<Scratch> =
+        paths.into_iter().map(|path| Scratch { before: companions(&path), path }).collect();
+    files().lock().unwrap_or_else(|p| p.into_inner()).extend(new);
     static HANDLER: OnceLock<()> = OnceLock::new();
     HANDLER.get_or_init(|| {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -35,9 +50,95 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
     });
 }
 
-/// Removes every registered file that exists (a missing one is no error).
+/// Removes every registered file that exists (a missing one is no error) and the companions
+/// that appeared beside it since it was registered.
 pub fn remove_all() {
-    for path in files().lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
-        let _ = std::fs::remove_file(path);
+    for file in files().lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+        let _ = std::fs::remove_file(&file.path);
+        let dir = file.path.parent().unwrap_or(Path::new("."));
+        for name in companions(&file.path).difference(&file.before) {
+            let _ = std::fs::remove_file(dir.join(name));
+        }
+    }
+}
+
+/// The names in `path`'s directory that an MPI-IO library may create for it.
+fn companions(path: &Path) -> HashSet<OsString> {
+    let (Some(name), dir) = (path.file_name(), path.parent()) else {
+        return HashSet::new();
+    };
+    let name = name.to_string_lossy();
+    let dir = match dir {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return HashSet::new();
+    };
+    entries
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|e| is_companion(&name, &e.to_string_lossy()))
+        .collect()
+}
+
+/// Whether `entry` is Open MPI's `NAME-JOBID-PID.lock` or ROMIO's `.NAME.shfp.N` for `name`.
+fn is_companion(name: &str, entry: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let lock = entry
+        .strip_prefix(name)
+        .and_then(|r| r.strip_prefix('-'))
+        .and_then(|r| r.strip_suffix(".lock"))
+        .and_then(|r| r.split_once('-'))
+        .is_some_and(|(job, pid)| digits(job) && digits(pid));
+    let shfp = entry
+        .strip_prefix('.')
+        .and_then(|r| r.strip_prefix(name))
+        .and_then(|r| r.strip_prefix(".shfp."))
+        .is_some_and(digits);
+    lock || shfp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn companions_are_named_exactly() {
+        assert!(is_companion("IMB_out", "IMB_out-1306263553-8486.lock"));
+        assert!(is_companion("IMB_out", ".IMB_out.shfp.42"));
+        for other in [
+            "IMB_out",
+            "IMB_out_1",
+            "IMB_out_1-1-2.lock",
+            "IMB_out-1-2.lock.bak",
+            "IMB_out-x-2.lock",
+            "IMB_out--2.lock",
+            "IMB_out-12.lock",
+            ".IMB_out.shfp.",
+            ".IMB_out_g0.shfp.1",
+        ] {
+            assert!(!is_companion("IMB_out", other), "{other}");
+        }
+    }
+
+    #[test]
+    fn only_new_companions_go_with_their_file() {
+        let dir = std::env::temp_dir().join(format!("paw-scratch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = dir.join("f-1-1.lock");
+        std::fs::write(&old, "").unwrap();
+        register([dir.join("f")]);
+        for name in ["f", "f-7-8.lock", ".f.shfp.3", "g-7-8.lock"] {
+            std::fs::write(dir.join(name), "").unwrap();
+        }
+        remove_all();
+        let mut left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(left, ["f-1-1.lock", "g-7-8.lock"]);
     }
 }

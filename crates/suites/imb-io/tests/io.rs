@@ -193,15 +193,23 @@ fn a_defect_is_reported_fails_the_run_and_leaves_no_file() {
 #[test]
 fn a_killed_rank_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("mine"), "not IMB-IO's").unwrap();
+    // A foreign file, and one named like Open MPI's shared-pointer lock of IMB_out, which
+    // its file-based component (forced here) creates beside IMB_out.
+    let foreign = ["IMB_out-1-1.lock", "mine"];
+    for name in foreign {
+        std::fs::write(dir.path().join(name), "not IMB-IO's").unwrap();
+    }
     let io = dir.path().to_path_buf();
     let out = launch(2, dir.path(), "-npmin 2 -msglog 20:24 P_Write_priv P_Write_indv")
+        .env("OMPI_MCA_sharedfp", "lockedfile")
         .run_interrupting(Interrupt::Rank(libc::SIGKILL), move |_| {
-            listing(&io).iter().any(|f| f.starts_with("IMB_out"))
+            listing(&io).iter().any(|f| f.ends_with(".lock") && !foreign.contains(&f.as_str()))
         });
     assert!(out.code != Some(0), "{}", out.report());
-    assert_eq!(listing(dir.path()), ["mine"], "{}", out.report());
-    assert_eq!(std::fs::read_to_string(dir.path().join("mine")).unwrap(), "not IMB-IO's");
+    assert_eq!(listing(dir.path()), foreign, "{}", out.report());
+    for name in foreign {
+        assert_eq!(std::fs::read_to_string(dir.path().join(name)).unwrap(), "not IMB-IO's");
+    }
 }
 
 #[test]
