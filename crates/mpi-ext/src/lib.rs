@@ -9,8 +9,8 @@
 //!   back as [`io::IoError`] with MPI's own message.
 //! - [`batch`]: many MPI_Isend/MPI_Irecv completed by one MPI_Waitall, with request storage
 //!   reused between batches (no allocation per batch).
-//!
 //! - [`collective`]: MPI_Reduce_scatter (the form with a count per rank).
+//! - [`topology`]: MPI_Dims_create (a balanced grid of processes).
 //!
 //! All `unsafe` code of paw's MPI use lives in this crate; each block states why it is sound.
 #![warn(missing_docs)]
@@ -19,6 +19,7 @@ pub mod batch;
 pub mod collective;
 pub mod io;
 pub mod rma;
+pub mod topology;
 
 use mpi::datatype::Equivalence;
 use mpi::ffi::MPI_Datatype;

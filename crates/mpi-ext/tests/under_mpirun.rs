@@ -12,7 +12,7 @@ fn oks(out: &paw_test::Outcome, check: &str) -> usize {
 fn rma_and_batches_move_the_data() {
     for np in [2, 3, 4] {
         let out = Launch::mpi(BIN, np)
-            .args(["fence-put", "pscw-get", "pscw-put", "passive", "accumulate", "batch"])
+            .args(["fence-put", "pscw-get", "pscw-put", "passive", "accumulate", "batch", "dims"])
             .run();
         out.success();
         for check in [
@@ -25,6 +25,7 @@ fn rma_and_batches_move_the_data() {
             "passive-wait",
             "accumulate",
             "batch",
+            "dims",
         ] {
             assert_eq!(oks(&out, check), np, "{check} at np {np}\n{}", out.report());
         }

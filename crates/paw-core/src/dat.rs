@@ -6,6 +6,7 @@
 
 use crate::bench::Row;
 use crate::record::Ledger;
+use std::borrow::Cow;
 use std::fmt::Display;
 use std::fs::File;
 use std::io::Write;
@@ -301,12 +302,19 @@ pub fn csv_twin(file: &str) -> String {
 }
 
 /// A column of a plain [`Table`]: its name and unit (`""` for counts).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Column {
     /// Name in the `.dat` file, e.g. `TMAX`.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// Unit, e.g. `s`.
     pub unit: &'static str,
+}
+
+impl Column {
+    /// A column named `name` in `unit`.
+    pub fn new(name: impl Into<Cow<'static, str>>, unit: &'static str) -> Column {
+        Column { name: name.into(), unit }
+    }
 }
 
 /// A plain table file and its CSV twin (one row per run, e.g. start-up times), rank 0 only.
@@ -337,12 +345,13 @@ impl Table {
         let mut csv = Sink::create(csv_path, !csv_fresh)?;
         if dat_fresh {
             let mut head: String = header.iter().map(|l| format!("# {l}\n")).collect();
-            let names: Vec<&str> = columns.iter().map(|c| c.name).collect();
+            let names: Vec<&str> = columns.iter().map(|c| c.name.as_ref()).collect();
             head.push_str(&format!("# columns: {}\n", names.join(" ")));
             dat.append(head.as_bytes())?;
         }
         if csv_fresh {
-            let mut names: Vec<String> = columns.iter().map(|c| csv_name(c.name, c.unit)).collect();
+            let mut names: Vec<String> =
+                columns.iter().map(|c| csv_name(&c.name, c.unit)).collect();
             if append.is_some() {
                 names.push("run".to_string());
             }
@@ -374,6 +383,41 @@ impl Table {
                 .and_then(|_| place.ledger.row_written(name, false));
             if let Err(e) = result {
                 (place.fail)(&format!("cannot write {}: {e}", dat.path.display()));
+            }
+        }
+    }
+}
+
+/// A text file written piece by piece (a suite's protocol), rank 0 only: each piece is
+/// appended whole and flushed, so an interrupted run keeps what it finished.
+#[derive(Debug)]
+pub struct TextFile {
+    out: Option<(String, Sink, Place)>,
+}
+
+impl TextFile {
+    /// Creates `place.dir/file` and lists it in the record.
+    pub(crate) fn create(place: &Place, file: &str) -> std::io::Result<TextFile> {
+        let sink = Sink::create(place.dir.join(file), false)?;
+        place.ledger.file_created(file, file)?;
+        Ok(TextFile { out: Some((file.to_string(), sink, place.clone())) })
+    }
+
+    /// A file for ranks other than 0: text goes nowhere.
+    pub fn inactive() -> TextFile {
+        TextFile { out: None }
+    }
+
+    /// Path of the file (rank 0 only).
+    pub fn path(&self) -> Option<&Path> {
+        self.out.as_ref().map(|(_, sink, _)| sink.path.as_path())
+    }
+
+    /// Appends `text`; a write failure ends the job.
+    pub fn write(&mut self, text: &str) {
+        if let Some((_, sink, place)) = self.out.as_mut() {
+            if let Err(e) = sink.append(text.as_bytes()) {
+                (place.fail)(&format!("cannot write {}: {e}", sink.path.display()));
             }
         }
     }
@@ -634,7 +678,7 @@ mod tests {
     fn append_table_marks_each_run() {
         let dir = tempfile::tempdir().unwrap();
         let p = place(dir.path());
-        let cols = [Column { name: "A", unit: "" }, Column { name: "B", unit: "s" }];
+        let cols = [Column::new("A", ""), Column::new("B", "s")];
         let mut t = Table::open(
             &p,
             "t.dat",

@@ -195,10 +195,20 @@ pub fn environment(read: impl Fn(&str) -> bool) -> Vec<String> {
 
 /// Bytes of memory available to a new allocation (MemAvailable of /proc/meminfo).
 pub fn available_memory() -> Option<u64> {
+    meminfo("MemAvailable:")
+}
+
+/// Bytes of memory of this host (MemTotal of /proc/meminfo).
+pub fn total_memory() -> Option<u64> {
+    meminfo("MemTotal:")
+}
+
+/// A `/proc/meminfo` entry in bytes.
+fn meminfo(key: &str) -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let kib: u64 = text
         .lines()
-        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .find_map(|l| l.strip_prefix(key))?
         .trim()
         .trim_end_matches("kB")
         .trim()

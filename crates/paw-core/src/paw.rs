@@ -235,6 +235,32 @@ fn mpi_library() -> String {
     format!("MPI: {}", mpi_library_version())
 }
 
+/// `text` of rank `from`, on every rank of `comm` (collective).
+pub fn broadcast_text(comm: &SimpleCommunicator, from: i32, mut text: Vec<u8>) -> String {
+    let mut len = text.len() as u64;
+    comm.process_at_rank(from).broadcast_into(&mut len);
+    text.resize(len as usize, 0);
+    comm.process_at_rank(from).broadcast_into(&mut text[..]);
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// Makes an outcome every rank's (collective): if any rank failed, every rank returns the
+/// lowest failing rank's message as an input error.
+pub fn agree<T>(comm: &SimpleCommunicator, mine: std::result::Result<T, String>) -> Result<T> {
+    let n = comm.size();
+    let me = if mine.is_err() { comm.rank() } else { n };
+    let mut first = n;
+    comm.all_reduce_into(&me, &mut first, SystemOperation::min());
+    if first == n {
+        return Ok(mine.unwrap_or_else(|_| unreachable!("no rank failed")));
+    }
+    let text = match &mine {
+        Err(e) if comm.rank() == first => e.clone().into_bytes(),
+        _ => Vec::new(),
+    };
+    Err(Error::input(broadcast_text(comm, first, text)))
+}
+
 /// Gathers one string per rank onto rank 0 (other ranks get an empty list).
 pub(crate) fn gather_strings(world: &SimpleCommunicator, mine: &str) -> Vec<String> {
     let root = world.process_at_rank(0);

@@ -3,7 +3,7 @@
 //! when output files are asked for, CSV tables and a JSON run record in the output
 //! directory, earlier results kept.
 
-use crate::dat::{keep_earlier, np_file, CsvTable, Place};
+use crate::dat::{keep_earlier, np_file, Column, CsvTable, Place, Table, TextFile};
 use crate::error::{Error, Result};
 use crate::meta::{self, RunInfo};
 use crate::paw::{gather_strings, mpi_library_version};
@@ -22,6 +22,7 @@ pub struct SuiteRun {
     world: SimpleCommunicator,
     dir: Option<PathBuf>,
     ledger: Rc<Ledger>,
+    info: RunInfo,
 }
 
 impl std::fmt::Debug for SuiteRun {
@@ -89,8 +90,18 @@ impl SuiteRun {
             );
         }
         let mut ledger = Rc::new(Ledger::default());
+        let info = RunInfo {
+            benchmark: name.to_string(),
+            date: meta::utc_now(),
+            placement: placement.clone(),
+            tasks: world.size() as usize,
+            libraries: vec![format!("MPI: {}", mpi_library_version())],
+            environment: meta::environment(|_| false),
+            mca_files: meta::mca_files(),
+            timer: format!("MPI_Wtime, tick {:e} s", mpi::environment::time_resolution()),
+            ..RunInfo::default()
+        };
         if root {
-            let info = RunInfo { placement: placement.clone(), ..RunInfo::default() };
             let (paw_version, git_revision) = crate::record::version();
             ledger = Rc::new(Ledger::new(Record {
                 paw_version,
@@ -115,7 +126,7 @@ impl SuiteRun {
             let l = ledger.clone();
             process::at_exit(move |outcome| finish(&l, outcome));
         }
-        Ok(SuiteRun { name, world: world.duplicate(), dir, ledger })
+        Ok(SuiteRun { name, world: world.duplicate(), dir, ledger, info })
     }
 
     /// Whether output files were asked for.
@@ -126,20 +137,60 @@ impl SuiteRun {
     /// Creates CSV table `file` on rank 0 when files were asked for (collective: an
     /// unwritable directory is an error on every rank); an inactive table otherwise.
     pub fn csv(&self, file: &str, columns: &[&str]) -> Result<CsvTable> {
+        let made = self.on_root(file, |place| CsvTable::create(place, file, columns))?;
+        Ok(made.unwrap_or_else(CsvTable::inactive))
+    }
+
+    /// Creates the table `file` (a `.dat` file and its CSV twin) on rank 0 when files were
+    /// asked for, its header the run's description (`title`, date, hosts, placement, MPI
+    /// library, environment, timer) and `notes` (collective).
+    pub fn table(
+        &self,
+        file: &str,
+        title: &str,
+        notes: &[String],
+        columns: &[Column],
+    ) -> Result<Table> {
+        let info = RunInfo { title: title.to_string(), ..self.info.clone() };
+        let mut header = info.header_lines();
+        header.extend(notes.iter().cloned());
+        header.extend(info.environment_lines());
+        let made = self.on_root(file, |place| Table::open(place, file, &header, columns, None))?;
+        Ok(made.unwrap_or_else(Table::inactive))
+    }
+
+    /// Creates the text file `file` on rank 0 when files were asked for (collective).
+    pub fn text(&self, file: &str) -> Result<TextFile> {
+        let made = self.on_root(file, |place| TextFile::create(place, file))?;
+        Ok(made.unwrap_or_else(TextFile::inactive))
+    }
+
+    /// The run's description, as the headers of its tables give it.
+    pub fn info(&self) -> &RunInfo {
+        &self.info
+    }
+
+    /// Runs `create` in the output directory on rank 0, after moving an earlier run's file
+    /// of that name aside; every rank learns whether it worked.
+    fn on_root<F>(
+        &self,
+        file: &str,
+        create: impl FnOnce(&Place) -> std::io::Result<F>,
+    ) -> Result<Option<F>> {
         let Some(dir) = &self.dir else {
-            return Ok(CsvTable::inactive());
+            return Ok(None);
         };
-        let mut table = None;
+        let mut made = None;
         let mut failure = None;
         if self.world.rank() == 0 {
             let place =
                 Place { dir: dir.clone(), ledger: self.ledger.clone(), fail: process::fatal };
-            let made = existing_dir(dir)
+            let result = existing_dir(dir)
                 .and_then(|_| self.record_file())
                 .and_then(|_| self.keep(file))
-                .and_then(|_| CsvTable::create(&place, file, columns));
-            match made {
-                Ok(t) => table = Some(t),
+                .and_then(|_| create(&place));
+            match result {
+                Ok(t) => made = Some(t),
                 Err(e) => failure = Some(output_error(dir, file, &e)),
             }
         }
@@ -149,7 +200,7 @@ impl SuiteRun {
             return Err(failure
                 .unwrap_or_else(|| Error::runtime("cannot create output (reported by rank 0)")));
         }
-        Ok(table.unwrap_or_else(CsvTable::inactive))
+        Ok(made)
     }
 
     /// Starts the run record beside the first table.

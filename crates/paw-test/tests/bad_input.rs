@@ -19,6 +19,8 @@ enum Kind {
     Gpu,
     /// A suite with IMB's command line.
     Imb,
+    /// A suite with a command line of its own: what every suite refuses.
+    Suite,
     /// paw-report.
     Report,
 }
@@ -82,6 +84,7 @@ const TABLE: &[(&str, Kind)] = &[
     ("IMB-MPI1", Kind::Imb),
     ("IMB-EXT", Kind::Imb),
     ("IMB-IO", Kind::Imb),
+    ("b_eff", Kind::Suite),
     ("paw-report", Kind::Report),
 ];
 
@@ -93,6 +96,20 @@ const TEXT: &[&str] =
 /// Settings that keep a run short where a case lets it run.
 const SMALL: &[(&str, &str)] =
     &[("STREAM_ARRAY_SIZE", "100000"), ("IO_FILE_SIZE", "1048576"), ("IO_TRANSFER_SIZE", "65536")];
+
+/// What every suite refuses: an unknown option, a bad PAW_TIMEOUT, an output directory that
+/// is missing or not writable.
+fn suite_cases() -> Vec<Case> {
+    vec![
+        Case::new("an unknown option", &["unknown option \"-fast\"", "accepted"]).arg("-fast"),
+        Case::new("PAW_TIMEOUT not a number", &["PAW_TIMEOUT", "accepted"])
+            .env("PAW_TIMEOUT", "abc"),
+        Case::new("a missing output directory", &["does not exist", "accepted"])
+            .env("PAW_OUTPUT_DIR", "/nonexistent/paw"),
+        Case::new("an unwritable output directory", &["/proc/self", "accepted"])
+            .env("PAW_OUTPUT_DIR", "/proc/self"),
+    ]
+}
 
 /// One bad input: what it sets, and what the error line must contain.
 struct Case {
@@ -350,10 +367,10 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
                     paw_cases(index, &help.vars, None, gpus > 0, scratch.path(), small_disk);
                 jobs.push(job(cases, help.start, help.vars));
             }
+            Kind::Suite => jobs.push(job(suite_cases(), Start::Mpi(2), vec![])),
             Kind::Imb => {
-                let cases = vec![
-                    Case::new("an unknown option", &["unknown option \"-fast\"", "accepted"])
-                        .arg("-fast"),
+                let mut cases = suite_cases();
+                cases.extend([
                     Case::new(
                         "an unknown benchmark",
                         &["unknown benchmark \"PingPang\"", "valid names"],
@@ -370,13 +387,7 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
                     Case::new("-msglog min above max", &["-msglog takes"])
                         .arg("-msglog")
                         .arg("9:3"),
-                    Case::new("PAW_TIMEOUT not a number", &["PAW_TIMEOUT", "accepted"])
-                        .env("PAW_TIMEOUT", "abc"),
-                    Case::new("a missing output directory", &["does not exist", "accepted"])
-                        .env("PAW_OUTPUT_DIR", "/nonexistent/paw"),
-                    Case::new("an unwritable output directory", &["/proc/self", "accepted"])
-                        .env("PAW_OUTPUT_DIR", "/proc/self"),
-                ];
+                ]);
                 jobs.push(job(cases, Start::Mpi(2), vec![]));
             }
             Kind::Report => {

@@ -138,6 +138,28 @@ fn main() {
             }
         });
     }
+    if wants("dims") {
+        // MPI_Dims_create for 2..16 processes, 2 and 3 dimensions.
+        let want2 = "2x1 3x1 2x2 5x1 3x2 7x1 4x2 3x3 5x2 11x1 4x3 13x1 7x2 5x3 4x4";
+        let want3 = "2x1x1 3x1x1 2x2x1 5x1x1 3x2x1 7x1x1 2x2x2 3x3x1 5x2x1 11x1x1 3x2x2 \
+                     13x1x1 7x2x1 5x3x1 4x2x2";
+        for (n, want) in [(2, want2), (3, want3)] {
+            let got: Vec<String> = (2..=16)
+                .map(|p| {
+                    let d = mpi_ext::topology::dims_create(p, n);
+                    d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x")
+                })
+                .collect();
+            if got.join(" ") != want {
+                println!(
+                    "FAIL dims rank {rank}: {} in {n} dimensions, expected {want}",
+                    got.join(" ")
+                );
+                std::process::exit(1);
+            }
+        }
+        println!("ok dims rank {rank}");
+    }
     if wants("io") {
         io_checks(&world, rank, size, &dir.join("mpi-ext-selftest.bin"), &mine);
     }

@@ -224,10 +224,10 @@ pub fn startup_times(
     let mut notes = notes.to_vec();
     notes.push("TMAX, TMIN, TAVG: maximum, minimum and mean over tasks, seconds".to_string());
     let columns = [
-        Column { name: "TASKS", unit: "" },
-        Column { name: "TMAX", unit: "s" },
-        Column { name: "TMIN", unit: "s" },
-        Column { name: "TAVG", unit: "s" },
+        Column::new("TASKS", ""),
+        Column::new("TMAX", "s"),
+        Column::new("TMIN", "s"),
+        Column::new("TAVG", "s"),
     ];
     paw.table(&format!("time_{stem}_{tasks}.dat"), &notes, &columns, false)?.row(&row);
     paw.table(&format!("time_{stem}.dat"), &notes, &columns, true)?.row(&row);

@@ -11,7 +11,7 @@ use crate::{Benchmark, Ctx, Mode, Run, Suite};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
-use paw_core::{CsvTable, Error, SuiteRun};
+use paw_core::{agree, broadcast_text, CsvTable, Error, SuiteRun};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -87,32 +87,6 @@ fn shared_options<K>(suite: &Suite<K>, world: &SimpleCommunicator) -> paw_core::
         Some((_, message)) => Err(Error::input(message)),
         None => Err(Error::runtime("options were not received from rank 0")),
     }
-}
-
-/// `text` of rank `from`, on every rank of `comm`.
-fn broadcast_text(comm: &SimpleCommunicator, from: i32, mut text: Vec<u8>) -> String {
-    let mut len = text.len() as u64;
-    comm.process_at_rank(from).broadcast_into(&mut len);
-    text.resize(len as usize, 0);
-    comm.process_at_rank(from).broadcast_into(&mut text[..]);
-    String::from_utf8_lossy(&text).into_owned()
-}
-
-/// Makes an outcome every rank's (collective): if any rank failed, every rank returns the
-/// lowest failing rank's message as an input error.
-fn agree<T>(comm: &SimpleCommunicator, mine: Result<T, String>) -> paw_core::Result<T> {
-    let n = comm.size();
-    let me = if mine.is_err() { comm.rank() } else { n };
-    let mut first = n;
-    comm.all_reduce_into(&me, &mut first, SystemOperation::min());
-    if first == n {
-        return Ok(mine.unwrap_or_else(|_| unreachable!("no rank failed")));
-    }
-    let text = match &mine {
-        Err(e) if comm.rank() == first => e.clone().into_bytes(),
-        _ => Vec::new(),
-    };
-    Err(Error::input(broadcast_text(comm, first, text)))
 }
 
 /// MPI_COMM_WORLD renumbered by `-map PxQ` (guide §5.1.2.6), and the world rank of each

@@ -1,0 +1,359 @@
+//! b_eff -- the effective bandwidth benchmark (HLRS; Rabenseifner and Koniges, paper §2.1,
+//! §3.1, §4), re-implemented.
+//!
+//! Timed: per pattern, message length L, method and repetition, `loops` steps of the
+//! pattern between two MPI_Wtime reads after a barrier; the slowest process's time counts.
+//! A step: every process of a ring sends L bytes to its left neighbour while receiving
+//! from its right, then the reverse; the methods are MPI_Sendrecv per exchange, one
+//! MPI_Alltoallv, or MPI_Irecv/MPI_Isend/MPI_Waitall.
+//!
+//! Reported: bandwidth = L x messages of the pattern x loops / time (MB/s, MB = 10^6 B);
+//! per pattern the mean over the 21 lengths of the maximum over methods and repetitions;
+//! b_eff = logavg(logavg over the six ring patterns, logavg over the random patterns);
+//! Table 1 of the paper; the additional patterns outside the average.
+//!
+//! Ranks: any number >= 2. Options: see `options::HELP` (`-h`); PAW_CHECK=1 as `-check`.
+//! Files in PAW_OUTPUT_DIR (default .): b_eff-np_PPPP.prot (every measurement),
+//! b_eff_bw-np_PPPP.dat and .csv (bandwidth against length, a column per pattern), the
+//! run record b_eff-np_PPPP.json.
+
+mod exchange;
+mod options;
+mod patterns;
+mod plan;
+mod report;
+
+use exchange::{Exchanger, Method, METHODS, PING_PONG};
+use options::Options;
+use patterns::{Kind, Pattern};
+use paw_core::mpi::collective::SystemOperation;
+use paw_core::mpi::topology::SimpleCommunicator;
+use paw_core::mpi::traits::*;
+use paw_core::{agree, broadcast_text, vars, Column, Error, RunInfo, SuiteRun, TextFile};
+use plan::{LoopRule, LENGTHS, REPETITIONS};
+use report::{PatternResult, Sample};
+use std::process::ExitCode;
+use std::time::Instant;
+
+const NAME: &str = "b_eff";
+const TITLE: &str = "effective bandwidth (b_eff, HLRS): ring and random patterns, 3 methods";
+
+/// Memory per process by default at most (the original's Lmax cap of 128 MiB), MiB.
+const DEFAULT_MEM_CAP_MIB: u64 = 16_384;
+/// Memory per process by default in short mode, MiB.
+const SHORT_MEM_MIB: u64 = 64;
+
+fn main() -> ExitCode {
+    paw_core::main(NAME, body)
+}
+
+fn body() -> paw_core::Result<()> {
+    let world = paw_core::start_mpi(NAME)?;
+    let opts = shared_options(&world)?;
+    let root = world.rank() == 0;
+    if opts.help {
+        if root {
+            println!("{}", options::HELP);
+        }
+        return Ok(());
+    }
+    let p = world.size() as usize;
+    if p < 2 {
+        return Err(Error::input(
+            "b_eff needs at least 2 processes (mpirun -np P with P >= 2); this run has 1",
+        ));
+    }
+    let run = SuiteRun::start(NAME, &world, &[vars::PAW_CHECK], None, true)?;
+    let host = world.split_shared(0);
+    let mem_mib = memory(&world, &host, &opts);
+    let lmax = (mem_mib << 20) as usize / 128;
+    let lengths = plan::lengths(lmax);
+
+    let dims2 = mpi_ext::topology::dims_create(p, 2);
+    let dims3 = mpi_ext::topology::dims_create(p, 3);
+    let mut all = patterns::ring_patterns(p);
+    for (k, order) in random_orders(&world, opts.random, opts.seed).iter().enumerate() {
+        all.push(patterns::random_pattern(k + 1, order));
+    }
+    all.extend(patterns::extra_patterns(p, &dims2, &dims3));
+    let me = world.rank() as usize;
+    let slots = all.iter().map(|pat| pat.exchanges[me].len()).max().unwrap_or(1).max(1);
+    agree(&world, fits(&opts, mem_mib, slots, lmax, host.size() as usize))?;
+
+    let rule = if opts.short { LoopRule::SHORT } else { LoopRule::PAPER };
+    let mut prot = run.text(&format!("{NAME}-np_{p:04}.prot"))?;
+    let x = |d: &[usize]| d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("x");
+    let info = RunInfo { title: TITLE.to_string(), ..run.info().clone() };
+    let mut head = info.header_lines();
+    head.extend([
+        format!(
+            "memory per process: {mem_mib} MiB ({}); Lmax = memory / 128 = {lmax} bytes",
+            if opts.mem_mib.is_some() {
+                "-mem"
+            } else {
+                "default: host memory / its processes, smallest over hosts"
+            }
+        ),
+        format!("lengths: {}", lengths.map(|l| l.to_string()).join(" ")),
+        format!(
+            "patterns: 6 ring, {} random (seed {}; -seed {} repeats them), {} additional; \
+             2-D partition {}, 3-D {}",
+            opts.random,
+            opts.seed,
+            opts.seed,
+            all.len() - 6 - opts.random,
+            x(&dims2),
+            x(&dims3)
+        ),
+        format!(
+            "methods: MPI_Sendrecv, MPI_Alltoallv, MPI_Irecv + MPI_Isend + MPI_Waitall \
+             (the ping-pong: MPI_Send/MPI_Recv); {REPETITIONS} repetitions each; the maximum \
+             bandwidth counts"
+        ),
+        format!(
+            "loops: {} for 1 byte, then per length fitted to {} ms per measurement from the \
+             previous length's time, at least 1, at most {}{}",
+            rule.first,
+            rule.target * 1e3,
+            rule.first,
+            if opts.short { " (short mode)" } else { "" }
+        ),
+        format!(
+            "check: {}",
+            if opts.check {
+                "on: every received message against its sender's pattern"
+            } else {
+                "off"
+            }
+        ),
+        "bandwidth = L x messages of the pattern x loops / slowest process's time; \
+         MB = 10^6 bytes, MiB = 2^20 bytes"
+            .to_string(),
+    ]);
+    head.extend(info.environment_lines());
+    let head: String = head.iter().map(|l| format!("# {l}\n")).collect();
+    if root {
+        print!("{head}");
+    }
+    prot.write(&head);
+    prot.write(&format!("# columns: {}\n", report::PROTOCOL_COLUMNS));
+
+    let mut ex = Exchanger::new(&world, slots, lmax);
+    let mut results = Vec::new();
+    let mut defects = 0;
+    let start = Instant::now();
+    if root {
+        println!("\n{}", report::pattern_lines(&[], &lengths).trim_end());
+    }
+    for (n, pattern) in all.iter().enumerate() {
+        if root && start.elapsed().as_secs_f64() > 10.0 {
+            eprintln!(
+                "{NAME}: [{:.0} s] pattern {} of {}: {}",
+                start.elapsed().as_secs_f64(),
+                n + 1,
+                all.len(),
+                pattern.name
+            );
+        }
+        let (r, d) = measure(&mut ex, pattern, n as u64, &lengths, rule, opts.check);
+        defects += d;
+        prot.write(&report::protocol_rows(&r, &lengths));
+        if root {
+            let line = report::pattern_lines(std::slice::from_ref(&r), &lengths);
+            println!("{}", line.lines().nth(1).unwrap_or_default());
+        }
+        results.push(r);
+    }
+
+    let summary = report::summarize(&results, &lengths);
+    let system = run.info().hosts().iter().map(|(h, _)| h.clone()).collect::<Vec<_>>().join(",");
+    let table1 = report::table1(&summary, p, lmax);
+    let last = report::final_line(&summary, p, mem_mib, &system);
+    if root {
+        println!("\n{table1}\n{last}");
+    }
+    let comment = |text: &str| text.lines().map(|l| format!("# {l}\n")).collect::<String>();
+    prot.write(&comment(&format!(
+        "\n{}\n{table1}\n{last}",
+        report::pattern_lines(&results, &lengths)
+    )));
+    write_dat(&run, &results, &lengths, p, &prot)?;
+
+    let mut total = 0u64;
+    world.all_reduce_into(&(defects as u64), &mut total, SystemOperation::sum());
+    if total > 0 {
+        return Err(Error::runtime(format!(
+            "-check found {total} defective bytes: received data differ from what was sent"
+        )));
+    }
+    Ok(())
+}
+
+/// Rank 0 reads the command line (and draws the seed); every rank gets the outcome.
+fn shared_options(world: &SimpleCommunicator) -> paw_core::Result<Options> {
+    let mut text = Vec::new();
+    if world.rank() == 0 {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        let check = std::env::var("PAW_CHECK").is_ok_and(|v| v.trim() == "1");
+        text = match options::parse(&args, seed, check) {
+            Ok(o) => format!("ok\n{}", o.encode()),
+            Err(e) => format!("error\n{e}"),
+        }
+        .into_bytes();
+    }
+    match broadcast_text(world, 0, text).split_once('\n') {
+        Some(("ok", encoded)) => Ok(Options::decode(encoded)),
+        Some((_, message)) => Err(Error::input(message)),
+        None => Err(Error::runtime("options were not received from rank 0")),
+    }
+}
+
+/// Memory per process, MiB: `-mem`, else this host's memory divided by its processes (at
+/// most the default cap; 64 in short mode), the smallest over all hosts (collective).
+fn memory(world: &SimpleCommunicator, host: &SimpleCommunicator, opts: &Options) -> u64 {
+    if let Some(m) = opts.mem_mib {
+        return m;
+    }
+    let cap = if opts.short { SHORT_MEM_MIB } else { DEFAULT_MEM_CAP_MIB };
+    let total = paw_core::total_memory().unwrap_or(0) >> 20;
+    let mine = (total / host.size() as u64).clamp(1, cap);
+    let mut least = 0u64;
+    world.all_reduce_into(&mine, &mut least, SystemOperation::min());
+    least
+}
+
+/// Whether `mem` MiB is at most this host's memory per process and the buffers (`slots`
+/// messages of `lmax` bytes each way) fit the memory available to each of its `local`
+/// processes.
+fn fits(opts: &Options, mem: u64, slots: usize, lmax: usize, local: usize) -> Result<(), String> {
+    let what =
+        if opts.mem_mib.is_some() { format!("-mem {mem}") } else { format!("memory {mem} MiB") };
+    let local_mib = |bytes: u64| (bytes >> 20) / local as u64;
+    if let Some(total) = paw_core::total_memory().map(local_mib) {
+        if mem > total {
+            return Err(format!(
+                "{what}: more than this host's memory per process ({total} MiB for each of \
+                 its {local} processes); accepted: 1 to {total}"
+            ));
+        }
+    }
+    let need = (2 * slots as u64 * lmax as u64) >> 20;
+    match paw_core::available_memory().map(local_mib) {
+        Some(each) if need > each => Err(format!(
+            "{what}: the buffers need {need} MiB per process (2 x {slots} messages of Lmax = \
+             {lmax} bytes); {each} MiB are available to each of the {local} processes on this \
+             host"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The orders of the random patterns: drawn on rank 0 from `seed`, sent to every rank.
+fn random_orders(world: &SimpleCommunicator, count: usize, seed: u64) -> Vec<Vec<usize>> {
+    let p = world.size() as usize;
+    let mut flat = vec![0u64; p * count];
+    if world.rank() == 0 {
+        let orders = patterns::permutations(p, count, seed);
+        for (slot, &r) in flat.iter_mut().zip(orders.iter().flatten()) {
+            *slot = r as u64;
+        }
+    }
+    world.process_at_rank(0).broadcast_into(&mut flat[..]);
+    flat.chunks(p).map(|c| c.iter().map(|&r| r as usize).collect()).collect()
+}
+
+/// Measures `pattern` (number `seq`) at every length by every method, each repeated;
+/// returns its result and the defective bytes this rank received (when checking).
+fn measure(
+    ex: &mut Exchanger<'_>,
+    pattern: &Pattern,
+    seq: u64,
+    lengths: &[usize; LENGTHS],
+    rule: LoopRule,
+    check: bool,
+) -> (PatternResult, usize) {
+    let methods: &[Method] = if pattern.ping_pong { &METHODS[..1] } else { &METHODS };
+    let names = if pattern.ping_pong {
+        vec![PING_PONG]
+    } else {
+        methods.iter().map(|m| m.name()).collect()
+    };
+    let mut result = PatternResult::new(pattern, names);
+    let mut defects = 0;
+    let mut loops = rule.first;
+    for (i, &len) in lengths.iter().enumerate() {
+        paw_core::watchdog::step(format!("pattern {} at {len} bytes", pattern.name));
+        ex.prepare(pattern, len);
+        let mut per_method = vec![Vec::new(); methods.len()];
+        for _ in 0..REPETITIONS {
+            for (m, &method) in methods.iter().enumerate() {
+                if check {
+                    ex.arm_check(method, seq);
+                }
+                let seconds = ex.time(method, loops);
+                if check {
+                    defects += ex.defects(method, seq);
+                }
+                per_method[m].push(Sample { loops, seconds });
+                paw_core::watchdog::alive();
+            }
+        }
+        // The slowest method's best time per loop predicts the next length.
+        let per_loop = per_method
+            .iter()
+            .map(|reps| reps.iter().map(|s| s.seconds).fold(f64::INFINITY, f64::min))
+            .fold(0.0, f64::max)
+            / loops as f64;
+        result.samples.push(per_method);
+        if let Some(&next) = lengths.get(i + 1) {
+            loops = rule.next(per_loop, len, next);
+        }
+    }
+    (result, defects)
+}
+
+/// The `.dat` table (and its CSV twin): per length the best bandwidth of every pattern,
+/// after b_eff and the ring and random averages at that length.
+fn write_dat(
+    run: &SuiteRun,
+    results: &[PatternResult],
+    lengths: &[usize; LENGTHS],
+    p: usize,
+    prot: &TextFile,
+) -> paw_core::Result<()> {
+    const UNIT: &str = "MB/s (MB = 10^6 B)";
+    let mut columns = vec![
+        Column::new("SIZE", "bytes"),
+        Column::new("b_eff", UNIT),
+        Column::new("rings", UNIT),
+        Column::new("random", UNIT),
+    ];
+    columns.extend(results.iter().map(|r| Column::new(r.name.clone(), UNIT)));
+    let notes = [
+        "x: SIZE = message length [bytes]".to_string(),
+        format!("y: bandwidth of the pattern, maximum over methods and repetitions [{UNIT}]"),
+        "b_eff: logavg(rings, random) at this length; rings, random: logavg over the ring \
+         and the random patterns"
+            .to_string(),
+        format!(
+            "every measurement: {}",
+            prot.path().map_or("the .prot file".into(), |f| f.display().to_string())
+        ),
+    ];
+    let file = format!("b_eff_bw-np_{p:04}.dat");
+    let mut table = run.table(&file, TITLE, &notes, &columns)?;
+    for (i, &len) in lengths.iter().enumerate() {
+        let best = |kind: Kind| -> Vec<f64> {
+            results.iter().filter(|r| r.kind == kind).map(|r| r.best(lengths, i)).collect()
+        };
+        let (rings, random) = (plan::logavg(&best(Kind::Ring)), plan::logavg(&best(Kind::Random)));
+        let mut row = vec![len.to_string()];
+        row.extend([plan::logavg(&[rings, random]), rings, random].map(|v| format!("{v:.4}")));
+        row.extend(results.iter().map(|r| format!("{:.4}", r.best(lengths, i))));
+        table.row(&row);
+    }
+    Ok(())
+}

@@ -1,0 +1,171 @@
+//! b_eff's command line, read on rank 0 and sent to every rank as text.
+
+/// Largest `-mem` in MiB: Lmax = memory / 128 stays below 1 GiB, so that two messages to
+/// one partner (an MPI_Alltoallv count of 2 Lmax) fit an MPI int.
+pub const MAX_MEM_MIB: u64 = 131_071;
+
+/// Default random patterns (the original's 30), and in short mode.
+pub const RANDOM: usize = 30;
+/// Random patterns in short mode.
+pub const RANDOM_SHORT: usize = 3;
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// `-mem`: memory per process, MiB (Lmax = memory / 128); `None`: from the host.
+    pub mem_mib: Option<u64>,
+    /// `-random`: number of random patterns.
+    pub random: usize,
+    /// `-seed`: seed of the random patterns (drawn on rank 0 when not given).
+    pub seed: u64,
+    /// `-short`: fewer random patterns, shorter loops, 64 MiB memory unless `-mem`.
+    pub short: bool,
+    /// `-check` (or PAW_CHECK=1): compare every received message with what was sent.
+    pub check: bool,
+    /// `-h`: print the help and exit.
+    pub help: bool,
+}
+
+/// The help text.
+pub const HELP: &str = "\
+usage: mpirun -np P b_eff [-mem MiB] [-random N] [-seed S] [-short] [-check] [-h]
+
+The effective bandwidth benchmark (b_eff, HLRS): every process exchanges messages with
+its neighbours in six ring patterns and N random rings, 21 lengths from 1 byte to
+Lmax = memory per process / 128, by MPI_Sendrecv, MPI_Alltoallv and MPI_Irecv +
+MPI_Isend + MPI_Waitall, three times each; b_eff is the logarithmic average of the ring
+and random averages of the mean over lengths of the best bandwidth. Needs P >= 2.
+
+  -mem MiB     memory per process, MiB (1 to 131071); default: this host's memory divided
+               by its processes (at most 16384, as the original's Lmax cap of 128 MiB;
+               64 in short mode), the smallest over all hosts
+  -random N    random patterns (1 to 1000; default 30, 3 in short mode)
+  -seed S      seed of the random patterns (0 to 2^64-1; default: drawn and printed)
+  -short       short mode for sanity checks: 3 random patterns, loops of at most 30
+               steps lasting about 0.4 ms, 64 MiB memory per process unless -mem
+  -check       check every received message against what its sender put there (outside
+               the timing; also PAW_CHECK=1); defects fail the run
+  -h, --help   this text
+
+Output: the summary and the final line on standard output; b_eff-np_PPPP.prot (every
+pattern, length, method and repetition: loop length, time, bandwidth) and
+b_eff_bw-np_PPPP.dat with its .csv (bandwidth against length, a column per pattern) in
+PAW_OUTPUT_DIR (default: the current directory). MB = 10^6 bytes; MiB = 2^20 bytes.";
+
+/// Parses the arguments (without the program name). `seed` is used when `-seed` is not
+/// given; `paw_check` is whether PAW_CHECK asks for checking.
+pub fn parse(args: &[String], seed: u64, paw_check: bool) -> Result<Options, String> {
+    let mut o =
+        Options { mem_mib: None, random: 0, seed, short: false, check: paw_check, help: false };
+    let mut random = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |accepted: &str| {
+            it.next().cloned().ok_or_else(|| format!("{arg} needs a value: {accepted}"))
+        };
+        match arg.as_str() {
+            "-mem" => {
+                let what = format!(
+                    "the memory per process in MiB, a whole number from 1 to {MAX_MEM_MIB}"
+                );
+                let v = value(&what)?;
+                match v.parse::<u64>() {
+                    Ok(m) if (1..=MAX_MEM_MIB).contains(&m) => o.mem_mib = Some(m),
+                    _ => return Err(format!("-mem {v}: takes {what}")),
+                }
+            }
+            "-random" => {
+                let what = "the number of random patterns, 1 to 1000";
+                let v = value(what)?;
+                match v.parse::<usize>() {
+                    Ok(n) if (1..=1000).contains(&n) => random = Some(n),
+                    _ => return Err(format!("-random {v}: takes {what}")),
+                }
+            }
+            "-seed" => {
+                let what = "a whole number from 0 to 18446744073709551615";
+                let v = value(what)?;
+                o.seed = v.parse().map_err(|_| format!("-seed {v}: takes {what}"))?;
+            }
+            "-short" => o.short = true,
+            "-check" => o.check = true,
+            "-h" | "--help" => o.help = true,
+            other => {
+                return Err(format!(
+                    "unknown option \"{other}\"; accepted: -mem MiB, -random N, -seed S, -short, \
+                     -check, -h"
+                ))
+            }
+        }
+    }
+    o.random = random.unwrap_or(if o.short { RANDOM_SHORT } else { RANDOM });
+    Ok(o)
+}
+
+impl Options {
+    /// The options as one line of text, for [`Options::decode`].
+    pub fn encode(&self) -> String {
+        format!(
+            "{} {} {} {} {} {}",
+            self.mem_mib.unwrap_or(0),
+            self.random,
+            self.seed,
+            self.short as u8,
+            self.check as u8,
+            self.help as u8
+        )
+    }
+
+    /// The options [`Options::encode`] wrote.
+    pub fn decode(text: &str) -> Options {
+        let v: Vec<u64> = text.split_whitespace().map(|x| x.parse().expect("encoded")).collect();
+        Options {
+            mem_mib: (v[0] > 0).then_some(v[0]),
+            random: v[1] as usize,
+            seed: v[2],
+            short: v[3] == 1,
+            check: v[4] == 1,
+            help: v[5] == 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn options_parse_and_round_trip() {
+        let o = parse(&args("-mem 512 -random 7 -seed 99 -check"), 1, false).unwrap();
+        assert_eq!(
+            (o.mem_mib, o.random, o.seed, o.check, o.short),
+            (Some(512), 7, 99, true, false)
+        );
+        assert_eq!(Options::decode(&o.encode()), o);
+        let o = parse(&args("-short"), 5, true).unwrap();
+        assert_eq!((o.mem_mib, o.random, o.seed, o.check), (None, 3, 5, true));
+        assert_eq!(Options::decode(&o.encode()), o);
+        assert_eq!(parse(&[], 5, false).unwrap().random, 30);
+    }
+
+    #[test]
+    fn bad_options_name_the_input_and_what_is_accepted() {
+        for (a, want) in [
+            ("-mem 0", "-mem 0: takes the memory per process in MiB"),
+            ("-mem -5", "-mem -5: takes"),
+            ("-mem lots", "-mem lots: takes"),
+            ("-mem 131072", "a whole number from 1 to 131071"),
+            ("-mem", "-mem needs a value"),
+            ("-random 0", "-random 0: takes the number of random patterns, 1 to 1000"),
+            ("-seed x", "-seed x: takes a whole number"),
+            ("-bogus", "unknown option \"-bogus\"; accepted: -mem MiB"),
+        ] {
+            let e = parse(&args(a), 0, false).unwrap_err();
+            assert!(e.contains(want), "{a}: {e}");
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! What a run found, its averages (paper §4, Table 1) and how they are written: the
+//! protocol, the `.dat` table and the summary on standard output.
+
+use crate::patterns::{Kind, Pattern};
+use crate::plan::{self, LENGTHS};
+
+/// One measurement: loops run and the slowest process's time for them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Steps of the pattern between the two clock reads.
+    pub loops: usize,
+    /// Maximum over processes, seconds.
+    pub seconds: f64,
+}
+
+/// Everything measured for one pattern.
+#[derive(Debug, Clone)]
+pub struct PatternResult {
+    /// Its name.
+    pub name: String,
+    /// Which average it belongs to.
+    pub kind: Kind,
+    /// Messages of one step, all processes together.
+    pub messages: usize,
+    /// Per length, per method (one for the ping-pong), per repetition.
+    pub samples: Vec<Vec<Vec<Sample>>>,
+    /// The method names, in the order of `samples`.
+    pub methods: Vec<&'static str>,
+}
+
+impl PatternResult {
+    /// An empty result for `pattern` measured by `methods`.
+    pub fn new(pattern: &Pattern, methods: Vec<&'static str>) -> PatternResult {
+        PatternResult {
+            name: pattern.name.clone(),
+            kind: pattern.kind,
+            messages: pattern.messages(),
+            samples: Vec::new(),
+            methods,
+        }
+    }
+
+    /// Bandwidth of a sample at `len`, MB/s (10^6 B/s): L x messages x loops / time.
+    pub fn bandwidth(&self, len: usize, s: &Sample) -> f64 {
+        len as f64 * self.messages as f64 * s.loops as f64 / s.seconds / 1e6
+    }
+
+    /// The maximum over methods and repetitions at length index `i`, MB/s.
+    pub fn best(&self, lengths: &[usize], i: usize) -> f64 {
+        self.samples[i].iter().flatten().map(|s| self.bandwidth(lengths[i], s)).fold(0.0, f64::max)
+    }
+
+    /// The average over the lengths of [`PatternResult::best`], MB/s.
+    pub fn average(&self, lengths: &[usize]) -> f64 {
+        plan::mean(&(0..LENGTHS).map(|i| self.best(lengths, i)).collect::<Vec<_>>())
+    }
+}
+
+/// The run's figures (paper Table 1), MB/s.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// b_eff.
+    pub b_eff: f64,
+    /// Logarithmic average over the ring patterns of their averages over lengths.
+    pub rings: f64,
+    /// The same over the random patterns.
+    pub random: f64,
+    /// b_eff at Lmax (the averages taken of the bandwidth at Lmax alone).
+    pub at_lmax: f64,
+    /// Logarithmic average over the ring patterns of the bandwidth at Lmax.
+    pub rings_at_lmax: f64,
+    /// Ping-pong bandwidth at Lmax (one message each way per step).
+    pub ping_pong_at_lmax: f64,
+}
+
+/// The averages of `results` (the ring, random and additional patterns).
+pub fn summarize(results: &[PatternResult], lengths: &[usize]) -> Summary {
+    let of = |kind: Kind, f: &dyn Fn(&PatternResult) -> f64| -> Vec<f64> {
+        results.iter().filter(|r| r.kind == kind).map(f).collect()
+    };
+    let last = LENGTHS - 1;
+    let average = |r: &PatternResult| r.average(lengths);
+    let at_lmax = |r: &PatternResult| r.best(lengths, last);
+    let (ring, random) = (of(Kind::Ring, &average), of(Kind::Random, &average));
+    let (ring_l, random_l) = (of(Kind::Ring, &at_lmax), of(Kind::Random, &at_lmax));
+    let ping = results.iter().find(|r| r.name == "pingpong").map_or(f64::NAN, at_lmax);
+    Summary {
+        b_eff: plan::b_eff(&ring, &random),
+        rings: plan::logavg(&ring),
+        random: plan::logavg(&random),
+        at_lmax: plan::b_eff(&ring_l, &random_l),
+        rings_at_lmax: plan::logavg(&ring_l),
+        ping_pong_at_lmax: ping,
+    }
+}
+
+/// The protocol's column line for [`protocol_rows`].
+pub const PROTOCOL_COLUMNS: &str =
+    "pattern kind messages length loops method repetition seconds MB_per_s";
+
+/// The protocol rows of one pattern: one per length, method and repetition.
+pub fn protocol_rows(r: &PatternResult, lengths: &[usize]) -> String {
+    let mut out = String::new();
+    for (i, per_method) in r.samples.iter().enumerate() {
+        for (m, reps) in per_method.iter().enumerate() {
+            for (k, s) in reps.iter().enumerate() {
+                out += &format!(
+                    "{} {} {} {} {} {} {} {:.6e} {:.4}\n",
+                    r.name,
+                    r.kind.name(),
+                    r.messages,
+                    lengths[i],
+                    s.loops,
+                    r.methods[m],
+                    k + 1,
+                    s.seconds,
+                    r.bandwidth(lengths[i], s)
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The per-pattern lines: average over lengths and bandwidth at Lmax, MB/s.
+pub fn pattern_lines(results: &[PatternResult], lengths: &[usize]) -> String {
+    let mut out = format!(
+        "{:<22} {:>7} {:>9} {:>16} {:>16}\n",
+        "pattern", "kind", "messages", "average_MB_per_s", "at_Lmax_MB_per_s"
+    );
+    for r in results {
+        out += &format!(
+            "{:<22} {:>7} {:>9} {:>16.3} {:>16.3}\n",
+            r.name,
+            r.kind.name(),
+            r.messages,
+            r.average(lengths),
+            r.best(lengths, LENGTHS - 1)
+        );
+    }
+    out
+}
+
+/// The paper's Table 1 columns, as `name = value` lines (MB/s unless said).
+pub fn table1(s: &Summary, p: usize, lmax: usize) -> String {
+    let pf = p as f64;
+    [
+        format!("number of processes             = {p}"),
+        format!("b_eff                           = {:.3} MB/s", s.b_eff),
+        format!("b_eff per process               = {:.3} MB/s", s.b_eff / pf),
+        format!("Lmax                            = {lmax} bytes"),
+        format!("ping-pong bandwidth at Lmax     = {:.3} MB/s", s.ping_pong_at_lmax),
+        format!("b_eff at Lmax                   = {:.3} MB/s", s.at_lmax),
+        format!("b_eff at Lmax per process       = {:.3} MB/s", s.at_lmax / pf),
+        format!("at Lmax per process, rings only = {:.3} MB/s", s.rings_at_lmax / pf),
+        format!("logavg of the ring patterns     = {:.3} MB/s", s.rings),
+        format!("logavg of the random patterns   = {:.3} MB/s", s.random),
+    ]
+    .map(|l| l + "\n")
+    .concat()
+}
+
+/// The original's final line.
+pub fn final_line(s: &Summary, p: usize, mem_mib: u64, system: &str) -> String {
+    format!(
+        "b_eff = {:.3} MB/s = {:.3} * {p} PEs with {mem_mib} MB/PE on {system}",
+        s.b_eff,
+        s.b_eff / p as f64
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::patterns;
+
+    fn result(pattern: &Pattern, per_len: impl Fn(usize) -> f64) -> PatternResult {
+        let mut r = PatternResult::new(pattern, vec!["a", "b"]);
+        let lengths = plan::lengths(1 << 20);
+        // Method b, repetition 2 is the best: 1 loop of a time that gives per_len(i).
+        r.samples = (0..LENGTHS)
+            .map(|i| {
+                let t = lengths[i] as f64 * r.messages as f64 / (per_len(i) * 1e6);
+                let slow = Sample { loops: 1, seconds: 2.0 * t };
+                vec![vec![slow; 3], vec![slow, Sample { loops: 1, seconds: t }, slow]]
+            })
+            .collect();
+        r
+    }
+
+    #[test]
+    fn the_averages_follow_the_formula() {
+        let lengths = plan::lengths(1 << 20);
+        let rings = patterns::ring_patterns(4);
+        let random = patterns::random_pattern(1, &[2, 0, 3, 1]);
+        let ping = patterns::extra_patterns(4, &[2, 2], &[2, 2, 1]).pop().unwrap();
+        let mut results: Vec<PatternResult> =
+            rings.iter().map(|p| result(p, |i| 10.0 + i as f64)).collect();
+        results.push(result(&random, |_| 40.0));
+        results.push(result(&ping, |i| 100.0 * (i + 1) as f64));
+        let s = summarize(&results, &lengths);
+        let ring_avg = plan::mean(&(0..21).map(|i| 10.0 + i as f64).collect::<Vec<_>>());
+        assert!((s.rings - ring_avg).abs() < 1e-9);
+        assert!((s.random - 40.0).abs() < 1e-9);
+        assert!((s.b_eff - (ring_avg * 40.0).sqrt()).abs() < 1e-9);
+        assert!((s.at_lmax - (30.0f64 * 40.0).sqrt()).abs() < 1e-9);
+        assert!((s.rings_at_lmax - 30.0).abs() < 1e-9);
+        assert!((s.ping_pong_at_lmax - 2100.0).abs() < 1e-9);
+        let line = final_line(&s, 4, 128, "host");
+        assert!(line.starts_with("b_eff = ") && line.ends_with(" * 4 PEs with 128 MB/PE on host"));
+        assert_eq!(protocol_rows(&results[0], &lengths).lines().count(), 21 * 2 * 3);
+    }
+}
