@@ -95,7 +95,7 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     let (med, ci_lo, ci_hi, min, max) =
         (col("MEDIAN"), col("CI_LO"), col("CI_HI"), col("MIN"), col("MAX"));
     let Some(med) = med else {
-        return g + "plot 0 title \"no MEDIAN column\"\n";
+        return g + &curves(series, named);
     };
     let mut plots = Vec::new();
     for (i, s) in series.iter().enumerate() {
@@ -131,6 +131,37 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
         }
     }
     g + &format!("plot {}\n", plots.join(", \\\n     "))
+}
+
+/// Titled lines of a table without statistics columns (b_eff's bandwidth per pattern).
+const TITLED: usize = 10;
+
+/// The plot command of a table whose columns after SIZE are each a curve: the first
+/// [`TITLED`] named (the first bold), the rest thin and grey; with several runs, the first
+/// curve of each run.
+fn curves(series: &[Series], named: bool) -> String {
+    let first = &series[0].dat;
+    if named || first.find("SIZE") != Some(0) || first.columns.len() < 2 {
+        return "plot 0 title \"no MEDIAN column\"\n".to_string();
+    }
+    let mut plots = Vec::new();
+    for s in series {
+        let f = quote(&s.file.display().to_string());
+        let label = if series.len() == 1 { String::new() } else { format!("{}: ", s.label) };
+        let last = if series.len() == 1 { s.dat.columns.len() } else { 2 };
+        for (i, name) in s.dat.columns.iter().enumerate().take(last).skip(1) {
+            let style = match i {
+                1 if series.len() == 1 => {
+                    format!("lw 3 lc rgb \"black\" title \"{}\"", quote(name))
+                }
+                1 => format!("lw 3 title \"{}{}\"", quote(&label), quote(name)),
+                _ if i <= TITLED => format!("lw 1 title \"{}\"", quote(name)),
+                _ => "lw 1 lc rgb \"gray70\" notitle".to_string(),
+            };
+            plots.push(format!("\"{f}\" using 1:{} with linespoints pt 7 ps 0.5 {style}", i + 1));
+        }
+    }
+    format!("plot {}\n", plots.join(", \\\n     "))
 }
 
 /// Runs gnuplot on `script`.
@@ -217,6 +248,32 @@ fn label(dir: &Path, dat: &Dat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_of_curves_is_drawn_curve_by_curve() {
+        let mut text = String::from(
+            "# paw b_eff -- t\n# x: SIZE = message length [bytes]\n\
+             # y: bandwidth [MB/s (MB = 10^6 B)]\n# columns: SIZE b_eff",
+        );
+        for k in 1..=12 {
+            text += &format!(" p{k}");
+        }
+        text += "\n";
+        for size in [1, 2, 4] {
+            text += &format!("{size} 1.5{}\n", " 2".repeat(12));
+        }
+        let dat = Dat::parse(&text).unwrap();
+        let series = [Series { label: "a".into(), file: "f.dat".into(), dat }];
+        let g = gnuplot_script(&series, Path::new("f.png"));
+        assert!(g.contains(
+            "using 1:2 with linespoints pt 7 ps 0.5 lw 3 lc rgb \"black\" title \"b_eff\""
+        ));
+        assert!(g.contains("using 1:11 with linespoints pt 7 ps 0.5 lw 1 title \"p9\""), "{g}");
+        assert!(
+            g.contains("using 1:14 with linespoints pt 7 ps 0.5 lw 1 lc rgb \"gray70\" notitle")
+        );
+        assert!(!g.contains("no MEDIAN"), "{g}");
+    }
 
     #[test]
     fn binary_prefixes() {

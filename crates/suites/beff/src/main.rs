@@ -41,7 +41,7 @@ const TITLE: &str = "effective bandwidth (b_eff, HLRS): ring and random patterns
 /// Memory per process by default at most (the original's Lmax cap of 128 MiB), MiB.
 const DEFAULT_MEM_CAP_MIB: u64 = 16_384;
 /// Memory per process by default in short mode, MiB.
-const SHORT_MEM_MIB: u64 = 64;
+const SHORT_MEM_MIB: u64 = 512;
 
 fn main() -> ExitCode {
     paw_core::main(NAME, body)
@@ -143,7 +143,7 @@ fn body() -> paw_core::Result<()> {
     let mut defects = 0;
     let start = Instant::now();
     if root {
-        println!("\n{}", report::pattern_lines(&[], &lengths).trim_end());
+        println!("\n{}", report::pattern_heading());
     }
     for (n, pattern) in all.iter().enumerate() {
         if root && start.elapsed().as_secs_f64() > 10.0 {
@@ -159,8 +159,7 @@ fn body() -> paw_core::Result<()> {
         defects += d;
         prot.write(&report::protocol_rows(&r, &lengths));
         if root {
-            let line = report::pattern_lines(std::slice::from_ref(&r), &lengths);
-            println!("{}", line.lines().nth(1).unwrap_or_default());
+            println!("{}", report::pattern_line(&r, &lengths));
         }
         results.push(r);
     }
@@ -173,9 +172,11 @@ fn body() -> paw_core::Result<()> {
         println!("\n{table1}\n{last}");
     }
     let comment = |text: &str| text.lines().map(|l| format!("# {l}\n")).collect::<String>();
+    let lines: Vec<String> = results.iter().map(|r| report::pattern_line(r, &lengths)).collect();
     prot.write(&comment(&format!(
-        "\n{}\n{table1}\n{last}",
-        report::pattern_lines(&results, &lengths)
+        "\n{}\n{}\n\n{table1}\n{last}",
+        report::pattern_heading(),
+        lines.join("\n")
     )));
     write_dat(&run, &results, &lengths, p, &prot)?;
 

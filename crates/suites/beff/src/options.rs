@@ -18,7 +18,7 @@ pub struct Options {
     pub random: usize,
     /// `-seed`: seed of the random patterns (drawn on rank 0 when not given).
     pub seed: u64,
-    /// `-short`: fewer random patterns, shorter loops, 64 MiB memory unless `-mem`.
+    /// `-short`: fewer random patterns, shorter loops, 512 MiB memory unless `-mem`.
     pub short: bool,
     /// `-check` (or PAW_CHECK=1): compare every received message with what was sent.
     pub check: bool,
@@ -38,11 +38,11 @@ and random averages of the mean over lengths of the best bandwidth. Needs P >= 2
 
   -mem MiB     memory per process, MiB (1 to 131071); default: this host's memory divided
                by its processes (at most 16384, as the original's Lmax cap of 128 MiB;
-               64 in short mode), the smallest over all hosts
+               512 in short mode), the smallest over all hosts
   -random N    random patterns (1 to 1000; default 30, 3 in short mode)
   -seed S      seed of the random patterns (0 to 2^64-1; default: drawn and printed)
   -short       short mode for sanity checks: 3 random patterns, loops of at most 30
-               steps lasting about 0.4 ms, 64 MiB memory per process unless -mem
+               steps lasting about 0.4 ms, 512 MiB memory per process unless -mem
   -check       check every received message against what its sender put there (outside
                the timing; also PAW_CHECK=1); defects fail the run
   -h, --help   this text

@@ -122,23 +122,24 @@ pub fn protocol_rows(r: &PatternResult, lengths: &[usize]) -> String {
     out
 }
 
-/// The per-pattern lines: average over lengths and bandwidth at Lmax, MB/s.
-pub fn pattern_lines(results: &[PatternResult], lengths: &[usize]) -> String {
-    let mut out = format!(
-        "{:<22} {:>7} {:>9} {:>16} {:>16}\n",
+/// The heading of [`pattern_line`]s.
+pub fn pattern_heading() -> String {
+    format!(
+        "{:<22} {:>7} {:>9} {:>16} {:>16}",
         "pattern", "kind", "messages", "average_MB_per_s", "at_Lmax_MB_per_s"
-    );
-    for r in results {
-        out += &format!(
-            "{:<22} {:>7} {:>9} {:>16.3} {:>16.3}\n",
-            r.name,
-            r.kind.name(),
-            r.messages,
-            r.average(lengths),
-            r.best(lengths, LENGTHS - 1)
-        );
-    }
-    out
+    )
+}
+
+/// A pattern's line: its average over lengths and its bandwidth at Lmax, MB/s.
+pub fn pattern_line(r: &PatternResult, lengths: &[usize]) -> String {
+    format!(
+        "{:<22} {:>7} {:>9} {:>16.3} {:>16.3}",
+        r.name,
+        r.kind.name(),
+        r.messages,
+        r.average(lengths),
+        r.best(lengths, LENGTHS - 1)
+    )
 }
 
 /// The paper's Table 1 columns, as `name = value` lines (MB/s unless said).
