@@ -1,0 +1,68 @@
+//! laten -- PRESTA 1.2's latency test: a 0-byte MPI_Send/MPI_Recv ping-pong between the
+//! processes of each pair, for every process count.
+//!
+//! Timed (one sample per count, see paw_presta::timing::sample): `-o` round trips between
+//! two clock reads after a warm-up round trip and two butterfly barriers, ended by a
+//! butterfly barrier unless `-n`; the slowest active process's time T counts. The pair's
+//! first process sends and then receives, its partner receives and then sends.
+//!
+//! Reported: Max Latency = T / ops / 2, usec. Options: paw_presta::options (`-h`). Files:
+//! laten-np_NNNN.dat and .csv (PROCESSES, LATENCY in usec) and the run record.
+
+use paw_core::mpi::traits::*;
+use paw_core::Column;
+use paw_presta::options::Takes;
+use paw_presta::{timing, Binary, Presta};
+use std::process::ExitCode;
+
+const LATEN: Binary = Binary {
+    name: "laten",
+    what: "MPI interprocess communication latency benchmark (PRESTA 1.2 laten)",
+    takes: Takes { sizes: false, epochs: false },
+};
+
+fn main() -> ExitCode {
+    paw_core::main(LATEN.name, || {
+        let Some(p) = Presta::start(LATEN)? else {
+            return Ok(());
+        };
+        let ops = p.opts.ops;
+        p.print_header(&[]);
+        let columns = [Column::new("PROCESSES", ""), Column::new("LATENCY", "usec")];
+        let notes = ["LATENCY: slowest pair's time per 0-byte round trip / 2, usec".to_string()];
+        let file = format!("laten-np_{:04}.dat", p.world.size());
+        let mut table = p.table(&file, &notes, &columns)?;
+        if p.root() {
+            println!("\n{:>10}{:>20}", "Processes", "Max Latency (us)");
+        }
+        let (none, mut got): ([u8; 0], [u8; 0]) = ([], []);
+        let mut shortest = f64::INFINITY;
+        for &count in &p.opts.counts {
+            if let Some(a) = p.activate(count) {
+                paw_core::watchdog::step(format!("latency at {count} processes"));
+                let partner = p.world.process_at_rank(a.partner);
+                let t = timing::sample(&a.comm, p.opts.no_barrier, ops, || {
+                    if a.first {
+                        partner.send(&none[..]);
+                        partner.receive_into(&mut got[..]);
+                    } else {
+                        partner.receive_into(&mut got[..]);
+                        partner.send(&none[..]);
+                    }
+                });
+                shortest = shortest.min(t);
+                let latency = t / ops as f64 / 2.0 * 1e6;
+                if p.root() {
+                    println!("{count:>10}{latency:>20.3}");
+                }
+                table.row(&[count.to_string(), format!("{latency:.6}")]);
+            }
+            p.done();
+        }
+        let closing = p.closing(shortest);
+        if p.root() {
+            println!("\n{closing}");
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,358 @@
+//! The command line of com, laten and rma (PRESTA 1.2 README), read on rank 0 (which also
+//! reads the `-f` file) and sent to every rank as text, so a bad option stops every rank.
+
+use crate::pairs::Layout;
+
+/// Which options a binary takes beyond the common ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Takes {
+    /// `-b`, `-e`, `-s`: message sizes (com, rma).
+    pub sizes: bool,
+    /// `-c`: epochs per sample (rma).
+    pub epochs: bool,
+}
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// `-o`: operations per sample (rma: per epoch).
+    pub ops: u64,
+    /// `-c`: epochs per sample (rma).
+    pub epochs: u64,
+    /// `-b`: first message size, bytes.
+    pub start: u64,
+    /// `-e`: last message size, bytes.
+    pub stop: u64,
+    /// `-s`: factor from one size to the next.
+    pub factor: u64,
+    /// Process counts: from `-f`, else the defaults of the layout.
+    pub counts: Vec<usize>,
+    /// Whether the counts came from `-f`.
+    pub from_file: bool,
+    /// `-p c`: cyclic allocation.
+    pub cyclic: bool,
+    /// `-t`: processes per SMP.
+    pub ppn: Option<usize>,
+    /// `-i`: print the pairs.
+    pub print_pairs: bool,
+    /// `-n`: no barrier inside the timed region.
+    pub no_barrier: bool,
+    /// `-r`: partner with the nearby rank on the next SMP.
+    pub nearby: bool,
+    /// `-h`: print the usage and exit.
+    pub help: bool,
+}
+
+impl Options {
+    /// The pairing and allocation these options ask for, for a world of `size`.
+    pub fn layout(&self, size: usize) -> Layout {
+        Layout::new(size, self.ppn, self.nearby, self.cyclic)
+    }
+
+    /// The message sizes: start, times the factor, up to stop.
+    pub fn sizes(&self) -> Vec<u64> {
+        let mut out = vec![self.start];
+        while let Some(next) = out.last().and_then(|s| s.checked_mul(self.factor)) {
+            if next > self.stop {
+                break;
+            }
+            out.push(next);
+        }
+        out
+    }
+
+    /// The options as text for [`Options::decode`].
+    pub fn encode(&self) -> String {
+        let counts: Vec<String> = self.counts.iter().map(|c| c.to_string()).collect();
+        format!(
+            "{} {} {} {} {} {} {} {} {} {} {} {} {}",
+            self.ops,
+            self.epochs,
+            self.start,
+            self.stop,
+            self.factor,
+            self.from_file as u8,
+            self.cyclic as u8,
+            self.ppn.unwrap_or(0),
+            self.print_pairs as u8,
+            self.no_barrier as u8,
+            self.nearby as u8,
+            self.help as u8,
+            if counts.is_empty() { "-".to_string() } else { counts.join(",") }
+        )
+    }
+
+    /// The options [`Options::encode`] wrote.
+    pub fn decode(text: &str) -> Options {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        let n = |i: usize| w[i].parse::<u64>().expect("encoded option");
+        Options {
+            ops: n(0),
+            epochs: n(1),
+            start: n(2),
+            stop: n(3),
+            factor: n(4),
+            from_file: n(5) == 1,
+            cyclic: n(6) == 1,
+            ppn: (n(7) > 0).then(|| n(7) as usize),
+            print_pairs: n(8) == 1,
+            no_barrier: n(9) == 1,
+            nearby: n(10) == 1,
+            help: n(11) == 1,
+            counts: match w[12] {
+                "-" => Vec::new(),
+                c => c.split(',').map(|x| x.parse().expect("encoded count")).collect(),
+            },
+        }
+    }
+}
+
+/// The usage text of `name` (what it does in `what`).
+pub fn usage(name: &str, what: &str, takes: Takes) -> String {
+    let mut lines = vec![
+        format!("{name} : {what}"),
+        String::new(),
+        format!("  syntax: mpirun -np P {name} [OPTION]..."),
+        String::new(),
+    ];
+    let mut add = |on: bool, text: &str| {
+        if on {
+            lines.push(format!("    {text}"));
+        }
+    };
+    add(takes.sizes, "-b [message start size]                        default=32");
+    add(takes.epochs, "-c [number of epochs between measurements]     required");
+    add(takes.sizes, "-e [message stop  size]                        default=8388608");
+    add(true, "-f [process count source file]                 one even count per line");
+    let o = if takes.epochs {
+        "-o [number of operations per epoch]            required"
+    } else {
+        "-o [number of operations between measurements] required"
+    };
+    add(true, o);
+    add(true, "-p [allocate processes: c(yclic) or b(lock)]   default=b (c needs -t)");
+    add(takes.sizes, "-s [message size increase factor]              default=2");
+    add(true, "-t [processes per SMP]");
+    add(true, "-h : print use information");
+    add(true, "-i : print process pair information            default=false");
+    add(true, "-n : do not use barrier within measurement     default=barrier used");
+    add(true, "-r : partner processes with nearby rank        default=false (needs -t)");
+    lines.join("\n")
+}
+
+/// Parses `args` (without the program name) for a world of `size` processes; `read`
+/// reads the `-f` file.
+pub fn parse(
+    args: &[String],
+    takes: Takes,
+    size: usize,
+    read: impl Fn(&str) -> std::io::Result<String>,
+) -> Result<Options, String> {
+    let mut o = Options {
+        ops: 0,
+        epochs: 0,
+        start: 32,
+        stop: 8_388_608,
+        factor: 2,
+        counts: Vec::new(),
+        from_file: false,
+        cyclic: false,
+        ppn: None,
+        print_pairs: false,
+        no_barrier: false,
+        nearby: false,
+        help: false,
+    };
+    let mut file = None;
+    let accepted = if takes.epochs {
+        "-b -c -e -f -o -p -s -t -h -i -n -r"
+    } else if takes.sizes {
+        "-b -e -f -o -p -s -t -h -i -n -r"
+    } else {
+        "-f -o -p -t -h -i -n -r"
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let flag = arg.as_str();
+        let known = match flag {
+            "-b" | "-e" | "-s" => takes.sizes,
+            "-c" => takes.epochs,
+            "-o" | "-f" | "-p" | "-t" | "-h" | "-i" | "-n" | "-r" => true,
+            _ => false,
+        };
+        if !known {
+            return Err(format!("unknown option \"{flag}\"; accepted: {accepted}"));
+        }
+        let mut value = |what: &str| -> Result<String, String> {
+            it.next().cloned().ok_or_else(|| format!("{flag} needs a value: {what}"))
+        };
+        let mut number = |what: &str, min: u64| -> Result<u64, String> {
+            let v = value(what)?;
+            match v.parse::<u64>() {
+                Ok(n) if n >= min => Ok(n),
+                _ => Err(format!("{flag} {v}: takes {what}")),
+            }
+        };
+        match flag {
+            "-o" => o.ops = number("the operations per sample, a whole number >= 1", 1)?,
+            "-c" => o.epochs = number("the epochs per sample, a whole number >= 1", 1)?,
+            "-b" => o.start = number("the start size in bytes, a whole number >= 1", 1)?,
+            "-e" => o.stop = number("the stop size in bytes, a whole number >= 1", 1)?,
+            "-s" => o.factor = number("the size factor, a whole number >= 2", 2)?,
+            "-t" => o.ppn = Some(number("the processes per SMP, a whole number >= 1", 1)? as usize),
+            "-f" => file = Some(value("a file of process counts, one per line")?),
+            "-p" => match value("b (block) or c (cyclic)")?.as_str() {
+                "b" => o.cyclic = false,
+                "c" => o.cyclic = true,
+                v => return Err(format!("-p {v}: takes b (block) or c (cyclic)")),
+            },
+            "-h" => o.help = true,
+            "-i" => o.print_pairs = true,
+            "-n" => o.no_barrier = true,
+            "-r" => o.nearby = true,
+            _ => unreachable!("known flags only"),
+        }
+    }
+    if o.help {
+        return Ok(o);
+    }
+    if o.ops == 0 {
+        let what = if takes.epochs { "operations per epoch" } else { "operations per sample" };
+        return Err(format!("-o ({what}) is required: a whole number >= 1"));
+    }
+    if takes.epochs && o.epochs == 0 {
+        return Err("-c (epochs per sample) is required: a whole number >= 1".into());
+    }
+    if o.start > o.stop {
+        return Err(format!(
+            "-b {} is above -e {}: the start size must not exceed the stop size",
+            o.start, o.stop
+        ));
+    }
+    if o.cyclic && o.ppn.is_none() {
+        return Err("-p c (cyclic allocation) needs -t (processes per SMP)".into());
+    }
+    if o.nearby && o.ppn.is_none() {
+        return Err("-r (partner with the nearby rank) needs -t (processes per SMP)".into());
+    }
+    if let Some(t) = o.ppn {
+        if !size.is_multiple_of(t) {
+            return Err(format!(
+                "-t {t}: the {size} processes of this run are not a whole number of SMPs of {t}"
+            ));
+        }
+        if o.nearby && !size.is_multiple_of(2 * t) {
+            return Err(format!(
+                "-r -t {t}: the {size} processes must fill pairs of SMPs (a multiple of {})",
+                2 * t
+            ));
+        }
+    }
+    if size < 2 {
+        return Err(format!("{size} process: PRESTA's tests need at least 2 (one pair)"));
+    }
+    let layout = o.layout(size);
+    match file {
+        Some(f) => {
+            let text = read(&f).map_err(|e| format!("-f {f}: cannot read it ({e})"))?;
+            for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                let bad = |why: &str| {
+                    format!(
+                        "-f {f} line {}: {:?} {why}; accepted: even counts from 2 to {}",
+                        i + 1,
+                        line.trim(),
+                        layout.used
+                    )
+                };
+                let c: usize = line.trim().parse().map_err(|_| bad("is not a number"))?;
+                if c < 2 || c > layout.used {
+                    return Err(bad("is out of range"));
+                }
+                if c % 2 == 1 {
+                    return Err(bad("is odd"));
+                }
+                o.counts.push(c);
+            }
+            if o.counts.is_empty() {
+                return Err(format!("-f {f}: no process count in it; one per line"));
+            }
+            o.from_file = true;
+        }
+        None => {
+            o.counts = layout.default_counts();
+            if o.counts.is_empty() {
+                return Err(format!(
+                    "no process count fits: -t {} asks for multiples of {}, this run has {}",
+                    o.ppn.unwrap_or(1),
+                    2 * o.ppn.unwrap_or(1),
+                    layout.used
+                ));
+            }
+        }
+    }
+    Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COM: Takes = Takes { sizes: true, epochs: false };
+    const RMA: Takes = Takes { sizes: true, epochs: true };
+    const LATEN: Takes = Takes { sizes: false, epochs: false };
+
+    fn p(args: &str, takes: Takes, size: usize) -> Result<Options, String> {
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        parse(&args, takes, size, |f| match f {
+            "good" => Ok("2\n\n4\n".into()),
+            "odd" => Ok("3\n".into()),
+            "big" => Ok("8\n".into()),
+            "word" => Ok("two\n".into()),
+            _ => Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not found")),
+        })
+    }
+
+    #[test]
+    fn defaults_sizes_and_round_trip() {
+        let o = p("-o 10", COM, 4).unwrap();
+        assert_eq!((o.start, o.stop, o.factor), (32, 8_388_608, 2));
+        assert_eq!(o.sizes().len(), 19);
+        assert_eq!(o.counts, [2, 4]);
+        assert_eq!(Options::decode(&o.encode()), o);
+        let o = p("-o 5 -c 3 -b 100 -e 1000 -s 3 -f good -i -n -p c -t 2", RMA, 4).unwrap();
+        assert_eq!(o.sizes(), [100, 300, 900]);
+        assert_eq!(
+            (o.counts.clone(), o.from_file, o.cyclic, o.epochs),
+            (vec![2, 4], true, true, 3)
+        );
+        assert_eq!(Options::decode(&o.encode()), o);
+        assert!(p("-h", LATEN, 1).unwrap().help);
+    }
+
+    #[test]
+    fn bad_options_name_the_input_and_what_is_accepted() {
+        for (args, takes, want) in [
+            ("", COM, "-o (operations per sample) is required"),
+            ("-o 0", LATEN, "-o 0: takes the operations per sample, a whole number >= 1"),
+            ("-o 4", RMA, "-c (epochs per sample) is required"),
+            ("-o 4 -b 64 -e 32", COM, "-b 64 is above -e 32"),
+            ("-o 4 -s 1", COM, "-s 1: takes the size factor, a whole number >= 2"),
+            ("-o 4 -f missing", COM, "-f missing: cannot read it"),
+            ("-o 4 -f odd", COM, "-f odd line 1: \"3\" is odd; accepted: even counts from 2 to 4"),
+            ("-o 4 -f big", COM, "\"8\" is out of range"),
+            ("-o 4 -f word", COM, "\"two\" is not a number"),
+            ("-o 4 -p c", COM, "-p c (cyclic allocation) needs -t"),
+            ("-o 4 -r", COM, "-r (partner with the nearby rank) needs -t"),
+            ("-o 4 -p x", COM, "-p x: takes b (block) or c (cyclic)"),
+            ("-o 4 -t 3", COM, "-t 3: the 4 processes of this run are not a whole number"),
+            ("-o 4 -r -t 4", COM, "-r -t 4: the 4 processes must fill pairs of SMPs"),
+            ("-o 4 -b 64", LATEN, "unknown option \"-b\"; accepted: -f -o -p -t -h -i -n -r"),
+            ("-o 4 -x", COM, "unknown option \"-x\""),
+            ("-o", COM, "-o needs a value"),
+        ] {
+            let e = p(args, takes, 4).unwrap_err();
+            assert!(e.contains(want), "{args}: {e}");
+        }
+        assert!(p("-o 1", COM, 1).unwrap_err().contains("at least 2"));
+    }
+}
