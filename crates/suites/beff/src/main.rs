@@ -88,10 +88,10 @@ fn body() -> paw_core::Result<()> {
     head.extend([
         format!(
             "memory per process: {mem_mib} MiB ({}); Lmax = memory / 128 = {lmax} bytes",
-            if opts.mem_mib.is_some() {
-                "-mem"
-            } else {
-                "default: host memory / its processes, smallest over hosts"
+            match (opts.mem_mib, mem_mib == default_cap(&opts)) {
+                (Some(_), _) => "-mem",
+                (None, true) => "default: host memory / its processes, capped",
+                (None, false) => "default: host memory / its processes, smallest over hosts",
             }
         ),
         format!("lengths: {}", lengths.map(|l| l.to_string()).join(" ")),
@@ -212,13 +212,22 @@ fn shared_options(world: &SimpleCommunicator) -> paw_core::Result<Options> {
     }
 }
 
+/// The most memory per process a default gives, MiB.
+fn default_cap(opts: &Options) -> u64 {
+    if opts.short {
+        SHORT_MEM_MIB
+    } else {
+        DEFAULT_MEM_CAP_MIB
+    }
+}
+
 /// Memory per process, MiB: `-mem`, else this host's memory divided by its processes (at
-/// most the default cap; 64 in short mode), the smallest over all hosts (collective).
+/// most [`default_cap`]), the smallest over all hosts (collective).
 fn memory(world: &SimpleCommunicator, host: &SimpleCommunicator, opts: &Options) -> u64 {
     if let Some(m) = opts.mem_mib {
         return m;
     }
-    let cap = if opts.short { SHORT_MEM_MIB } else { DEFAULT_MEM_CAP_MIB };
+    let cap = default_cap(opts);
     let total = paw_core::total_memory().unwrap_or(0) >> 20;
     let mine = (total / host.size() as u64).clamp(1, cap);
     let mut least = 0u64;

@@ -1,8 +1,9 @@
 //! b_eff's command line, read on rank 0 and sent to every rank as text.
 
-/// Largest `-mem` in MiB: Lmax = memory / 128 stays below 1 GiB, so that two messages to
-/// one partner (an MPI_Alltoallv count of 2 Lmax) fit an MPI int.
-pub const MAX_MEM_MIB: u64 = 131_071;
+/// Largest `-mem` in MiB: the MPI_Alltoallv counts and displacements are bytes in an MPI
+/// int, and the 3-D patterns send 6 messages of Lmax = memory / 128 per process, so 6 Lmax
+/// must stay below 2^31.
+pub const MAX_MEM_MIB: u64 = 43_690;
 
 /// Default random patterns (the original's 30), and in short mode.
 pub const RANDOM: usize = 30;
@@ -36,7 +37,7 @@ Lmax = memory per process / 128, by MPI_Sendrecv, MPI_Alltoallv and MPI_Irecv +
 MPI_Isend + MPI_Waitall, three times each; b_eff is the logarithmic average of the ring
 and random averages of the mean over lengths of the best bandwidth. Needs P >= 2.
 
-  -mem MiB     memory per process, MiB (1 to 131071); default: this host's memory divided
+  -mem MiB     memory per process, MiB (1 to 43690); default: this host's memory divided
                by its processes (at most 16384, as the original's Lmax cap of 128 MiB;
                512 in short mode), the smallest over all hosts
   -random N    random patterns (1 to 1000; default 30, 3 in short mode)
@@ -158,7 +159,7 @@ mod tests {
             ("-mem 0", "-mem 0: takes the memory per process in MiB"),
             ("-mem -5", "-mem -5: takes"),
             ("-mem lots", "-mem lots: takes"),
-            ("-mem 131072", "a whole number from 1 to 131071"),
+            ("-mem 43691", "a whole number from 1 to 43690"),
             ("-mem", "-mem needs a value"),
             ("-random 0", "-random 0: takes the number of random patterns, 1 to 1000"),
             ("-seed x", "-seed x: takes a whole number"),

@@ -174,8 +174,8 @@ fn bad_input_gets_one_line_and_a_non_zero_exit() {
         (3, "-fast", "unknown option \"-fast\"; accepted: -mem"),
         (1, "-short", "b_eff needs at least 2 processes"),
     ];
-    if host_mib / 3 < 131_071 {
-        cases.push((3, "-mem 131071", "-mem 131071: more than this host's memory per process"));
+    if host_mib / 3 < 43_690 {
+        cases.push((3, "-mem 43690", "-mem 43690: more than this host's memory per process"));
     }
     for (np, args, message) in cases {
         let out = launch(np, args).timeout(Duration::from_secs(30)).run();

@@ -236,6 +236,11 @@ pub fn parse(
         return Err("-r (partner with the nearby rank) needs -t (processes per SMP)".into());
     }
     if let Some(t) = o.ppn {
+        if size % 2 == 1 {
+            return Err(format!(
+                "-t {t} with {size} processes: pairs by SMP need an even number of processes"
+            ));
+        }
         if !size.is_multiple_of(t) {
             return Err(format!(
                 "-t {t}: the {size} processes of this run are not a whole number of SMPs of {t}"
@@ -354,5 +359,7 @@ mod tests {
             assert!(e.contains(want), "{args}: {e}");
         }
         assert!(p("-o 1", COM, 1).unwrap_err().contains("at least 2"));
+        let e = p("-o 4 -t 1", COM, 5).unwrap_err();
+        assert!(e.contains("-t 1 with 5 processes: pairs by SMP need an even number"), "{e}");
     }
 }
