@@ -47,6 +47,10 @@ pub struct Launch {
     timeout: Duration,
     fsize: Option<u64>,
     shared: bool,
+    /// Whether the launcher may kill the other ranks at once when one exits with an error
+    /// (Open MPI otherwise waits a second before SIGKILL): not when a test interrupts the
+    /// job and the survivors must get time to clean up.
+    quick_kill: bool,
 }
 
 /// A signal sent to a running job by [`Launch::run_interrupting`].
@@ -111,6 +115,7 @@ impl Launch {
             timeout: DEFAULT_TIMEOUT,
             fsize: None,
             shared: false,
+            quick_kill: true,
         }
     }
 
@@ -183,7 +188,8 @@ impl Launch {
 
     /// Runs, and sends `what` once `when(output_dir)` returns true; the job must then end
     /// by itself (the timeout still applies). The outcome says how long that took.
-    pub fn run_interrupting(self, what: Interrupt, when: impl Fn(&Path) -> bool) -> Outcome {
+    pub fn run_interrupting(mut self, what: Interrupt, when: impl Fn(&Path) -> bool) -> Outcome {
+        self.quick_kill = false;
         let program = self.program.canonicalize().unwrap_or_else(|_| self.program.clone());
         self.run_with(move |job, dir| {
             if !when(dir) {
@@ -286,6 +292,10 @@ impl Launch {
                 c.arg("-np").arg(np.to_string());
                 if np > 2 && is_open_mpi() {
                     c.arg("--oversubscribe");
+                }
+                if self.quick_kill && is_open_mpi() {
+                    // A failed job ends in a third of a second instead of one to two.
+                    c.args(["--mca", "odls_base_sigkill_timeout", "0"]);
                 }
                 if let Some(limit) = self.fsize {
                     // The ranks' limit only: the launcher's shared-memory files are larger.

@@ -86,6 +86,7 @@ const TABLE: &[(&str, Kind)] = &[
     ("IMB-EXT", Kind::Imb),
     ("IMB-IO", Kind::Imb),
     ("b_eff", Kind::Suite("")),
+    ("b_eff_io", Kind::Suite("-T 1 -MB 256")),
     ("com", Kind::Suite("-o 2")),
     ("laten", Kind::Suite("-o 2")),
     ("rma", Kind::Suite("-o 2 -c 1")),

@@ -1,0 +1,142 @@
+//! b_eff_io under mpirun with a short scheduled time: the tables recomputed from the
+//! summary file, the directory left as it was (clean run, SIGTERM, a killed rank), bad input.
+
+use paw_test::{Interrupt, Launch, Outcome, SmallDisk};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_b_eff_io");
+
+fn launch(np: usize, dir: &Path, args: &str) -> Launch {
+    Launch::mpi(BIN, np)
+        .arg("-p")
+        .arg(dir.display())
+        .args(args.split_whitespace())
+        .timeout(Duration::from_secs(90))
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Type rows of the summary: (partition, access, type) -> (bytes, seconds).
+fn types(out: &Outcome, np: usize) -> BTreeMap<(usize, String, usize), (f64, f64)> {
+    let text = std::fs::read_to_string(out.dir.path().join(format!("b_eff_io-np_{np:04}.sum")))
+        .unwrap_or_else(|e| panic!("{e}\n{}", out.report()));
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 10 && w[3] == "all")
+        .map(|w| {
+            let key = (w[0].parse().unwrap(), w[1].to_string(), w[2].parse().unwrap());
+            (key, (w[7].parse().unwrap(), w[8].parse().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn short_runs_recompute_from_their_summary_and_leave_the_directory_as_it_was() {
+    for np in 1..=4 {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("mine"), "not b_eff_io's").unwrap();
+        let t = 2.0;
+        let out = launch(np, dir.path(), &format!("-T {t} -MB 256 -N {np}")).run();
+        out.success();
+        assert_eq!(listing(dir.path()), ["mine"], "{}", out.report());
+        let rows = types(&out, np);
+        let mut values = Vec::new();
+        for access in ["write", "rewrite", "read"] {
+            let present: Vec<usize> = rows.keys().filter(|k| k.1 == access).map(|k| k.2).collect();
+            let want: &[usize] = if access == "rewrite" { &[0] } else { &[0, 1, 2, 3, 4] };
+            assert_eq!(present, want, "{access} at np {np}\n{}", out.report());
+            let (mut sum, mut weight) = (0.0, 0.0);
+            for &t in want {
+                let (bytes, seconds) = rows[&(np, access.to_string(), t)];
+                let w = if t == 0 { 2.0 } else { 1.0 };
+                sum += w * bytes / seconds / 1e6;
+                weight += w;
+            }
+            values.push(sum / weight);
+        }
+        for t in 0..5 {
+            let (w, r) = (&rows[&(np, "write".into(), t)], &rows[&(np, "read".into(), t)]);
+            assert_eq!(w.0, r.0, "type {t}: bytes read = bytes written");
+            assert!(w.0 > 0.0);
+        }
+        let value = 0.25 * values[0] + 0.25 * values[1] + 0.5 * values[2];
+        let last = out.stdout.lines().rfind(|l| l.starts_with("b_eff_io = ")).unwrap();
+        let printed: f64 = last.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert!((printed - value).abs() <= 1e-3 * value + 2e-3, "{last} vs {value}");
+        assert!(last.contains(&format!("on {np} processes with 256 MByte/PE")), "{last}");
+        assert!(last.ends_with("NOT VALID (T = 2 s is below 15 minutes per partition)"), "{last}");
+        assert!(out.stdout.contains("release 2.1's figure"));
+        // The time: T x 1.2 plus start-up and the size-driven types' share.
+        assert!(out.elapsed < Duration::from_secs_f64(t * 1.2 + 8.0), "{:?}", out.elapsed);
+        let dat = out.dat(&format!("b_eff_io_read-part_{np:04}-np_{np:04}.dat"));
+        assert_eq!(dat.columns, ["SIZE", "type0", "type1", "type2", "type3", "type4"]);
+        assert_eq!(dat.rows.len(), 7, "1k, 1k+8, 32k, 32k+8, 1M, 1M+8, MPART");
+    }
+}
+
+#[test]
+fn interrupted_runs_leave_the_directory_as_it_was() {
+    for what in [Interrupt::Launcher(libc::SIGTERM), Interrupt::Rank(libc::SIGKILL)] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("mine"), "not b_eff_io's").unwrap();
+        let d = dir.path().to_path_buf();
+        let out = launch(2, dir.path(), "-T 30 -MB 256 -N 2").run_interrupting(what, move |_| {
+            listing(&d).iter().any(|f| f.starts_with("b_eff_io_type"))
+        });
+        assert!(out.code != Some(0), "{}", out.report());
+        assert_eq!(listing(dir.path()), ["mine"], "{}", out.report());
+    }
+}
+
+#[test]
+fn bad_input_gets_one_line_and_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let cases = [
+        ("-T 0", "-T 0: takes the scheduled time"),
+        ("-T -3", "-T -3: takes"),
+        ("-T never", "-T never: takes"),
+        ("-N 0", "-N 0: \"0\" is not one of the process counts from 1 to 2"),
+        ("-N 3", "\"3\" is not one of"),
+        ("-q", "unknown option \"-q\""),
+    ];
+    for (args, message) in cases {
+        let out = launch(2, dir.path(), args).timeout(Duration::from_secs(30)).run();
+        out.failure(message);
+        assert_eq!(out.stderr_lines("error").len(), 1, "{}", out.report());
+    }
+    for (p, message) in
+        [("/nonexistent/io", "no such directory"), (file.to_str().unwrap(), "not a directory")]
+    {
+        let out = launch(2, Path::new(p), "-T 1").timeout(Duration::from_secs(30)).run();
+        out.failure(message);
+    }
+    // An existing file at one of the names is refused and left as it was.
+    std::fs::write(dir.path().join("b_eff_io_type2_1"), "keep").unwrap();
+    let out = launch(2, dir.path(), "-T 1 -MB 256").timeout(Duration::from_secs(30)).run();
+    out.failure("b_eff_io_type2_1 exists");
+    assert_eq!(std::fs::read_to_string(dir.path().join("b_eff_io_type2_1")).unwrap(), "keep");
+    assert_eq!(listing(dir.path()), ["a-file", "b_eff_io_type2_1"]);
+
+    // A full disk: one line naming the pattern and the file; then read-only.
+    let disk = SmallDisk::mount(1024).expect("a small tmpfs (tests run as root)");
+    let out = launch(2, disk.path(), "-T 1 -MB 256").timeout(Duration::from_secs(60)).run();
+    out.failure("pattern");
+    let line = out.stderr_lines("error: partition").join("\n");
+    assert!(line.contains("b_eff_io_type") && line.contains("pattern"), "{}", out.report());
+    assert_eq!(listing(disk.path()), Vec::<String>::new(), "{}", out.report());
+    disk.read_only().expect("remount read-only");
+    let out = launch(2, disk.path(), "-T 1 -MB 256").timeout(Duration::from_secs(30)).run();
+    out.failure("cannot write there");
+}
