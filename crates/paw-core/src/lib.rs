@@ -74,7 +74,9 @@ pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Table, TextFile};
 pub use error::{Error, Result};
 pub use meta::{available_memory, total_memory, RunInfo};
 pub use node::{cores, last_level_cache_bytes, Node};
-pub use paw::{agree, broadcast_text, mpi_library_version, start_mpi, Pair, Paw, World};
+pub use paw::{
+    agree, broadcast_text, mpi_library_version, start_mpi, waiting_barrier, Pair, Paw, World,
+};
 pub use process::{fatal, main, warn};
 pub use session::Session;
 pub use spec::{Check, Ranks, Spec, Var};

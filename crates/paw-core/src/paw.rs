@@ -261,6 +261,21 @@ pub fn agree<T>(comm: &SimpleCommunicator, mine: std::result::Result<T, String>)
     Err(Error::input(broadcast_text(comm, first, text)))
 }
 
+/// MPI_Barrier for processes that may wait long (those outside a partition or pair of a
+/// suite): a non-blocking barrier polled every millisecond, telling the watchdog the wait
+/// is alive, so it does not end a job whose other processes are busy (collective).
+pub fn waiting_barrier(comm: &SimpleCommunicator) {
+    let mut request = comm.immediate_barrier();
+    loop {
+        match request.test() {
+            Ok(_) => return,
+            Err(pending) => request = pending,
+        }
+        crate::watchdog::alive();
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
 /// Gathers one string per rank onto rank 0 (other ranks get an empty list).
 pub(crate) fn gather_strings(world: &SimpleCommunicator, mine: &str) -> Vec<String> {
     let root = world.process_at_rank(0);

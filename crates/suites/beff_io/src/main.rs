@@ -187,7 +187,8 @@ fn body() -> paw_core::Result<()> {
                 job.remove_files();
             }
         }
-        world.barrier();
+        // The processes outside the partition wait here through its T.
+        paw_core::waiting_barrier(&world);
         if root {
             let (text, value) = report(n, &results);
             print!("{text}");

@@ -99,6 +99,15 @@ fn interrupted_runs_leave_the_directory_as_it_was() {
 }
 
 #[test]
+fn processes_outside_a_partition_wait_without_the_watchdog_firing() {
+    // Rank 1 waits through partition 1 (about 4 s), twice the watchdog's limit.
+    let dir = tempfile::tempdir().unwrap();
+    let out = launch(2, dir.path(), "-T 6 -MB 256 -N 1").env("PAW_TIMEOUT", 2).run();
+    out.success();
+    assert!(out.elapsed > Duration::from_secs(3), "{:?}", out.elapsed);
+}
+
+#[test]
 fn bad_input_gets_one_line_and_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");

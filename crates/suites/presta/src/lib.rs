@@ -121,19 +121,10 @@ impl Presta {
         Some(Active { comm, partner: partner as i32, first, pair })
     }
 
-    /// The end of a process count's measurements: every process of the world meets, in a
-    /// non-blocking barrier polled with the watchdog told the wait is alive (processes
-    /// without a pair wait here through the whole count).
+    /// The end of a process count's measurements: every process of the world meets
+    /// (those without a pair wait here through the whole count, the watchdog told).
     pub fn done(&self) {
-        let mut request = self.world.immediate_barrier();
-        loop {
-            match request.test() {
-                Ok(_) => return,
-                Err(pending) => request = pending,
-            }
-            paw_core::watchdog::alive();
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        paw_core::waiting_barrier(&self.world);
     }
 
     /// The run's description for the header of standard output and the files.
