@@ -14,8 +14,8 @@
 //! read; b_eff_io = the maximum over partitions (also release 2.1's geometric figure).
 //!
 //! Ranks: any. Options: see `options::HELP` (`-h`). Files: the benchmark's files in `-p`
-//! (checked absent first, removed at the end, on error and on SIGTERM/SIGINT unless
-//! `-keep`); in PAW_OUTPUT_DIR: b_eff_io-np_PPPP.sum, b_eff_io_<access>-part_NNNN-np_PPPP.dat
+//! (checked absent first, removed after each partition, on error and on SIGTERM, SIGINT or
+//! SIGHUP; `-keep` keeps the last partition's); in PAW_OUTPUT_DIR: b_eff_io-np_PPPP.sum, b_eff_io_<access>-part_NNNN-np_PPPP.dat
 //! + .csv, the run record.
 
 mod options;
@@ -108,7 +108,12 @@ fn body() -> paw_core::Result<()> {
     };
     let names = file_names(&opts.dir, &opts.prefix, p);
     agree(&world, usable_dir(&opts.dir))?;
-    agree(&world, if root { absent(&names) } else { Ok(()) })?;
+    let mine: Vec<PathBuf> = [0, 1, 2, 3]
+        .iter()
+        .map(|&k| names[k].clone())
+        .chain([names[4 + world.rank() as usize].clone()])
+        .collect();
+    agree(&world, absent(if root { &names } else { &mine }))?;
     if !opts.keep {
         paw_core::scratch::register(names.clone());
     }
@@ -120,11 +125,21 @@ fn body() -> paw_core::Result<()> {
         format!("scheduled time T: {} s per partition ({:.2} min)", opts.t, opts.t / 60.0),
         format!("partitions: {}", list(&partitions)),
         format!(
-            "memory per process: {mem_mib} MiB ({}); MPART = max(2 MB, memory / 128) = {mpart} bytes",
-            if opts.mem_mib.is_some() { "-MB" } else { "default: host memory / its processes" }
+            "memory per process: {mem_mib} MiB ({}); MPART = max(2 MB, memory / 128) = {mpart} \
+             bytes{}",
+            if opts.mem_mib.is_some() { "-MB" } else { "default: host memory / its processes" },
+            if mpart == plan::MPART_CAP { " (capped at 1 GiB)" } else { "" }
         ),
-        format!("files: {}/{}_type<t>[_<rank>]{}", opts.dir.display(), opts.prefix, if opts.keep { ", kept (-keep)" } else { ", removed at the end" }),
-        format!("rewrite: {}", if opts.rewrite_all { "every type (-rewrite)" } else { "type 0 only" }),
+        format!(
+            "files: {}/{}_type<t>[_<rank>]{}",
+            opts.dir.display(),
+            opts.prefix,
+            if opts.keep { ", the last partition's kept (-keep)" } else { ", removed at the end" }
+        ),
+        format!(
+            "rewrite: {}",
+            if opts.rewrite_all { "every type (-rewrite)" } else { "type 0 only" }
+        ),
         format!(
             "read check: {}",
             if opts.check { "every byte (-check)" } else { "first and last 8 bytes of each chunk" }
@@ -148,7 +163,7 @@ fn body() -> paw_core::Result<()> {
     let mut best: Option<(f64, usize)> = None;
     let mut defects = 0u64;
     let mut lines = String::new();
-    for &n in &partitions {
+    for (i, &n) in partitions.iter().enumerate() {
         let color =
             if (world.rank() as usize) < n { Color::with_value(0) } else { Color::undefined() };
         let part = world.split_by_color_with_key(color, world.rank());
@@ -172,18 +187,14 @@ fn body() -> paw_core::Result<()> {
                 };
                 let mut per_type = Vec::new();
                 for t in types {
-                    // An I/O error may strike one process inside a collective pattern:
-                    // the others cannot be told, so the job ends here (files removed).
-                    let r = job.run_type(n, access, t).unwrap_or_else(|e| {
-                        paw_core::scratch::remove_all();
-                        paw_core::fatal(&format!("error: {e}"))
-                    });
+                    let r = job.run_type(n, access, t);
+
                     per_type.push((t, r));
                 }
                 results.push((access, per_type));
             }
             defects += job.defects;
-            if !opts.keep {
+            if !opts.keep || i + 1 < partitions.len() {
                 job.remove_files();
             }
         }
@@ -326,12 +337,14 @@ fn usable_dir(dir: &Path) -> Result<(), String> {
             dir.display().to_string()
         )),
         Ok(_) => {
-            let probe = dir.join(format!(".b_eff_io-probe-{}", std::process::id()));
-            match std::fs::File::create(&probe) {
+            let host = paw_core::mpi::environment::processor_name().unwrap_or_default();
+            let probe = dir.join(format!(".b_eff_io-probe-{host}-{}", std::process::id()));
+            match std::fs::File::options().write(true).create_new(true).open(&probe) {
                 Ok(_) => {
                     let _ = std::fs::remove_file(&probe);
                     Ok(())
                 }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
                 Err(e) => Err(format!(
                     "-p {:?}: cannot write there ({e}); accepted: a writable directory",
                     dir.display().to_string()
@@ -386,19 +399,19 @@ impl Buffers {
     }
 
     /// Defective bytes in the first `len` read bytes, chunks of `l`: every byte, or the
-    /// first and last 8 of each chunk.
+    /// first and last 8 of each chunk (paw-core's comparison, so its test hook reaches it).
     fn defects(&self, l: usize, len: usize, every_byte: bool) -> u64 {
         let want = self.data(l, len);
         let got = &self.read[..len];
         let mut bad = 0;
         for (w, g) in want.chunks(l).zip(got.chunks(l)) {
-            if every_byte {
-                bad += w.iter().zip(g).filter(|(a, b)| a != b).count() as u64;
+            bad += if every_byte {
+                check::differences(g, w)
             } else {
                 let k = 8.min(w.len());
-                let ends = |c: &[u8]| [c[..k].to_vec(), c[c.len() - k..].to_vec()].concat();
-                bad += ends(w).iter().zip(ends(g)).filter(|(a, b)| *a != b).count() as u64;
-            }
+                let e = w.len() - k;
+                check::differences(&g[..k], &w[..k]) + check::differences(&g[e..], &w[e..])
+            } as u64;
         }
         bad
     }
@@ -421,7 +434,7 @@ struct Partition<'a> {
 
 impl Partition<'_> {
     /// Opens the type's file, runs its patterns, closes it; the slowest process's time.
-    fn run_type(&mut self, n: usize, access: Access, t: Type) -> Result<TypeResult, String> {
+    fn run_type(&mut self, n: usize, access: Access, t: Type) -> TypeResult {
         let rank = self.comm.rank() as usize;
         let patterns: Vec<Pattern> = self.table.iter().filter(|p| p.kind == t).copied().collect();
         if self.counts.is_empty() {
@@ -444,9 +457,13 @@ impl Partition<'_> {
             Access::Read => Mode::RDONLY,
             _ => Mode::RDWR | Mode::CREATE,
         };
-        let fail = |what: String| {
+        // An I/O error may strike one process inside a collective pattern: the others
+        // cannot be told, and closing the file is collective, so the job ends here (the
+        // files removed first).
+        let fail = |what: String| -> ! {
             let (a, k, f) = (access.name(), t.number(), path.display());
-            format!("partition {n}, {a} of type {k} in {f}: {what}")
+            paw_core::scratch::remove_all();
+            paw_core::fatal(&format!("error: partition {n}, {a} of type {k} in {f}: {what}"))
         };
 
         self.comm.barrier();
@@ -455,18 +472,18 @@ impl Partition<'_> {
             Type::Separate => File::open(&SimpleCommunicator::self_comm(), &path, mode),
             _ => File::open(self.comm, &path, mode),
         }
-        .map_err(|e| fail(e.to_string()))?;
+        .unwrap_or_else(|e| fail(e.to_string()));
         let mut done = Vec::new();
         let mut base = 0u64; // type 0: bytes of all processes before this pattern
         let mut in_segment = 0u64; // types 3, 4: bytes of this process's segment so far
         for pat in patterns {
             let begun = paw_core::mpi::time();
             let (calls, bytes) =
-                self.pattern(&file, access, pat, n, base, &mut in_segment).map_err(|e| {
+                self.pattern(&file, access, pat, n, base, &mut in_segment).unwrap_or_else(|e| {
                     fail(format!("pattern {} (chunk {} bytes): {e}", pat.number, pat.l))
-                })?;
+                });
             if access != Access::Read {
-                file.sync().map_err(|e| fail(e.to_string()))?;
+                file.sync().unwrap_or_else(|e| fail(e.to_string()));
             }
             let mine = paw_core::mpi::time() - begun;
             let mut slowest = 0.0;
@@ -478,11 +495,11 @@ impl Partition<'_> {
             }
             done.push((pat, Done { calls, bytes: all_bytes, seconds: slowest }));
         }
-        file.close().map_err(|e| fail(e.to_string()))?;
+        file.close().unwrap_or_else(|e| fail(e.to_string()));
         let mine = paw_core::mpi::time() - start;
         let mut seconds = 0.0;
         self.comm.all_reduce_into(&mine, &mut seconds, SystemOperation::max());
-        Ok(TypeResult { patterns: done, seconds })
+        TypeResult { patterns: done, seconds }
     }
 
     /// One pattern: its calls in this access; returns the calls and this process's bytes.
@@ -520,7 +537,6 @@ impl Partition<'_> {
         };
         let budget = plan::pattern_time(self.opts.t, pat.units);
         let start = paw_core::mpi::time();
-        let root = self.comm.process_at_rank(0);
         let (mut calls, mut bytes) = (0u64, 0u64);
         loop {
             let mut batch = match fixed {
@@ -531,12 +547,12 @@ impl Partition<'_> {
                     if calls > 0 {
                         file.sync().map_err(|e| e.to_string())?;
                     }
-                    let mut b = 0u64;
-                    if self.comm.rank() == 0 {
-                        b = plan::next_batch(calls, paw_core::mpi::time() - start, budget);
-                    }
-                    root.broadcast_into(&mut b);
-                    b
+                    // Every process decides from the slowest one's clock (type 2's files
+                    // do not synchronise the processes).
+                    let mine = paw_core::mpi::time() - start;
+                    let mut elapsed = 0.0;
+                    self.comm.all_reduce_into(&mine, &mut elapsed, SystemOperation::max());
+                    plan::next_batch(calls, elapsed, budget)
                 }
             };
             if batch == 0 {
@@ -554,8 +570,8 @@ impl Partition<'_> {
                 }
                 calls += 1;
                 batch -= 1;
+                paw_core::watchdog::alive();
             }
-            paw_core::watchdog::alive();
             self.progress.tick();
             if fixed.is_some() {
                 break;

@@ -36,13 +36,13 @@ usage: mpirun -np P b_eff_io [-T seconds] [-MB MiB] [-N n1,n2,...] [-p dir] [-f 
 The effective I/O bandwidth benchmark (b_eff_io, HLRS) through MPI-IO: for each partition
 (number of processes), initial write, rewrite and read of five pattern types (0 scatter,
 1 shared file pointer, 2 separate files, 3 segmented, 4 segmented collective) with chunks
-of 1 kB, 32 kB, 1 MB, MPART and their +8 byte forms, each pattern for its share
+of 1 kB, 32 kB, 1 MB and their +8 byte forms and of MPART, each pattern for its share
 T/3 x U/64 of the scheduled time; b_eff_io is the maximum over partitions of
 25 % write + 25 % rewrite + 50 % read, each the mean over types with type 0 counted twice.
 
   -T seconds    scheduled time per partition (default 1800; a result counts as valid
                 from 900 s on)
-  -MB MiB       memory per process (MPART = max(2 MB, memory / 128)); default: this
+  -MB MiB       memory per process (MPART = max(2 MB, memory / 128), at most 1 GiB); default: this
                 host's memory divided by its processes, the smallest over hosts
   -N n1,n2,...  partitions: process counts, each 1 to P (default P/4, P/2, P)
   -p dir        directory of the files (default: the current directory)
@@ -87,10 +87,10 @@ pub fn parse(args: &[String], p: usize, paw_check: bool) -> Result<Options, Stri
                 };
             }
             "-MB" => {
-                let what = "the memory per process in MiB, a whole number from 1";
+                let what = "the memory per process in MiB, a whole number from 1 to 16777216";
                 let v = value(what)?;
                 o.mem_mib = match v.parse::<u64>() {
-                    Ok(m) if m >= 1 => Some(m),
+                    Ok(m) if (1..=1 << 24).contains(&m) => Some(m),
                     _ => return Err(format!("-MB {v}: takes {what}")),
                 };
             }
@@ -195,6 +195,7 @@ mod tests {
             ("-N 0", "-N 0: \"0\" is not one of the process counts from 1 to 4"),
             ("-N 2,5", "\"5\" is not one of"),
             ("-MB 0", "-MB 0: takes the memory per process"),
+            ("-MB 16777217", "a whole number from 1 to 16777216"),
             ("-f a/b", "-f \"a/b\": takes a file name prefix without '/'"),
             ("-x", "unknown option \"-x\"; accepted: -T"),
             ("-T", "-T needs a value"),

@@ -64,9 +64,12 @@ pub struct Pattern {
     pub fill: bool,
 }
 
-/// MPART = max(2 MB, memory per process / 128), bytes.
+/// Largest MPART, bytes: one call's count must fit an MPI int, and the buffers memory.
+pub const MPART_CAP: usize = 1 << 30;
+
+/// MPART = max(2 MB, memory per process / 128), at most [`MPART_CAP`], bytes.
 pub fn mpart(memory_bytes: u64) -> usize {
-    (memory_bytes / 128).max(2 * MB as u64) as usize
+    (memory_bytes / 128).clamp(2 * MB as u64, MPART_CAP as u64) as usize
 }
 
 /// Table 2 with `mpart` for MPART: 9 scatter patterns, 8 shared, 8 separate, and 9 each
@@ -210,6 +213,7 @@ mod tests {
         assert_eq!(t[26], Pattern { number: 26, kind: Type::Segmented, ..t[18] });
         assert_eq!(mpart(128 << 20), 2 * MB);
         assert_eq!(mpart(1 << 30), 8 * MB);
+        assert_eq!(mpart(1 << 40), MPART_CAP, "1 GiB at most");
     }
 
     #[test]

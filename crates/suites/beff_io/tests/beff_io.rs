@@ -99,6 +99,16 @@ fn interrupted_runs_leave_the_directory_as_it_was() {
 }
 
 #[test]
+fn a_read_defect_makes_the_result_not_valid_and_fails_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = launch(2, dir.path(), "-T 1 -MB 256 -N 2").env("PAW_TEST_CORRUPT", 1).run();
+    out.failure("the read check found");
+    let last = out.stdout.lines().rfind(|l| l.starts_with("b_eff_io = ")).unwrap_or_default();
+    assert!(last.contains("NOT VALID (") && last.contains("defective bytes"), "{last}");
+    assert_eq!(listing(dir.path()), Vec::<String>::new());
+}
+
+#[test]
 fn processes_outside_a_partition_wait_without_the_watchdog_firing() {
     // Rank 1 waits through partition 1 (about 4 s), twice the watchdog's limit.
     let dir = tempfile::tempdir().unwrap();
