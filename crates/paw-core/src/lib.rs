@@ -75,7 +75,8 @@ pub use error::{Error, Result};
 pub use meta::{available_memory, total_memory, RunInfo};
 pub use node::{cores, last_level_cache_bytes, Node};
 pub use paw::{
-    agree, broadcast_text, mpi_library_version, start_mpi, waiting_barrier, Pair, Paw, World,
+    agree, broadcast_text, mpi_library_version, parse_on_root, start_mpi, waiting_barrier, Pair,
+    Paw, World,
 };
 pub use process::{fatal, main, warn};
 pub use session::Session;

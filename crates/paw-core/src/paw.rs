@@ -244,6 +244,30 @@ pub fn broadcast_text(comm: &SimpleCommunicator, from: i32, mut text: Vec<u8>) -
     String::from_utf8_lossy(&text).into_owned()
 }
 
+/// The command line read on rank 0 alone (which may also read files it names): `parse`
+/// turns the arguments into text (the options, encoded) or the error line; every rank gets
+/// the text, or the error as an input error (collective). Every rank then stops together
+/// on a bad option.
+pub fn parse_on_root(
+    comm: &SimpleCommunicator,
+    parse: impl FnOnce(&[String]) -> std::result::Result<String, String>,
+) -> Result<String> {
+    let mut text = Vec::new();
+    if comm.rank() == 0 {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        text = match parse(&args) {
+            Ok(t) => format!("ok\n{t}"),
+            Err(e) => format!("error\n{e}"),
+        }
+        .into_bytes();
+    }
+    match broadcast_text(comm, 0, text).split_once('\n') {
+        Some(("ok", t)) => Ok(t.to_string()),
+        Some((_, message)) => Err(Error::input(message)),
+        None => Err(Error::runtime("the command line was not received from rank 0")),
+    }
+}
+
 /// Makes an outcome every rank's (collective): if any rank failed, every rank returns the
 /// lowest failing rank's message as an input error.
 pub fn agree<T>(comm: &SimpleCommunicator, mine: std::result::Result<T, String>) -> Result<T> {

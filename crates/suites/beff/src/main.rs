@@ -29,7 +29,7 @@ use patterns::{Kind, Pattern};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_core::{agree, broadcast_text, vars, Column, Error, RunInfo, SuiteRun, TextFile};
+use paw_core::{agree, vars, Column, Error, RunInfo, SuiteRun, TextFile};
 use plan::{LoopRule, LENGTHS, REPETITIONS};
 use report::{PatternResult, Sample};
 use std::process::ExitCode;
@@ -192,24 +192,14 @@ fn body() -> paw_core::Result<()> {
 
 /// Rank 0 reads the command line (and draws the seed); every rank gets the outcome.
 fn shared_options(world: &SimpleCommunicator) -> paw_core::Result<Options> {
-    let mut text = Vec::new();
-    if world.rank() == 0 {
-        let args: Vec<String> = std::env::args().skip(1).collect();
+    let text = paw_core::parse_on_root(world, |args| {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64);
         let check = std::env::var("PAW_CHECK").is_ok_and(|v| v.trim() == "1");
-        text = match options::parse(&args, seed, check) {
-            Ok(o) => format!("ok\n{}", o.encode()),
-            Err(e) => format!("error\n{e}"),
-        }
-        .into_bytes();
-    }
-    match broadcast_text(world, 0, text).split_once('\n') {
-        Some(("ok", encoded)) => Ok(Options::decode(encoded)),
-        Some((_, message)) => Err(Error::input(message)),
-        None => Err(Error::runtime("options were not received from rank 0")),
-    }
+        options::parse(args, seed, check).map(|o| o.encode())
+    })?;
+    Ok(Options::decode(&text))
 }
 
 /// The most memory per process a default gives, MiB.

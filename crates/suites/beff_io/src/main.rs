@@ -27,7 +27,7 @@ use options::Options;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
-use paw_core::{agree, broadcast_text, check, vars, Column, Error, RunInfo, SuiteRun};
+use paw_core::{agree, check, vars, Column, Error, RunInfo, SuiteRun};
 use plan::{Pattern, Type, MB, TYPES};
 use progress::Progress;
 use std::path::{Path, PathBuf};
@@ -277,21 +277,12 @@ fn body() -> paw_core::Result<()> {
 
 /// Rank 0 reads the command line; every rank gets the outcome.
 fn shared_options(world: &SimpleCommunicator) -> paw_core::Result<Options> {
-    let mut text = Vec::new();
-    if world.rank() == 0 {
-        let args: Vec<String> = std::env::args().skip(1).collect();
+    let size = world.size() as usize;
+    let text = paw_core::parse_on_root(world, |args| {
         let check = std::env::var("PAW_CHECK").is_ok_and(|v| v.trim() == "1");
-        text = match options::parse(&args, world.size() as usize, check) {
-            Ok(o) => format!("ok\n{}", o.encode()),
-            Err(e) => format!("error\n{e}"),
-        }
-        .into_bytes();
-    }
-    match broadcast_text(world, 0, text).split_once('\n') {
-        Some(("ok", encoded)) => Ok(Options::decode(encoded)),
-        Some((_, message)) => Err(Error::input(message)),
-        None => Err(Error::runtime("options were not received from rank 0")),
-    }
+        options::parse(args, size, check).map(|o| o.encode())
+    })?;
+    Ok(Options::decode(&text))
 }
 
 /// Memory per process, MiB: `-MB`, else this host's memory divided by its processes, the

@@ -11,7 +11,7 @@ use crate::{Benchmark, Ctx, Mode, Run, Suite};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
-use paw_core::{agree, broadcast_text, CsvTable, Error, SuiteRun};
+use paw_core::{agree, CsvTable, Error, SuiteRun};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -66,27 +66,16 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
 
 /// Rank 0 reads the command line (and the files it names); every rank gets the outcome.
 fn shared_options<K>(suite: &Suite<K>, world: &SimpleCommunicator) -> paw_core::Result<Options> {
-    let mut text = Vec::new();
-    if world.rank() == 0 {
-        let args: Vec<String> = std::env::args().skip(1).collect();
+    let size = world.size() as usize;
+    let text = paw_core::parse_on_root(world, |args| {
         let read = |f: &str| std::fs::read_to_string(f);
-        let parsed = options::parse(suite, &args, world.size() as usize, read).map(|mut o| {
+        options::parse(suite, args, size, read).map(|mut o| {
             // PAW_OUTPUT_DIR asks for the files as -csv does.
             o.csv |= std::env::var_os("PAW_OUTPUT_DIR").is_some_and(|d| !d.is_empty());
-            o
-        });
-        text = match parsed {
-            Ok(o) => format!("ok\n{}", o.encode()),
-            Err(e) => format!("error\n{e}"),
-        }
-        .into_bytes();
-    }
-    let text = broadcast_text(world, 0, text);
-    match text.split_once('\n') {
-        Some(("ok", encoded)) => Ok(Options::decode(encoded)),
-        Some((_, message)) => Err(Error::input(message)),
-        None => Err(Error::runtime("options were not received from rank 0")),
-    }
+            o.encode()
+        })
+    })?;
+    Ok(Options::decode(&text))
 }
 
 /// MPI_COMM_WORLD renumbered by `-map PxQ` (guide §5.1.2.6), and the world rank of each

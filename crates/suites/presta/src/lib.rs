@@ -14,7 +14,7 @@ use options::{Options, Takes};
 use pairs::Layout;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
-use paw_core::{broadcast_text, Column, Error, RunInfo, SuiteRun, Table};
+use paw_core::{Column, RunInfo, SuiteRun, Table};
 
 /// MB of PRESTA's bandwidth columns: 10^6 bytes.
 pub const MB: f64 = 1e6;
@@ -74,21 +74,11 @@ impl Presta {
     pub fn start(binary: Binary) -> paw_core::Result<Option<Presta>> {
         let world = paw_core::start_mpi(binary.name)?;
         let size = world.size() as usize;
-        let mut text = Vec::new();
-        if world.rank() == 0 {
-            let args: Vec<String> = std::env::args().skip(1).collect();
+        let text = paw_core::parse_on_root(&world, |args| {
             let read = |f: &str| std::fs::read_to_string(f);
-            text = match options::parse(&args, binary.takes, size, read) {
-                Ok(o) => format!("ok\n{}", o.encode()),
-                Err(e) => format!("error\n{e}"),
-            }
-            .into_bytes();
-        }
-        let opts = match broadcast_text(&world, 0, text).split_once('\n') {
-            Some(("ok", encoded)) => Options::decode(encoded),
-            Some((_, message)) => return Err(Error::input(message)),
-            None => return Err(Error::runtime("options were not received from rank 0")),
-        };
+            options::parse(args, binary.takes, size, read).map(|o| o.encode())
+        })?;
+        let opts = Options::decode(&text);
         if opts.help {
             if world.rank() == 0 {
                 println!("{}", options::usage(binary.name, binary.what, binary.takes));

@@ -17,7 +17,7 @@
 
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{Column, Error, SuiteRun};
+use paw_core::{Column, SuiteRun};
 use std::process::ExitCode;
 
 const NAME: &str = "allred";
@@ -82,32 +82,18 @@ fn stats(v: &[f64]) -> (f64, f64) {
 fn main() -> ExitCode {
     paw_core::main(NAME, || {
         let world = paw_core::start_mpi(NAME)?;
-        let args: Vec<String> = std::env::args().skip(1).collect();
-        let text = if world.rank() == 0 {
-            match parse(&args) {
-                Ok(Some(v)) => format!("ok\n{} {} {}", v[0], v[1], v[2]),
-                Ok(None) => "help\n".to_string(),
-                Err(e) => format!("error\n{e}"),
+        // "help" or the three numbers.
+        let text = paw_core::parse_on_root(&world, |args| {
+            parse(args).map(|v| v.map_or("help".into(), |v| format!("{} {} {}", v[0], v[1], v[2])))
+        })?;
+        if text == "help" {
+            if world.rank() == 0 {
+                println!("{USAGE}");
             }
-        } else {
-            String::new()
-        };
-        let [steps, iters, samples] = match paw_core::broadcast_text(&world, 0, text.into_bytes())
-            .split_once('\n')
-        {
-            Some(("ok", v)) => {
-                let n: Vec<u64> = v.split_whitespace().map(|x| x.parse().expect("sent")).collect();
-                [n[0], n[1], n[2]]
-            }
-            Some(("help", _)) => {
-                if world.rank() == 0 {
-                    println!("{USAGE}");
-                }
-                return Ok(());
-            }
-            Some((_, e)) => return Err(Error::input(e)),
-            None => return Err(Error::runtime("arguments were not received from rank 0")),
-        };
+            return Ok(());
+        }
+        let n: Vec<u64> = text.split_whitespace().map(|x| x.parse().expect("sent")).collect();
+        let [steps, iters, samples] = [n[0], n[1], n[2]];
         let run = SuiteRun::start(NAME, &world, &[], None, true)?;
         let root = world.rank() == 0;
         let info = paw_core::RunInfo { title: WHAT.into(), ..run.info().clone() };

@@ -15,7 +15,7 @@
 use paw_core::mpi::collective::{Root, SystemOperation};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_core::{Column, Error, SuiteRun};
+use paw_core::{Column, SuiteRun};
 use std::process::ExitCode;
 
 const NAME: &str = "globalop";
@@ -99,32 +99,18 @@ fn reduce(world: &SimpleCommunicator, x: f64, out: &mut f64) {
 fn main() -> ExitCode {
     paw_core::main(NAME, || {
         let world = paw_core::start_mpi(NAME)?;
-        let text = if world.rank() == 0 {
-            let args: Vec<String> = std::env::args().skip(1).collect();
-            match parse(&args) {
-                Ok(Some((l, w))) => format!("ok\n{l} {w}"),
-                Ok(None) => "help\n".into(),
-                Err(e) => format!("error\n{e}"),
+        // "help" or the two numbers.
+        let text = paw_core::parse_on_root(&world, |args| {
+            parse(args).map(|v| v.map_or("help".into(), |(l, w)| format!("{l} {w}")))
+        })?;
+        if text == "help" {
+            if world.rank() == 0 {
+                println!("{USAGE}");
             }
-        } else {
-            String::new()
-        };
-        let (loops, steps) = match paw_core::broadcast_text(&world, 0, text.into_bytes())
-            .split_once('\n')
-        {
-            Some(("ok", v)) => {
-                let n: Vec<u64> = v.split_whitespace().map(|x| x.parse().expect("sent")).collect();
-                (n[0], n[1])
-            }
-            Some(("help", _)) => {
-                if world.rank() == 0 {
-                    println!("{USAGE}");
-                }
-                return Ok(());
-            }
-            Some((_, e)) => return Err(Error::input(e)),
-            None => return Err(Error::runtime("arguments were not received from rank 0")),
-        };
+            return Ok(());
+        }
+        let n: Vec<u64> = text.split_whitespace().map(|x| x.parse().expect("sent")).collect();
+        let (loops, steps) = (n[0], n[1]);
         let run = SuiteRun::start(NAME, &world, &[], None, true)?;
         let root = world.rank() == 0;
         let p = world.size() as f64;
