@@ -36,9 +36,15 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
         let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
             return;
         };
+        // The launcher gives a job's survivors milliseconds between SIGTERM and SIGKILL: the
+        // signal must not wait for the main thread, which may sit in a long file system
+        // call (unlinking a large file), so the main thread blocks these signals and this
+        // thread takes them.
+        set_mask(libc::SIG_BLOCK);
         std::thread::Builder::new()
             .name("paw-scratch".into())
             .spawn(move || {
+                set_mask(libc::SIG_UNBLOCK);
                 if let Some(sig) = signals.forever().next() {
                     remove_all();
                     // Die of the signal, as without the handler.
@@ -48,6 +54,20 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
             })
             .expect("cannot start the signal thread");
     });
+}
+
+/// Blocks or unblocks (`how`) SIGINT, SIGTERM and SIGHUP in the calling thread.
+fn set_mask(how: libc::c_int) {
+    // SAFETY: an empty set filled by sigemptyset/sigaddset, then pthread_sigmask on the
+    // calling thread; no memory is shared.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            libc::sigaddset(&mut set, sig);
+        }
+        libc::pthread_sigmask(how, &set, std::ptr::null_mut());
+    }
 }
 
 /// Removes every registered file that exists (a missing one is no error) and the companions
