@@ -122,6 +122,31 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
             ends.push(out.after_interrupt.unwrap());
         }
     }
+    // b_eff: its protocol, written a pattern at a time, keeps whole rows.
+    let out = Launch::mpi(bin("b_eff"), 2)
+        .args(["-mem", "64"])
+        .timeout(Duration::from_secs(90))
+        .run_interrupting(Interrupt::Rank(KILL), |dir| rows(dir, "b_eff-np_0002.prot") >= 189);
+    ended_promptly(&out, Duration::from_secs(10));
+    let prot = std::fs::read_to_string(out.dir.path().join("b_eff-np_0002.prot")).unwrap();
+    let data: Vec<&str> = prot.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(
+        data.len() >= 189 && data.len().is_multiple_of(189),
+        "189 rows a pattern: {}",
+        data.len()
+    );
+    assert!(data.iter().all(|l| l.split_whitespace().count() == 9), "torn row\n{prot}");
+    ends.push(out.after_interrupt.unwrap());
+    // PRESTA's com: the unidirectional table, written whole before the bidirectional pass.
+    let out = Launch::mpi(bin("com"), 2)
+        .args(["-o", "2000", "-b", "32", "-e", "4194304"])
+        .timeout(Duration::from_secs(90))
+        .run_interrupting(Interrupt::Rank(KILL), |dir| {
+            rows(dir, "com_unidirectional_bw-np_0002.csv") >= 18
+        });
+    ended_promptly(&out, Duration::from_secs(10));
+    assert!(files_whole(&out) >= 18, "{}", out.report());
+    ends.push(out.after_interrupt.unwrap());
     ends.sort();
     eprintln!(
         "jobs ended after a kill in: median {:?}, max {:?}",
