@@ -10,11 +10,24 @@
 #   make plots      render every .dat under results/ to PNG
 #   make clean      remove build output and results/
 #
-# Variables: MPIRUN (mpirun, mpiexec, srun ...), NP (tasks for the multi-task tests),
-# MPIFLAGS (extra launcher options), PREFIX, RESULTS, BLAS_MAX, IO_FILE_SIZE, GPU_MAX,
-# GPU_BLAS_MAX.
+# Variables: MPI (openmpi, the default, or mpich: Debian's MPICH, built into target/mpich/),
+# MPIRUN (mpirun, mpiexec, srun ...), NP (tasks for the multi-task tests), MPIFLAGS (extra
+# launcher options), PREFIX, RESULTS, BLAS_MAX, IO_FILE_SIZE, GPU_MAX, GPU_BLAS_MAX.
 
+MPI ?= openmpi
+ifeq ($(MPI),openmpi)
 MPIRUN ?= mpirun
+BINDIR := target/release
+else ifeq ($(MPI),mpich)
+# Each MPI builds into its own target directory: mpi-sys does not notice a changed MPICC.
+export MPICC := mpicc.mpich
+export CARGO_TARGET_DIR := $(CURDIR)/target/mpich
+export PAW_TEST_MPIRUN := mpiexec.mpich
+MPIRUN ?= mpiexec.mpich
+BINDIR := target/mpich/release
+else
+$(error MPI=$(MPI): accepted values are openmpi and mpich)
+endif
 NP ?= 2
 MPIFLAGS ?=
 PREFIX ?= $(CURDIR)/bin
@@ -50,29 +63,30 @@ GPU_BLAS_MAX ?= 4096
 all: build
 
 deps:
-	@scripts/install-deps
+	@scripts/install-deps $(MPI)
 
 build: deps
 	$(CARGO) build $(CARGOFLAGS) --workspace
 
 core: build
-	MPIRUN="$(MPIRUN)" NP="$(NP)" MPIFLAGS="$(MPIFLAGS)" RESULTS="$(RESULTS)/core" scripts/run-core
+	MPIRUN="$(MPIRUN)" NP="$(NP)" MPIFLAGS="$(MPIFLAGS)" RESULTS="$(RESULTS)/core" \
+		BINDIR="$(BINDIR)" scripts/run-core
 
 blas: build
 	mkdir -p "$(RESULTS)/blas"
 	for b in $(BLAS_BINS); do \
-		PAW_OUTPUT_DIR="$(RESULTS)/blas" MAX_BLAS_SIZE=$(BLAS_MAX) "target/release/$$b" || exit 1; \
+		PAW_OUTPUT_DIR="$(RESULTS)/blas" MAX_BLAS_SIZE=$(BLAS_MAX) "$(BINDIR)/$$b" || exit 1; \
 	done
 
 extras: build
 	mkdir -p "$(RESULTS)/extras"
-	PAW_OUTPUT_DIR="$(RESULTS)/extras" target/release/stream
-	PAW_OUTPUT_DIR="$(RESULTS)/extras" target/release/rayon_overhead
+	PAW_OUTPUT_DIR="$(RESULTS)/extras" $(BINDIR)/stream
+	PAW_OUTPUT_DIR="$(RESULTS)/extras" $(BINDIR)/rayon_overhead
 	@# Open MPI started by root runs nothing unless told otherwise; the file check below
 	@# catches a launcher that ran nothing.
 	if [ "$$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi; \
 	PAW_OUTPUT_DIR="$(RESULTS)/extras" IO_FILE_SIZE=$(IO_FILE_SIZE) \
-		$(MPIRUN) -n $(NP) $(MPIFLAGS) target/release/posix_io
+		$(MPIRUN) -n $(NP) $(MPIFLAGS) $(BINDIR)/posix_io
 	@ls "$(RESULTS)"/extras/posix_io_read-np_*.dat >/dev/null
 
 # Without a GPU the first binary says what is missing (one line) and make stops.
@@ -80,12 +94,12 @@ gpu: build
 	mkdir -p "$(RESULTS)/gpu"
 	for b in $(GPU_BINS); do \
 		PAW_OUTPUT_DIR="$(RESULTS)/gpu" MAX_GPU_SIZE=$(GPU_MAX) MAX_GPU_BLAS_SIZE=$(GPU_BLAS_MAX) \
-			"target/release/$$b" || exit $$?; \
+			"$(BINDIR)/$$b" || exit $$?; \
 	done
 
 install: build
 	mkdir -p "$(PREFIX)"
-	for b in $(BINS); do install -m 0755 "target/release/$$b" "$(PREFIX)/$$b"; done
+	for b in $(BINS); do install -m 0755 "$(BINDIR)/$$b" "$(PREFIX)/$$b"; done
 	@echo "installed $(BINS) into $(PREFIX)"
 
 test: build

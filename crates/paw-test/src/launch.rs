@@ -51,6 +51,8 @@ pub struct Launch {
     /// (Open MPI otherwise waits a second before SIGKILL): not when a test interrupts the
     /// job and the survivors must get time to clean up.
     quick_kill: bool,
+    /// A command that stands for the launcher (it is given the launcher's arguments).
+    via: Option<Vec<String>>,
 }
 
 /// A signal sent to a running job by [`Launch::run_interrupting`].
@@ -116,7 +118,15 @@ impl Launch {
             fsize: None,
             shared: false,
             quick_kill: true,
+            via: None,
         }
+    }
+
+    /// Runs the launch through `command` (e.g. `netns-cluster run --slots 2`), which takes
+    /// the launcher's arguments and finds the launcher in `MPIRUN`.
+    pub fn via<S: ToString>(mut self, command: impl IntoIterator<Item = S>) -> Launch {
+        self.via = Some(command.into_iter().map(|a| a.to_string()).collect());
+        self
     }
 
     /// Sets an environment variable for the run (overrides the tiny defaults).
@@ -288,7 +298,14 @@ impl Launch {
     fn command(&self, out_dir: &Path) -> Command {
         let mut cmd = match self.np {
             Some(np) => {
-                let mut c = Command::new(launcher());
+                let mut c = match &self.via {
+                    Some(via) => {
+                        let mut c = Command::new(&via[0]);
+                        c.args(&via[1..]).env("MPIRUN", launcher());
+                        c
+                    }
+                    None => Command::new(launcher()),
+                };
                 c.arg("-np").arg(np.to_string());
                 if np > 2 && is_open_mpi() {
                     c.arg("--oversubscribe");
@@ -409,12 +426,12 @@ pub fn help_variables(help: &str) -> Vec<String> {
 }
 
 /// The MPI launcher: `PAW_TEST_MPIRUN`, or `mpirun`.
-fn launcher() -> String {
+pub fn launcher() -> String {
     std::env::var("PAW_TEST_MPIRUN").unwrap_or_else(|_| "mpirun".to_string())
 }
 
 /// Whether the launcher is Open MPI's (it needs --oversubscribe beyond the core count).
-fn is_open_mpi() -> bool {
+pub fn is_open_mpi() -> bool {
     static OPEN_MPI: OnceLock<bool> = OnceLock::new();
     *OPEN_MPI.get_or_init(|| {
         Command::new(launcher())

@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod binaries;
+pub mod cluster;
 pub mod collective;
 mod disk;
 pub mod gpu;
@@ -17,5 +18,8 @@ mod launch;
 pub mod p2p;
 
 pub use disk::SmallDisk;
-pub use launch::{help_variables, variables_read, Interrupt, Launch, Outcome, DEFAULT_TIMEOUT};
+pub use launch::{
+    help_variables, is_open_mpi, launcher, variables_read, Interrupt, Launch, Outcome,
+    DEFAULT_TIMEOUT,
+};
 pub use paw_report::Dat;

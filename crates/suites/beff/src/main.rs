@@ -76,6 +76,11 @@ fn body() -> paw_core::Result<()> {
         all.push(patterns::random_pattern(k + 1, order));
     }
     all.extend(patterns::extra_patterns(p, &dims2, &dims3));
+    let total = all.len();
+    let complete = opts.patterns.is_empty();
+    if !complete {
+        select(&mut all, &opts.patterns)?;
+    }
     let me = world.rank() as usize;
     let slots = all.iter().map(|pat| pat.exchanges[me].len()).max().unwrap_or(1).max(1);
     agree(&world, fits(&opts, mem_mib, slots, lmax, host.size() as usize))?;
@@ -101,10 +106,19 @@ fn body() -> paw_core::Result<()> {
             opts.random,
             opts.seed,
             opts.seed,
-            all.len() - 6 - opts.random,
+            total - 6 - opts.random,
             x(&dims2),
             x(&dims3)
         ),
+        if complete {
+            "run: every pattern".to_string()
+        } else {
+            format!(
+                "run: {} of the {total} patterns (-pattern {}); b_eff is not computed",
+                all.len(),
+                opts.patterns.join(",")
+            )
+        },
         format!(
             "methods: MPI_Sendrecv, MPI_Alltoallv, MPI_Irecv + MPI_Isend + MPI_Waitall \
              (the ping-pong: MPI_Send/MPI_Recv); {REPETITIONS} repetitions each; the maximum \
@@ -166,8 +180,16 @@ fn body() -> paw_core::Result<()> {
 
     let summary = report::summarize(&results, &lengths);
     let system = run.info().hosts().iter().map(|(h, _)| h.clone()).collect::<Vec<_>>().join(",");
-    let table1 = report::table1(&summary, p, lmax);
-    let last = report::final_line(&summary, p, mem_mib, &system);
+    let (table1, last) = if complete {
+        (report::table1(&summary, p, lmax), report::final_line(&summary, p, mem_mib, &system))
+    } else {
+        let why = format!(
+            "b_eff not computed: -pattern ran {} of the {total} patterns, and b_eff averages \
+             every ring and random pattern",
+            results.len()
+        );
+        (String::new(), why)
+    };
     if root {
         println!("\n{table1}\n{last}");
     }
@@ -178,7 +200,7 @@ fn body() -> paw_core::Result<()> {
         report::pattern_heading(),
         lines.join("\n")
     )));
-    write_dat(&run, &results, &lengths, p, &prot)?;
+    write_dat(&run, &results, &lengths, p, &prot, complete)?;
 
     let mut total = 0u64;
     world.all_reduce_into(&(defects as u64), &mut total, SystemOperation::sum());
@@ -249,6 +271,19 @@ fn fits(opts: &Options, mem: u64, slots: usize, lmax: usize, local: usize) -> Re
         )),
         _ => Ok(()),
     }
+}
+
+/// Keeps the patterns `-pattern` names; a name that matches none is bad input.
+fn select(all: &mut Vec<Pattern>, names: &[String]) -> paw_core::Result<()> {
+    if let Some(bad) = names.iter().find(|n| !all.iter().any(|p| p.is_named(n))) {
+        let known: Vec<&str> = all.iter().map(|p| p.name.as_str()).collect();
+        return Err(Error::input(format!(
+            "-pattern {bad}: no pattern of this run has that name; accepted: {}",
+            known.join(", ")
+        )));
+    }
+    all.retain(|p| names.iter().any(|n| p.is_named(n)));
+    Ok(())
 }
 
 /// The orders of the random patterns: drawn on rank 0 from `seed`, sent to every rank.
@@ -323,21 +358,25 @@ fn write_dat(
     lengths: &[usize; LENGTHS],
     p: usize,
     prot: &TextFile,
+    averages: bool,
 ) -> paw_core::Result<()> {
     const UNIT: &str = "MB/s (MB = 10^6 B)";
-    let mut columns = vec![
-        Column::new("SIZE", "bytes"),
-        Column::new("b_eff", UNIT),
-        Column::new("rings", UNIT),
-        Column::new("random", UNIT),
-    ];
+    let mut columns = vec![Column::new("SIZE", "bytes")];
+    if averages {
+        columns.extend(["b_eff", "rings", "random"].map(|n| Column::new(n, UNIT)));
+    }
     columns.extend(results.iter().map(|r| Column::new(r.name.clone(), UNIT)));
     let notes = [
         "x: SIZE = message length [bytes]".to_string(),
         format!("y: bandwidth of the pattern, maximum over methods and repetitions [{UNIT}]"),
-        "b_eff: logavg(rings, random) at this length; rings, random: logavg over the ring \
-         and the random patterns"
-            .to_string(),
+        if averages {
+            "b_eff: logavg(rings, random) at this length; rings, random: logavg over the ring \
+             and the random patterns"
+                .to_string()
+        } else {
+            "a column per pattern -pattern selected (no averages: they need every pattern)"
+                .to_string()
+        },
         format!(
             "every measurement: {}",
             prot.path().map_or("the .prot file".into(), |f| f.display().to_string())
@@ -351,7 +390,9 @@ fn write_dat(
         };
         let (rings, random) = (plan::logavg(&best(Kind::Ring)), plan::logavg(&best(Kind::Random)));
         let mut row = vec![len.to_string()];
-        row.extend([plan::logavg(&[rings, random]), rings, random].map(|v| format!("{v:.4}")));
+        if averages {
+            row.extend([plan::logavg(&[rings, random]), rings, random].map(|v| format!("{v:.4}")));
+        }
         row.extend(results.iter().map(|r| format!("{:.4}", r.best(lengths, i))));
         table.row(&row);
     }

@@ -23,13 +23,16 @@ pub struct Options {
     pub short: bool,
     /// `-check` (or PAW_CHECK=1): compare every received message with what was sent.
     pub check: bool,
+    /// `-pattern`: run only the patterns so named (empty: all of them).
+    pub patterns: Vec<String>,
     /// `-h`: print the help and exit.
     pub help: bool,
 }
 
 /// The help text.
 pub const HELP: &str = "\
-usage: mpirun -np P b_eff [-mem MiB] [-random N] [-seed S] [-short] [-check] [-h]
+usage: mpirun -np P b_eff [-mem MiB] [-random N] [-seed S] [-short] [-check]
+                          [-pattern NAME,...] [-h]
 
 The effective bandwidth benchmark (b_eff, HLRS): every process exchanges messages with
 its neighbours in six ring patterns and N random rings, 21 lengths from 1 byte to
@@ -46,6 +49,9 @@ and random averages of the mean over lengths of the best bandwidth. Needs P >= 2
                steps lasting about 0.4 ms, 512 MiB memory per process unless -mem
   -check       check every received message against what its sender put there (outside
                the timing; also PAW_CHECK=1); defects fail the run
+  -pattern NAME,...  run only these patterns (a name as the protocol writes it, or its
+               part before the first '-': ring1 ... ring6, random01, pingpong, cart2d ...);
+               b_eff itself needs them all and is then not computed
   -h, --help   this text
 
 Output: the summary and the final line on standard output; b_eff-np_PPPP.prot (every
@@ -56,8 +62,15 @@ PAW_OUTPUT_DIR (default: the current directory). MB = 10^6 bytes; MiB = 2^20 byt
 /// Parses the arguments (without the program name). `seed` is used when `-seed` is not
 /// given; `paw_check` is whether PAW_CHECK asks for checking.
 pub fn parse(args: &[String], seed: u64, paw_check: bool) -> Result<Options, String> {
-    let mut o =
-        Options { mem_mib: None, random: 0, seed, short: false, check: paw_check, help: false };
+    let mut o = Options {
+        mem_mib: None,
+        random: 0,
+        seed,
+        short: false,
+        check: paw_check,
+        patterns: Vec::new(),
+        help: false,
+    };
     let mut random = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -90,11 +103,23 @@ pub fn parse(args: &[String], seed: u64, paw_check: bool) -> Result<Options, Str
             }
             "-short" => o.short = true,
             "-check" => o.check = true,
+            "-pattern" => {
+                let what = "pattern names separated by commas, e.g. pingpong,ring1";
+                let v = value(what)?;
+                let plain = |n: &str| {
+                    !n.is_empty()
+                        && n.chars().all(|c| c.is_ascii_alphanumeric() || "*&+-".contains(c))
+                };
+                if !v.split(',').all(plain) {
+                    return Err(format!("-pattern {v}: takes {what}"));
+                }
+                o.patterns.extend(v.split(',').map(String::from));
+            }
             "-h" | "--help" => o.help = true,
             other => {
                 return Err(format!(
                     "unknown option \"{other}\"; accepted: -mem MiB, -random N, -seed S, -short, \
-                     -check, -h"
+                     -check, -pattern NAME,..., -h"
                 ))
             }
         }
@@ -107,25 +132,31 @@ impl Options {
     /// The options as one line of text, for [`Options::decode`].
     pub fn encode(&self) -> String {
         format!(
-            "{} {} {} {} {} {}",
+            "{} {} {} {} {} {} {}",
             self.mem_mib.unwrap_or(0),
             self.random,
             self.seed,
             self.short as u8,
             self.check as u8,
-            self.help as u8
+            self.help as u8,
+            if self.patterns.is_empty() { "-".to_string() } else { self.patterns.join(",") }
         )
     }
 
     /// The options [`Options::encode`] wrote.
     pub fn decode(text: &str) -> Options {
-        let v: Vec<u64> = text.split_whitespace().map(|x| x.parse().expect("encoded")).collect();
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let v: Vec<u64> = fields[..6].iter().map(|x| x.parse().expect("encoded")).collect();
         Options {
             mem_mib: (v[0] > 0).then_some(v[0]),
             random: v[1] as usize,
             seed: v[2],
             short: v[3] == 1,
             check: v[4] == 1,
+            patterns: match fields[6] {
+                "-" => Vec::new(),
+                list => list.split(',').map(String::from).collect(),
+            },
             help: v[5] == 1,
         }
     }
@@ -151,6 +182,9 @@ mod tests {
         assert_eq!((o.mem_mib, o.random, o.seed, o.check), (None, 3, 5, true));
         assert_eq!(Options::decode(&o.encode()), o);
         assert_eq!(parse(&[], 5, false).unwrap().random, 30);
+        let o = parse(&args("-pattern pingpong,ring1-3*2&+1 -pattern cart2d"), 5, false).unwrap();
+        assert_eq!(o.patterns, ["pingpong", "ring1-3*2&+1", "cart2d"]);
+        assert_eq!(Options::decode(&o.encode()), o);
     }
 
     #[test]
@@ -163,6 +197,8 @@ mod tests {
             ("-mem", "-mem needs a value"),
             ("-random 0", "-random 0: takes the number of random patterns, 1 to 1000"),
             ("-seed x", "-seed x: takes a whole number"),
+            ("-pattern a,,b", "-pattern a,,b: takes pattern names separated by commas"),
+            ("-pattern a/b", "-pattern a/b: takes pattern names"),
             ("-bogus", "unknown option \"-bogus\"; accepted: -mem MiB"),
         ] {
             let e = parse(&args(a), 0, false).unwrap_err();

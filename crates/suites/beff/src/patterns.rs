@@ -47,6 +47,12 @@ impl Pattern {
         self.exchanges.iter().flatten().filter(|(to, _)| to.is_some()).count()
     }
 
+    /// Whether `-pattern NAME` selects this pattern: NAME is its name or the part of its
+    /// name before a '-' (`ring1`, `cart2d`, `cart2d-dim0`).
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name == name || self.name.strip_prefix(name).is_some_and(|rest| rest.starts_with('-'))
+    }
+
     /// Every process of each ring sends to its left and right neighbour and receives
     /// from both: first to the left (receiving from the right), then to the right.
     fn of_rings(name: String, kind: Kind, p: usize, rings: &[Vec<usize>]) -> Pattern {

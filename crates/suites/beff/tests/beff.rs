@@ -172,6 +172,12 @@ fn bad_input_gets_one_line_and_a_non_zero_exit() {
         (3, "-mem much", "-mem much: takes"),
         (3, "-random 0", "-random 0: takes the number of random patterns, 1 to 1000"),
         (3, "-fast", "unknown option \"-fast\"; accepted: -mem"),
+        (
+            3,
+            "-pattern ring9",
+            "-pattern ring9: no pattern of this run has that name; accepted: ring1-",
+        ),
+        (3, "-pattern a,,b", "-pattern a,,b: takes pattern names separated by commas"),
         (1, "-short", "b_eff needs at least 2 processes"),
     ];
     if host_mib / 3 < 43_690 {
@@ -186,4 +192,20 @@ fn bad_input_gets_one_line_and_a_non_zero_exit() {
     let out = launch(2, "-h").run();
     out.success();
     assert_eq!(out.stdout.matches("usage: mpirun -np P b_eff").count(), 1, "{}", out.report());
+}
+
+#[test]
+fn a_pattern_selection_runs_those_patterns_only() {
+    let out = launch(3, "-short -mem 1 -pattern pingpong,ring1 -check").run();
+    out.success();
+    let rows = protocol(&out, 3);
+    let names: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.pattern.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.contains("pingpong") && names.iter().any(|n| n.starts_with("ring1-")));
+    assert_eq!(rows.len(), 21 * 3 + 21 * 9, "pingpong: 1 method, ring1: 3; 3 repetitions");
+    assert!(out.stdout.contains("b_eff not computed: -pattern ran 2 of the"), "{}", out.report());
+    assert!(!out.stdout.contains("b_eff = "), "{}", out.report());
+    let dat = out.dat("b_eff_bw-np_0003.dat");
+    assert_eq!(dat.columns.len(), 3, "SIZE and the two patterns: {:?}", dat.columns);
+    assert_eq!(dat.columns[0], "SIZE");
 }
