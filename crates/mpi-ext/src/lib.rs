@@ -52,7 +52,7 @@ fn count(len: usize) -> c_int {
     c_int::try_from(len).expect("buffer longer than an MPI count (2^31-1 elements)")
 }
 
-/// MPI's text for an error code.
+/// MPI's text for an error code, on one line (MPICH's error stacks span several).
 pub fn error_string(code: c_int) -> String {
     let mut buf = vec![0u8; mpi::ffi::MPI_MAX_ERROR_STRING as usize + 1];
     let mut len: c_int = 0;
@@ -62,5 +62,5 @@ pub fn error_string(code: c_int) -> String {
         mpi::ffi::MPI_Error_string(code, buf.as_mut_ptr().cast(), &mut len);
     }
     buf.truncate(len.clamp(0, buf.len() as c_int) as usize);
-    String::from_utf8_lossy(&buf).into_owned()
+    String::from_utf8_lossy(&buf).split_whitespace().collect::<Vec<_>>().join(" ")
 }

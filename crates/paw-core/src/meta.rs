@@ -170,6 +170,7 @@ const LAUNCHER_PREFIXES: &[&str] = &[
     "OMPI_MCA_ompi_command",
     "OMPI_MCA_ompi_argv",
     "OMPI_MCA_mpi_oversubscribe",
+    "MPIR_CVAR_CH3_INTERFACE_HOSTNAME",
     "PMIX_MCA_mca_base_component_show_load_errors",
     "PMIX_MCA_psec",
     "HFI_NO_BACKTRACE",
@@ -217,8 +218,12 @@ fn meminfo(key: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// Open MPI's MCA parameter files that exist, each as `path: name=value …`.
+/// Open MPI's MCA parameter files that exist, each as `path: name=value …` (none under
+/// another MPI: they do not apply).
 pub fn mca_files() -> Vec<String> {
+    if !crate::mpi_library_version().contains("Open MPI") {
+        return Vec::new();
+    }
     let mut files = vec![std::path::PathBuf::from("/etc/openmpi/openmpi-mca-params.conf")];
     if let Some(home) = std::env::var_os("HOME") {
         files.push(std::path::Path::new(&home).join(".openmpi/mca-params.conf"));

@@ -82,16 +82,27 @@ pub fn warn(message: &str) {
 pub fn fatal(message: &str) -> ! {
     let r = rank();
     if r >= 0 {
-        eprintln!("{}: rank {r}: {message}; aborting the job", name());
+        say(&format!("{}: rank {r}: {message}; aborting the job", name()));
     } else {
-        eprintln!("{}: {message}", name());
+        say(&format!("{}: {message}", name()));
     }
     abort(1)
+}
+
+/// Writes `line` and a newline to standard error in one write(2): `eprintln!` writes each
+/// piece of its format on its own, and MPICH's launcher, ending the job at MPI_Abort, can
+/// forward the first pieces only.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(format!("{line}\n").as_bytes());
 }
 
 /// Ends every rank of the job with `code` (MPI_Abort), or this process without MPI.
 pub fn abort(code: i32) -> ! {
     if mpi::environment::is_initialized() && !mpi::environment::is_finalized() {
+        // MPICH's launcher drops output its proxy has not yet forwarded when MPI_Abort ends
+        // the job: give it the time to pass the last lines on.
+        std::thread::sleep(std::time::Duration::from_millis(100));
         SimpleCommunicator::world().abort(code);
     }
     std::process::exit(code)
@@ -126,8 +137,8 @@ fn install_abort_on_panic(name: &'static str) {
     std::panic::set_hook(Box::new(move |info| {
         default(info);
         if mpi::environment::is_initialized() && !mpi::environment::is_finalized() {
-            eprintln!("{name}: rank {} panicked; calling MPI_Abort to end every rank", rank());
-            SimpleCommunicator::world().abort(101);
+            say(&format!("{name}: rank {} panicked; calling MPI_Abort to end every rank", rank()));
+            abort(101);
         }
     }));
 }

@@ -442,6 +442,32 @@ pub fn is_open_mpi() -> bool {
     })
 }
 
+/// Whether `np` tasks outnumber this machine's cores under an MPI that polls without ever
+/// yielding the processor (MPICH 4.0 with UCX: three tasks on two cores run about 100 times
+/// slower than two, whatever MPIR_CVAR_POLLS_BEFORE_YIELD says). Tests skip such counts,
+/// saying so.
+pub fn crowded(np: usize) -> bool {
+    !is_open_mpi() && np > thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The counts of `counts` that are not [`crowded`], saying on standard error which are
+/// skipped.
+pub fn task_counts(counts: &[usize]) -> Vec<usize> {
+    let (keep, skip): (Vec<usize>, Vec<usize>) = counts.iter().partition(|&&np| !crowded(np));
+    if !skip.is_empty() {
+        eprintln!("skipped: {skip:?} tasks, more than this machine's cores, under {}", launcher());
+    }
+    keep
+}
+
+/// Whether the launcher ends a job whose task died by SIGTERM to the others, with time to
+/// clean up before SIGKILL, and reports a signal it forwarded in its exit status (Open
+/// MPI). MPICH's hydra SIGKILLs the other tasks at once and may exit 0 after forwarding
+/// SIGTERM or SIGINT.
+pub fn launcher_is_graceful() -> bool {
+    is_open_mpi()
+}
+
 /// Holds the lock every test process takes for a launch: exclusive, so that launches run
 /// one at a time, or shared among launches that measure nothing.
 fn launch_lock(shared: bool) -> File {

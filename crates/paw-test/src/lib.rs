@@ -19,7 +19,7 @@ pub mod p2p;
 
 pub use disk::SmallDisk;
 pub use launch::{
-    help_variables, is_open_mpi, launcher, variables_read, Interrupt, Launch, Outcome,
-    DEFAULT_TIMEOUT,
+    crowded, help_variables, is_open_mpi, launcher, launcher_is_graceful, task_counts,
+    variables_read, Interrupt, Launch, Outcome, DEFAULT_TIMEOUT,
 };
 pub use paw_report::Dat;

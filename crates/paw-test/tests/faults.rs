@@ -14,10 +14,12 @@ fn rows(dir: &Path, file: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// The job ended by itself, promptly, with a non-zero status, leaving no process behind.
-fn ended_promptly(out: &Outcome, within: Duration) {
+/// The job ended by itself, promptly, with a non-zero status (where the launcher reports a
+/// signal it forwarded: MPICH's may exit 0), leaving no process behind.
+fn ended_promptly(out: &Outcome, within: Duration, what: Interrupt) {
     assert!(!out.timed_out, "the job hung\n{}", out.report());
-    assert!(out.code != Some(0), "a killed job must not exit 0\n{}", out.report());
+    let forwarded = matches!(what, Interrupt::Launcher(_)) && !paw_test::launcher_is_graceful();
+    assert!(out.code != Some(0) || forwarded, "a killed job must not exit 0\n{}", out.report());
     let took = out.after_interrupt.expect("the signal was sent");
     assert!(took < within, "took {took:?} to end\n{}", out.report());
     assert!(out.survivors.is_empty(), "{}", out.report());
@@ -79,7 +81,7 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
     ];
     let mut ends = Vec::new();
     for (name, nps, env, file, after) in cases {
-        for &np in nps {
+        for np in paw_test::task_counts(nps) {
             let file = file.replace("{np}", &format!("{np:04}"));
             let mut l = Launch::mpi(bin(name), np).timeout(Duration::from_secs(90));
             for (k, v) in env {
@@ -88,7 +90,7 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
             let out = l.run_interrupting(Interrupt::Rank(KILL), |dir| {
                 dir.join(&file).exists() && rows(dir, &file) >= after
             });
-            ended_promptly(&out, Duration::from_secs(10));
+            ended_promptly(&out, Duration::from_secs(10), Interrupt::Rank(KILL));
             let kept = files_whole(&out);
             assert!(kept >= after, "{name} at {np}: {kept} rows\n{}", out.report());
             ends.push(out.after_interrupt.unwrap());
@@ -108,17 +110,23 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
         ("IMB-IO", io.as_str(), "IMB-IO-P_Write_indv-np_0002-aggregate.csv"),
     ];
     for (suite, args, table) in suites {
-        for np in [2, 4] {
+        for np in paw_test::task_counts(&[2, 4]) {
             let out = Launch::mpi(bin(suite), np)
                 .args(args.split_whitespace())
                 .timeout(Duration::from_secs(90))
                 .run_interrupting(Interrupt::Rank(KILL), |dir| rows(dir, table) >= 4);
-            ended_promptly(&out, Duration::from_secs(10));
+            ended_promptly(&out, Duration::from_secs(10), Interrupt::Rank(KILL));
             let csv = std::fs::read_to_string(out.dir.path().join(table)).unwrap();
             let width = csv.lines().next().unwrap().split(',').count();
             assert!(csv.lines().all(|l| l.split(',').count() == width), "torn row\n{csv}");
+            // Only where the other tasks get SIGTERM before SIGKILL can they remove files.
             let left: Vec<_> = std::fs::read_dir(io_dir.path()).unwrap().flatten().collect();
-            assert!(left.is_empty(), "{suite}: {left:?} left behind\n{}", out.report());
+            if paw_test::launcher_is_graceful() {
+                assert!(left.is_empty(), "{suite}: {left:?} left behind\n{}", out.report());
+            }
+            for f in left {
+                let _ = std::fs::remove_file(f.path());
+            }
             ends.push(out.after_interrupt.unwrap());
         }
     }
@@ -127,7 +135,7 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
         .args(["-mem", "64"])
         .timeout(Duration::from_secs(90))
         .run_interrupting(Interrupt::Rank(KILL), |dir| rows(dir, "b_eff-np_0002.prot") >= 189);
-    ended_promptly(&out, Duration::from_secs(10));
+    ended_promptly(&out, Duration::from_secs(10), Interrupt::Rank(KILL));
     let prot = std::fs::read_to_string(out.dir.path().join("b_eff-np_0002.prot")).unwrap();
     let data: Vec<&str> = prot.lines().filter(|l| !l.starts_with('#')).collect();
     assert!(
@@ -144,7 +152,7 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
         .run_interrupting(Interrupt::Rank(KILL), |dir| {
             rows(dir, "com_unidirectional_bw-np_0002.csv") >= 18
         });
-    ended_promptly(&out, Duration::from_secs(10));
+    ended_promptly(&out, Duration::from_secs(10), Interrupt::Rank(KILL));
     assert!(files_whole(&out) >= 18, "{}", out.report());
     ends.push(out.after_interrupt.unwrap());
     ends.sort();
@@ -168,7 +176,7 @@ fn sigterm_or_sigint_ends_the_job_promptly_with_its_rows() {
             .env("NREPS", 60)
             .timeout(Duration::from_secs(60))
             .run_interrupting(what, |dir| rows(dir, file) >= 3);
-        ended_promptly(&out, Duration::from_secs(10));
+        ended_promptly(&out, Duration::from_secs(10), what);
         assert!(files_whole(&out) >= 3, "{what:?}\n{}", out.report());
         Dat::parse(&std::fs::read_to_string(out.dir.path().join(file)).unwrap()).unwrap();
     }
@@ -183,6 +191,13 @@ fn io_scratch_files_never_outlive_the_job() {
         Interrupt::Launcher(libc::SIGTERM),
         Interrupt::Rank(libc::SIGTERM),
     ] {
+        if what == Interrupt::Rank(libc::SIGKILL) && !paw_test::launcher_is_graceful() {
+            eprintln!(
+                "skipped: a killed task under {}: the others are SIGKILLed at once",
+                paw_test::launcher()
+            );
+            continue;
+        }
         let out = Launch::mpi(bin("posix_io"), 2)
             .env("IO_FILE_SIZE", 64 << 20)
             .env("NREPS", 40)
@@ -192,7 +207,7 @@ fn io_scratch_files_never_outlive_the_job() {
                     d.flatten().any(|e| e.file_name().to_string_lossy().starts_with("paw_io."))
                 })
             });
-        ended_promptly(&out, Duration::from_secs(10));
+        ended_promptly(&out, Duration::from_secs(10), what);
         files_whole(&out);
     }
 }

@@ -5,6 +5,17 @@ use std::time::Duration;
 const BIN: &str = env!("CARGO_BIN_EXE_col_init");
 const INITEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../scripts/initest");
 
+/// scripts/initest with the tests' launcher (PAW_TEST_MPIRUN, as Launch::mpi uses) and,
+/// for Open MPI only, --oversubscribe.
+fn initest() -> Launch {
+    let l = Launch::direct(INITEST).env("MPIRUN", paw_test::launcher());
+    if paw_test::is_open_mpi() {
+        l.env("MPIFLAGS", "--oversubscribe")
+    } else {
+        l
+    }
+}
+
 /// The `nprocs tMax` line a run printed.
 fn reported(stdout: &str) -> (usize, f64) {
     let line = stdout.lines().last().expect("a line on stdout");
@@ -44,10 +55,9 @@ fn initest_sweeps_task_counts_and_gathers_results() {
         bindir.join("col_init_th").exists(),
         "col_init_th is not built next to col_init: build the workspace (make test)"
     );
-    let out = Launch::direct(INITEST)
+    let out = initest()
         .args(["1", "2", "4"])
         .env("BINDIR", bindir.display())
-        .env("MPIFLAGS", "--oversubscribe")
         .timeout(Duration::from_secs(120))
         .run();
     out.success();
@@ -78,7 +88,7 @@ fn a_second_sweep_starts_new_gathered_files_and_keeps_the_first() {
     let bindir = Path::new(BIN).parent().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let sweep = || {
-        let out = Launch::direct(INITEST)
+        let out = initest()
             .args(["1", "2"])
             .env("BINDIR", bindir.display())
             .env("PAW_OUTPUT_DIR", dir.path().display())

@@ -68,7 +68,7 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn short_runs_recompute_from_their_protocol() {
-    for np in [2, 3, 4, 5] {
+    for np in paw_test::task_counts(&[2, 3, 4, 5]) {
         let out = launch(np, SHORT).run();
         out.success();
         let rows = protocol(&out, np);

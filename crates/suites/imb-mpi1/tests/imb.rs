@@ -63,7 +63,7 @@ fn check_table(b: &Block, lengths: &[f64], per_sample: f64, n_msg: f64, time_col
 
 #[test]
 fn every_benchmark_at_2_3_4_processes() {
-    for np in [2, 3, 4] {
+    for np in paw_test::task_counts(&[2, 3, 4]) {
         let (_, blocks) = run(np, "-msglog 0:17 -iter 400");
         let mut expected = Vec::new();
         for (name, class, _, _) in TABLE {
@@ -170,7 +170,7 @@ fn npmin_map_msglen_and_input() {
 
 #[test]
 fn check_finds_no_defects_in_a_clean_run() {
-    for np in [2, 4] {
+    for np in paw_test::task_counts(&[2, 4]) {
         let (out, blocks) = run(np, "-check -msglog 0:12 -iter 20");
         assert!(out.stdout.contains("Results checking"));
         assert_eq!(blocks.len(), if np == 2 { 13 } else { 2 + 11 * 2 });

@@ -45,6 +45,14 @@ fn text(e: IoError) -> String {
     e.to_string()
 }
 
+/// Whether a failed write ran out of room: Open MPI returns a short count there, ROMIO
+/// (MPICH) an MPI_ERR_IO whose text carries strerror (ENOSPC, EDQUOT, EFBIG).
+fn no_room(e: &IoError) -> bool {
+    ["No space left on device", "Disk quota exceeded", "File too large"]
+        .iter()
+        .any(|m| e.message.contains(m))
+}
+
 impl<'a> Transfer<'a> {
     /// The benchmark on `ctx` with file `path` (registered for removal by the caller).
     pub fn new(
@@ -154,7 +162,17 @@ impl<'a> Transfer<'a> {
         for i in 0..reps {
             let moved = self
                 .transfer(&f, i, (self.write, nonblocking), &send, &mut recv, exploit)
-                .map_err(text)?;
+                .map_err(|e| {
+                    if self.write && no_room(&e) {
+                        format!(
+                            "fewer than {x} bytes written to {} (no room left on its file \
+                             system, or a file size limit): {e}",
+                            self.path.display()
+                        )
+                    } else {
+                        text(e)
+                    }
+                })?;
             if moved != x && self.write {
                 return Err(format!(
                     "{moved} of {x} bytes written to {} (no room left on its file system, or \
