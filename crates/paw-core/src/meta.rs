@@ -1,5 +1,6 @@
 //! Run metadata written at the top of every output file.
 
+use serde::Serialize;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Facts about a run that a reader needs to trust or compare its numbers.
@@ -23,6 +24,8 @@ pub struct RunInfo {
     pub mca_files: Vec<String>,
     /// Timer description.
     pub timer: String,
+    /// The Slurm job the run is part of, when started by Slurm.
+    pub slurm: Option<SlurmJob>,
 }
 
 impl RunInfo {
@@ -37,6 +40,9 @@ impl RunInfo {
         ];
         if self.placement.len() <= 16 {
             lines.push(format!("placement: {}", self.placement.join("; ")));
+        }
+        if let Some(job) = &self.slurm {
+            lines.push(format!("slurm: {}", job.describe()));
         }
         for lib in &self.libraries {
             lines.push(format!("library: {lib}"));
@@ -82,6 +88,80 @@ fn summarize_hosts(placement: &[String]) -> String {
         .map(|(h, n)| format!("{h} ({n} task{})", if *n == 1 { "" } else { "s" }))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The Slurm job and step of a run, as Slurm tells the tasks it starts (srun, sbatch). The
+/// step's fields are there when srun started the tasks; the tasks' real hosts and CPUs are
+/// in [`RunInfo::placement`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SlurmJob {
+    /// The job id (SLURM_JOB_ID).
+    pub job_id: String,
+    /// The step id (SLURM_STEP_ID).
+    pub step_id: Option<String>,
+    /// The cluster (SLURM_CLUSTER_NAME).
+    pub cluster: Option<String>,
+    /// The partition (SLURM_JOB_PARTITION).
+    pub partition: Option<String>,
+    /// The job's nodes in Slurm's compact form, e.g. `node[01-04]` (SLURM_JOB_NODELIST).
+    pub job_nodes: Option<String>,
+    /// The step's nodes (SLURM_STEP_NODELIST).
+    pub step_nodes: Option<String>,
+    /// The step's tasks per node in Slurm's form, e.g. `2(x3),1` (SLURM_STEP_TASKS_PER_NODE).
+    pub step_tasks_per_node: Option<String>,
+    /// How the step's tasks were laid out over nodes and CPUs (SLURM_DISTRIBUTION).
+    pub distribution: Option<String>,
+    /// The CPU binding srun applied (SLURM_CPU_BIND).
+    pub cpu_bind: Option<String>,
+    /// srun's MPI plugin (SLURM_MPI_TYPE).
+    pub mpi_plugin: Option<String>,
+}
+
+impl SlurmJob {
+    /// The job as the variables `var` returns describe it; `None` without a job id.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Option<SlurmJob> {
+        Some(SlurmJob {
+            job_id: var("SLURM_JOB_ID")?,
+            step_id: var("SLURM_STEP_ID"),
+            cluster: var("SLURM_CLUSTER_NAME"),
+            partition: var("SLURM_JOB_PARTITION"),
+            job_nodes: var("SLURM_JOB_NODELIST"),
+            step_nodes: var("SLURM_STEP_NODELIST"),
+            step_tasks_per_node: var("SLURM_STEP_TASKS_PER_NODE"),
+            distribution: var("SLURM_DISTRIBUTION"),
+            cpu_bind: var("SLURM_CPU_BIND"),
+            mpi_plugin: var("SLURM_MPI_TYPE"),
+        })
+    }
+
+    /// The job of this process, or `None` outside Slurm.
+    pub fn current() -> Option<SlurmJob> {
+        SlurmJob::from_vars(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
+    }
+
+    /// One line: `job 42 step 0, cluster c, partition p, job nodes n[1-2], …`.
+    pub fn describe(&self) -> String {
+        let mut out = format!("job {}", self.job_id);
+        if let Some(step) = &self.step_id {
+            out += &format!(" step {step}");
+        }
+        let parts = [
+            ("cluster", &self.cluster),
+            ("partition", &self.partition),
+            ("job nodes", &self.job_nodes),
+            ("step nodes", &self.step_nodes),
+            ("step tasks per node", &self.step_tasks_per_node),
+            ("distribution", &self.distribution),
+            ("cpu bind", &self.cpu_bind),
+            ("mpi plugin", &self.mpi_plugin),
+        ];
+        for (label, value) in parts {
+            if let Some(v) = value {
+                out += &format!(", {label} {v}");
+            }
+        }
+        out
+    }
 }
 
 /// Current time as `YYYY-MM-DDTHH:MM:SSZ`.
@@ -253,6 +333,32 @@ mod tests {
         assert_eq!(utc_from_unix(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(utc_from_unix(1_700_000_000), "2023-11-14T22:13:20Z");
         assert_eq!(utc_from_unix(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn slurm_job() {
+        let none = |_: &str| None;
+        assert_eq!(SlurmJob::from_vars(none), None, "no job id: not under Slurm");
+        let step = |name: &str| {
+            let v = match name {
+                "SLURM_JOB_ID" => "42",
+                "SLURM_STEP_ID" => "0",
+                "SLURM_JOB_PARTITION" => "debug",
+                "SLURM_JOB_NODELIST" => "n[01-03]",
+                "SLURM_STEP_NODELIST" => "n[01-02]",
+                "SLURM_STEP_TASKS_PER_NODE" => "2(x2)",
+                _ => return None,
+            };
+            Some(v.to_string())
+        };
+        let job = SlurmJob::from_vars(step).unwrap();
+        assert_eq!(
+            job.describe(),
+            "job 42 step 0, partition debug, job nodes n[01-03], step nodes n[01-02], \
+             step tasks per node 2(x2)"
+        );
+        let batch = |name: &str| (name == "SLURM_JOB_ID").then(|| "7".to_string());
+        assert_eq!(SlurmJob::from_vars(batch).unwrap().describe(), "job 7");
     }
 
     #[test]

@@ -28,6 +28,7 @@ impl Node {
             date: meta::utc_now(),
             placement: vec![meta::placement()],
             tasks: 1,
+            slurm: meta::SlurmJob::current(),
             ..RunInfo::default()
         };
         Session::new(Solo::new(), spec, info)

@@ -190,6 +190,7 @@ impl Paw {
             environment: Vec::new(),
             mca_files: meta::mca_files(),
             timer: String::new(),
+            slurm: meta::SlurmJob::current(),
         };
         let local = world.split_shared(world.rank()).size() as usize;
         let session = Session::new(World { comm: world, local }, spec, info)?;

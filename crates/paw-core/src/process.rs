@@ -113,9 +113,32 @@ pub fn abort(code: i32) -> ! {
 pub(crate) fn adopt_mpi(name: &'static str, universe: Universe) -> SimpleCommunicator {
     install_abort_on_panic(name);
     let world = universe.world();
+    if let Some(line) = split_step(world.size(), |v| std::env::var(v).ok()) {
+        // Every task is alone in its world: the first says why for all, and all exit.
+        if std::env::var("SLURM_PROCID").map_or(true, |p| p == "0") {
+            say(&format!("{name}: error: {line}"));
+        }
+        drop(universe);
+        std::process::exit(2);
+    }
     UNIVERSE.with(|u| *u.borrow_mut() = Some(universe));
     RANK.store(world.rank(), Ordering::Relaxed);
     world
+}
+
+/// Why a Slurm step of several tasks started this process in an MPI world of its own: srun's
+/// MPI plugin is not the one the MPI library speaks, and each task initialised alone.
+fn split_step(world_size: i32, var: impl Fn(&str) -> Option<String>) -> Option<String> {
+    var("SLURM_STEP_ID")?;
+    let tasks: i32 = var("SLURM_STEP_NUM_TASKS")?.parse().ok()?;
+    (world_size == 1 && tasks > 1).then(|| {
+        let plugin = var("SLURM_MPI_TYPE").unwrap_or_else(|| "the default".into());
+        format!(
+            "srun started {tasks} tasks but each is alone in its MPI world: srun's MPI plugin \
+             ({plugin}) does not match this MPI library; accepted: --mpi=pmix for Open MPI, \
+             --mpi=pmi2 for MPICH (or SLURM_MPI_TYPE)"
+        )
+    })
 }
 
 /// Finalizes MPI if this process started it.
@@ -148,4 +171,24 @@ fn install_abort_on_panic(name: &'static str) {
 fn ignore_file_size_signal() {
     // SAFETY: installs the SIG_IGN disposition for SIGXFSZ; no handler code runs.
     unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_step;
+
+    #[test]
+    fn split_step_needs_a_step_of_several_tasks_in_a_world_of_one() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |v: &str| pairs.iter().find(|(k, _)| *k == v).map(|(_, x)| x.to_string())
+        };
+        let step = env(&[("SLURM_STEP_ID", "0"), ("SLURM_STEP_NUM_TASKS", "2")]);
+        let line = split_step(1, step).unwrap();
+        assert!(line.contains("srun started 2 tasks") && line.contains("--mpi=pmix"), "{line}");
+        assert_eq!(split_step(2, step), None, "the tasks found each other");
+        let one = env(&[("SLURM_STEP_ID", "0"), ("SLURM_STEP_NUM_TASKS", "1")]);
+        assert_eq!(split_step(1, one), None, "a step of one task");
+        let batch = env(&[("SLURM_NTASKS", "4")]);
+        assert_eq!(split_step(1, batch), None, "a batch script's own process is no step");
+    }
 }

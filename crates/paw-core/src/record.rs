@@ -82,6 +82,8 @@ pub struct Record {
     pub hosts: Vec<HostTasks>,
     /// Per task: `host cpus=LIST`.
     pub placement: Vec<String>,
+    /// The Slurm job and step, when Slurm started the run.
+    pub slurm: Option<crate::meta::SlurmJob>,
     /// The MPI library, for MPI benchmarks.
     pub mpi_library: Option<String>,
     /// Other library lines (BLAS, thread level, GPU).

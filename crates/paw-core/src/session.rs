@@ -169,6 +169,7 @@ impl<T: Team> Session<T> {
                 .map(|(host, tasks)| HostTasks { host, tasks })
                 .collect(),
             placement: self.info.placement.clone(),
+            slurm: self.info.slurm.clone(),
             mpi_library: mpi_library.map(String::from),
             environment: self.info.environment.clone(),
             mca_files: self.info.mca_files.clone(),

@@ -99,6 +99,7 @@ impl SuiteRun {
             environment: meta::environment(|_| false),
             mca_files: meta::mca_files(),
             timer: format!("MPI_Wtime, tick {:e} s", mpi::environment::time_resolution()),
+            slurm: meta::SlurmJob::current(),
             ..RunInfo::default()
         };
         if root {
@@ -118,6 +119,7 @@ impl SuiteRun {
                     .map(|(host, tasks)| HostTasks { host, tasks })
                     .collect(),
                 placement,
+                slurm: info.slurm.clone(),
                 mpi_library: Some(mpi_library_version()),
                 environment: meta::environment(|_| false),
                 mca_files: meta::mca_files(),

@@ -48,6 +48,13 @@ fn thread_level() -> &'static str {
     }
 }
 
+/// `# Slurm job : …` when Slurm started the run, else nothing.
+fn slurm_line() -> String {
+    paw_core::SlurmJob::current()
+        .map(|job| format!("# Slurm job             : {}\n", job.describe()))
+        .unwrap_or_default()
+}
+
 /// The general information block and the list of benchmarks (guide §6); `extra` lines
 /// (the CPU_Exploit rate of IMB-IO) close it.
 pub fn general<K>(
@@ -92,6 +99,7 @@ pub fn general<K>(
          # MPI Version           : {major}.{minor}\n\
          # MPI Library           : {}\n\
          # MPI Thread Environment: {}\n\
+         {}\
          \n\n\
          # Calling sequence was: \n\n\
          # {} \n\n\
@@ -106,6 +114,7 @@ pub fn general<K>(
         date(),
         paw_core::mpi_library_version(),
         thread_level(),
+        slurm_line(),
         calling_sequence(),
         repetition_rule(o),
     );
