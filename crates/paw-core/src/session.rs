@@ -463,7 +463,7 @@ impl<T: Team> Session<T> {
 
     /// Opens a plain table `file` and its CSV twin on rank 0 (collective). A new file gets
     /// the run header, `notes` and a `# columns:` line. With `append`, rows go after those of
-    /// earlier runs, each run's behind a `# run:` line with its date, tasks and hosts (the
+    /// earlier runs, each run's behind a `# run:` line with its date, tasks, hosts and Slurm job (the
     /// header then holds only what all runs share).
     pub fn table(
         &self,
@@ -475,7 +475,10 @@ impl<T: Team> Session<T> {
         let mut header = if append {
             let mut h = vec![format!("paw {} -- {}", self.info.benchmark, self.info.title)];
             h.extend(self.info.libraries.iter().map(|l| format!("library: {l}")));
-            h.push("one row per run, each after a '# run:' line (date, tasks, hosts)".into());
+            h.push(
+                "one row per run, each after a '# run:' line (date, tasks, hosts, Slurm job)"
+                    .into(),
+            );
             h
         } else {
             self.header()
@@ -484,7 +487,15 @@ impl<T: Team> Session<T> {
         let run = append.then(|| {
             let hosts: Vec<String> =
                 self.info.hosts().iter().map(|(h, n)| format!("{h} ({n})")).collect();
-            format!("{}, tasks {}, hosts {}", self.info.date, self.info.tasks, hosts.join(" "))
+            let mut run =
+                format!("{}, tasks {}, hosts {}", self.info.date, self.info.tasks, hosts.join(" "));
+            if let Some(job) = &self.info.slurm {
+                run += &format!(", slurm job {}", job.job_id);
+                if let Some(step) = &job.step_id {
+                    run += &format!(" step {step}");
+                }
+            }
+            run
         });
         let table = self.on_root(file, !append, |place| {
             Table::open(place, file, &header, columns, run.clone())
