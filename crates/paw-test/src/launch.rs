@@ -53,6 +53,8 @@ pub struct Launch {
     quick_kill: bool,
     /// A command that stands for the launcher (it is given the launcher's arguments).
     via: Option<Vec<String>>,
+    /// Started by srun (with these options) instead of the MPI launcher.
+    srun: Option<Vec<String>>,
 }
 
 /// A signal sent to a running job by [`Launch::run_interrupting`].
@@ -119,6 +121,7 @@ impl Launch {
             shared: false,
             quick_kill: true,
             via: None,
+            srun: None,
         }
     }
 
@@ -126,6 +129,13 @@ impl Launch {
     /// the launcher's arguments and finds the launcher in `MPIRUN`.
     pub fn via<S: ToString>(mut self, command: impl IntoIterator<Item = S>) -> Launch {
         self.via = Some(command.into_iter().map(|a| a.to_string()).collect());
+        self
+    }
+
+    /// Starts the tasks with `srun -n NP --mpi=PLUGIN OPTIONS…` (in a Slurm cluster such as
+    /// `scripts/slurm-local`'s), the plugin the one the MPI library speaks.
+    pub fn srun<S: ToString>(mut self, options: impl IntoIterator<Item = S>) -> Launch {
+        self.srun = Some(options.into_iter().map(|a| a.to_string()).collect());
         self
     }
 
@@ -296,8 +306,14 @@ impl Launch {
     }
 
     fn command(&self, out_dir: &Path) -> Command {
-        let mut cmd = match self.np {
-            Some(np) => {
+        let mut cmd = match (self.np, &self.srun) {
+            (Some(np), Some(options)) => {
+                let mut c = Command::new("srun");
+                c.arg("-n").arg(np.to_string()).arg(format!("--mpi={}", srun_mpi_plugin()));
+                c.args(options).arg(&self.program);
+                c
+            }
+            (Some(np), None) => {
                 let mut c = match &self.via {
                     Some(via) => {
                         let mut c = Command::new(&via[0]);
@@ -321,7 +337,7 @@ impl Launch {
                 c.arg(&self.program);
                 c
             }
-            None => Command::new(&self.program),
+            (None, _) => Command::new(&self.program),
         };
         cmd.args(&self.args);
         cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
@@ -440,6 +456,16 @@ pub fn is_open_mpi() -> bool {
             .map(|o| String::from_utf8_lossy(&o.stdout).contains("Open MPI"))
             .unwrap_or(false)
     })
+}
+
+/// srun's MPI plugin for the MPI library of the binaries: `pmix` for Open MPI (Debian's
+/// has no PMI-2), `pmi2` for MPICH (Debian's speaks PMI-1 and 2, not PMIx).
+pub fn srun_mpi_plugin() -> &'static str {
+    if is_open_mpi() {
+        "pmix"
+    } else {
+        "pmi2"
+    }
 }
 
 /// Whether `np` tasks outnumber this machine's cores under an MPI that polls without ever

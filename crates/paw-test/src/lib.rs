@@ -16,10 +16,11 @@ pub mod gpu;
 pub mod imb;
 mod launch;
 pub mod p2p;
+pub mod slurm;
 
 pub use disk::SmallDisk;
 pub use launch::{
-    crowded, help_variables, is_open_mpi, launcher, launcher_is_graceful, task_counts,
-    variables_read, Interrupt, Launch, Outcome, DEFAULT_TIMEOUT,
+    crowded, help_variables, is_open_mpi, launcher, launcher_is_graceful, srun_mpi_plugin,
+    task_counts, variables_read, Interrupt, Launch, Outcome, DEFAULT_TIMEOUT,
 };
 pub use paw_report::Dat;

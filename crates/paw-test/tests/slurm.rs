@@ -1,0 +1,229 @@
+//! paw under Slurm: a one-node cluster on this machine (scripts/slurm-local) brought up for
+//! the test and taken down after, also when it fails. srun starts the tasks; the files must
+//! be those of the same run under mpirun, with the Slurm job in their headers.
+//!
+//! Without root, or on a machine with a Slurm configuration of its own, each test prints one
+//! line saying why and passes.
+
+use paw_test::binaries::{bin, workspace};
+use paw_test::slurm::{self, SlurmLocal};
+use paw_test::{imb, Launch, Outcome};
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The tests share the cluster's directory and ports: one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn up() -> Option<SlurmLocal> {
+    match SlurmLocal::up() {
+        Ok(s) => Some(s),
+        Err(why) => {
+            eprintln!("slurm test skipped: {why}");
+            None
+        }
+    }
+}
+
+/// The run record's `slurm` object.
+fn record_job(out: &Outcome, record: &str) -> serde_json::Value {
+    let path = out.dir.path().join(record);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{record}: {e}\n{}", out.report()));
+    let json: serde_json::Value = serde_json::from_str(&text).expect("run record");
+    json["slurm"].clone()
+}
+
+/// The same binary under srun and under mpirun: both succeed and write the same files; the
+/// srun run's `.dat` headers and run record name its job and step 0, the mpirun run's none.
+/// Returns the two outcomes (srun first) and the job id.
+fn same_files_as_mpirun(name: &str, np: usize, args: &[&str]) -> (Outcome, Outcome, String) {
+    let timeout = Duration::from_secs(120);
+    let srun = Launch::mpi(bin(name), np).args(args).srun(["--time=2"]).timeout(timeout).run();
+    srun.success();
+    let mpirun = Launch::mpi(bin(name), np).args(args).timeout(timeout).run();
+    mpirun.success();
+    assert_eq!(
+        srun.files(),
+        mpirun.files(),
+        "{name}: srun\n{}\nmpirun\n{}",
+        srun.report(),
+        mpirun.report()
+    );
+    let record = format!("{name}-np_{np:04}.json");
+    let job = record_job(&srun, &record);
+    let id = job["job_id"].as_str().unwrap_or_else(|| panic!("{record}: no slurm.job_id\n{job}"));
+    assert_eq!(job["step_id"], "0", "{record}: {job}");
+    assert_eq!(job["step_tasks_per_node"], np.to_string().as_str(), "{record}: {job}");
+    assert!(record_job(&mpirun, &record).is_null(), "mpirun's record names a Slurm job");
+    for dat in srun.dat_files() {
+        let header = srun.dat(&dat).header_value("slurm").map(str::to_string);
+        let line = header.unwrap_or_else(|| panic!("{dat}: no '# slurm:' line\n{}", srun.report()));
+        assert!(line.starts_with(&format!("job {id} step 0, ")), "{dat}: {line}");
+        assert!(mpirun.dat(&dat).header_value("slurm").is_none(), "{dat} under mpirun: slurm line");
+        let tasks = srun.dat(&dat).header_value("tasks").map(str::to_string);
+        assert_eq!(tasks.as_deref(), Some(np.to_string().as_str()), "{dat}");
+    }
+    (srun, mpirun, id.to_string())
+}
+
+/// The fields of `scontrol show job` for `id`.
+fn job(id: &str) -> BTreeMap<String, String> {
+    slurm::job_fields(id).into_iter().collect()
+}
+
+#[test]
+fn paw_runs_under_srun_and_sbatch() {
+    let _serial = serial();
+    let Some(cluster) = up() else { return };
+    eprintln!("{}", cluster.up_output.trim());
+
+    // PAW point-to-point and a collective: the same files, the job in the header.
+    let (srun, _, id) = same_files_as_mpirun("latency", 2, &[]);
+    assert_eq!(srun.dat("latency.dat").rows.len(), 1, "{}", srun.report());
+    assert_eq!(job(&id).get("JobState").map(String::as_str), Some("COMPLETED"));
+    let (srun, _, _) = same_files_as_mpirun("col_ardc", 2, &[]);
+    assert!(srun.dat_files().contains(&"ardc_time-np_0002.dat".to_string()), "{}", srun.report());
+
+    // IMB-MPI1 PingPong: the same CSV files and table; the general block names the job.
+    let (srun, mpirun, id) = same_files_as_mpirun("IMB-MPI1", 2, &["PingPong", "-iter", "20"]);
+    let (a, b) = (imb::parse(&srun.stdout), imb::parse(&mpirun.stdout));
+    assert_eq!(a.len(), 1, "one PingPong table\n{}", srun.report());
+    assert_eq!(a.len(), b.len());
+    assert_eq!(a[0].col("#bytes"), b[0].col("#bytes"));
+    assert_eq!(a[0].col("#repetitions"), b[0].col("#repetitions"));
+    let general = format!("# Slurm job             : job {id} step 0, ");
+    assert!(srun.stdout.contains(&general), "no {general:?}\n{}", srun.report());
+    assert!(!mpirun.stdout.contains("# Slurm job"), "{}", mpirun.report());
+
+    // Bad input under srun: one line, a non-zero status, the job FAILED (not hung).
+    let name = format!("paw-bad-input-{}", std::process::id());
+    let bad = Launch::mpi(bin("latency"), 2)
+        .srun(["--time=1", "-J", &name])
+        .env("NREPS", "0")
+        .timeout(Duration::from_secs(60))
+        .run();
+    bad.failure("NREPS");
+    let lines = bad.stderr_lines("latency: error:");
+    assert_eq!(lines.len(), 1, "one error line\n{}", bad.report());
+    let bad_job = slurm::job_ids()
+        .into_iter()
+        .map(|id| job(&id))
+        .find(|j| j.get("JobName") == Some(&name))
+        .unwrap_or_else(|| panic!("no job named {name}"));
+    assert_eq!(bad_job.get("JobState").map(String::as_str), Some("FAILED"), "{bad_job:?}");
+
+    // A wrong MPI plugin: every task alone in its world; the MPI library says so (Open MPI)
+    // or paw does (MPICH), and the step fails.
+    let wrong = if paw_test::is_open_mpi() { "pmi2" } else { "pmix" };
+    let split = Launch::mpi(bin("latency"), 2)
+        .srun([format!("--mpi={wrong}"), "--time=1".into()])
+        .timeout(Duration::from_secs(60))
+        .run();
+    assert!(split.code.is_some_and(|c| c != 0) && !split.timed_out, "{}", split.report());
+
+    // initest.sbatch over task counts 1 and 2 on this node: the gathered files, a row per
+    // count, each run named with the job.
+    let dir = tempfile::tempdir().expect("results directory");
+    let out = Command::new("sbatch")
+        .current_dir(workspace())
+        .args(["--wait", "--parsable", "--nodes=1", "--ntasks-per-node=2", "--time=2"])
+        .arg(format!("--output={}/slurm-%j.out", dir.path().display()))
+        .arg("scripts/initest.sbatch")
+        .env("COUNTS", "1 2")
+        .env("NPFLAG", "-n")
+        .env("MPIFLAGS", "")
+        .env("SLURM_MPI_TYPE", paw_test::srun_mpi_plugin())
+        .env("BINDIR", bin("col_init").parent().unwrap())
+        .env("PAW_OUTPUT_DIR", dir.path().join("initest"))
+        .output()
+        .expect("sbatch");
+    let log = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("slurm-"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect::<String>();
+    let report = format!(
+        "{}{}\n--- job output ---\n{log}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "sbatch --wait initest.sbatch failed\n{report}");
+    let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert_eq!(job(&id).get("JobState").map(String::as_str), Some("COMPLETED"), "{report}");
+    for stem in ["time_init", "time_init_th"] {
+        let path = dir.path().join("initest").join(format!("{stem}.dat"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{stem}.dat: {e}\n{report}"));
+        let dat = paw_test::Dat::parse(&text).expect(stem);
+        let tasks: Vec<&str> = dat.rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(tasks, ["1", "2"], "{stem}.dat\n{text}");
+        let runs: Vec<&str> = text.lines().filter(|l| l.starts_with("# run: ")).collect();
+        assert_eq!(runs.len(), 2, "{text}");
+        for run in runs {
+            assert!(run.contains(&format!(", slurm job {id} step ")), "{run}");
+        }
+    }
+
+    // Down: nothing of the cluster is left.
+    let before = cluster_before(&cluster);
+    drop(cluster);
+    let left = slurm::leftovers(&before);
+    assert!(left.is_empty(), "left after slurm-local down: {left:?}");
+}
+
+/// The daemons that ran before `cluster` came up.
+fn cluster_before(cluster: &SlurmLocal) -> Vec<u32> {
+    let now = slurm::daemons();
+    let started: Vec<u32> = cluster
+        .new_daemons()
+        .iter()
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    now.into_iter().filter(|p| !started.contains(p)).collect()
+}
+
+/// `up` that fails half-way (slurmctld cannot have its port) says so, exits non-zero and
+/// leaves nothing: no daemon, no directory, no configuration link.
+#[test]
+fn a_failed_up_leaves_nothing() {
+    let _serial = serial();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("slurm test skipped: scripts/slurm-local needs root");
+        return;
+    }
+    if std::path::Path::new(slurm::LINK).exists() {
+        eprintln!("slurm test skipped: {} exists", slurm::LINK);
+        return;
+    }
+    let before = slurm::daemons();
+    let Ok(_port) = TcpListener::bind("0.0.0.0:6817") else {
+        eprintln!("slurm test skipped: port 6817 is in use");
+        return;
+    };
+    let out = slurm::script(&["up"]);
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success(), "up succeeded without its port\n{text}");
+    assert!(text.contains("slurm-local: "), "{text}");
+    let left = slurm::leftovers(&before);
+    if !left.is_empty() {
+        slurm::script(&["down"]);
+    }
+    assert!(left.is_empty(), "left after a failed up: {left:?}\n{text}");
+
+    // Bad use: one line, status 2.
+    let bad = slurm::script(&["sideways"]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("'sideways'") && err.contains("accepted: up, down, status"), "{err}");
+}
