@@ -10,7 +10,7 @@ use paw_test::slurm::{self, SlurmLocal};
 use paw_test::{imb, Launch, Outcome};
 use std::collections::BTreeMap;
 use std::net::TcpListener;
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -126,34 +126,25 @@ fn paw_runs_under_srun_and_sbatch() {
         .srun([format!("--mpi={wrong}"), "--time=1".into()])
         .timeout(Duration::from_secs(60))
         .run();
-    assert!(split.code.is_some_and(|c| c != 0) && !split.timed_out, "{}", split.report());
+    if paw_test::is_open_mpi() {
+        split.failure("MPI_Init");
+    } else {
+        split.failure("srun started 2 tasks but each is alone in its MPI world");
+        assert_eq!(split.stderr_lines("latency: error:").len(), 1, "{}", split.report());
+    }
 
     // initest.sbatch over task counts 1 and 2 on this node: the gathered files, a row per
     // count, each run named with the job.
     let dir = tempfile::tempdir().expect("results directory");
-    let out = Command::new("sbatch")
-        .current_dir(workspace())
-        .args(["--wait", "--parsable", "--nodes=1", "--ntasks-per-node=2", "--time=2"])
-        .arg(format!("--output={}/slurm-%j.out", dir.path().display()))
-        .arg("scripts/initest.sbatch")
-        .env("COUNTS", "1 2")
-        .env("NPFLAG", "-n")
-        .env("MPIFLAGS", "")
-        .env("SLURM_MPI_TYPE", paw_test::srun_mpi_plugin())
-        .env("BINDIR", bin("col_init").parent().unwrap())
-        .env("PAW_OUTPUT_DIR", dir.path().join("initest"))
-        .output()
-        .expect("sbatch");
-    let log = std::fs::read_dir(dir.path())
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().starts_with("slurm-"))
-        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
-        .collect::<String>();
-    let report = format!(
-        "{}{}\n--- job output ---\n{log}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let (out, report) = sbatch(
+        "scripts/initest.sbatch",
+        &dir,
+        &[
+            ("COUNTS", "1 2".into()),
+            ("NPFLAG", "-n".into()),
+            ("MPIFLAGS", String::new()),
+            ("PAW_OUTPUT_DIR", dir.path().join("initest").display().to_string()),
+        ],
     );
     assert!(out.status.success(), "sbatch --wait initest.sbatch failed\n{report}");
     let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
@@ -172,11 +163,62 @@ fn paw_runs_under_srun_and_sbatch() {
         }
     }
 
+    // qualify.sbatch with two steps, one of them failing: the other's results and summary,
+    // the failed step named, the job FAILED.
+    let results = dir.path().join("qualify");
+    let (out, report) = sbatch(
+        "scripts/qualify.sbatch",
+        &dir,
+        &[
+            ("STEPS", "col imb-mpi1".into()),
+            ("IMB_MPI1_ARGS", "-no-such-option".into()),
+            ("RESULTS", results.display().to_string()),
+            ("MAX_COL_SIZE", "64".into()),
+            ("NREPS", "3".into()),
+            ("NLOOP_MAX", "20".into()),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "qualify.sbatch with a failing step\n{report}");
+    let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert_eq!(job(&id).get("JobState").map(String::as_str), Some("FAILED"), "{report}");
+    let summary = std::fs::read_to_string(results.join("summary.txt"))
+        .unwrap_or_else(|e| panic!("summary.txt: {e}\n{report}"));
+    assert!(summary.contains("FAILED steps: imb-mpi1"), "{summary}");
+    assert!(summary.contains("== col") && summary.contains("ardc_time-np_0002.dat"), "{summary}");
+    let imb_log =
+        std::fs::read_to_string(results.join("imb-mpi1/imb-mpi1.log")).unwrap_or_default();
+    assert!(imb_log.contains("-no-such-option"), "{imb_log}");
+
     // Down: nothing of the cluster is left.
     let before = cluster_before(&cluster);
     drop(cluster);
     let left = slurm::leftovers(&before);
     assert!(left.is_empty(), "left after slurm-local down: {left:?}");
+}
+
+/// `sbatch --wait` of `script` on this node's two CPUs with `env` (and this build's binaries
+/// and srun plugin), its output in `dir`: the outcome and a report of everything printed.
+fn sbatch(script: &str, dir: &tempfile::TempDir, env: &[(&str, String)]) -> (Output, String) {
+    let mut cmd = Command::new("sbatch");
+    cmd.current_dir(workspace())
+        .args(["--wait", "--parsable", "--nodes=1", "--ntasks-per-node=2", "--time=3"])
+        .arg(format!("--output={}/slurm-%j.out", dir.path().display()))
+        .arg(script)
+        .env("SLURM_MPI_TYPE", paw_test::srun_mpi_plugin())
+        .env("BINDIR", bin("latency").parent().unwrap());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("sbatch");
+    let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let log =
+        std::fs::read_to_string(dir.path().join(format!("slurm-{id}.out"))).unwrap_or_default();
+    let report = format!(
+        "{script}: {}{}\n--- job output ---\n{log}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out, report)
 }
 
 /// The daemons that ran before `cluster` came up.
