@@ -463,8 +463,8 @@ impl<T: Team> Session<T> {
 
     /// Opens a plain table `file` and its CSV twin on rank 0 (collective). A new file gets
     /// the run header, `notes` and a `# columns:` line. With `append`, rows go after those of
-    /// earlier runs, each run's behind a `# run:` line with its date, tasks, hosts and Slurm job (the
-    /// header then holds only what all runs share).
+    /// earlier runs, each run's behind a `# run:` line with its date, tasks, hosts and Slurm
+    /// job (the header then holds only what all runs share).
     pub fn table(
         &self,
         file: &str,
