@@ -251,6 +251,17 @@ impl File {
     /// sees `block` bytes out of every `stride` (MPI_Type_contiguous of `block` MPI_BYTE,
     /// resized to an extent of `stride`, as the file type; MPI_BYTE as the etype).
     pub fn set_block_view(&self, disp: u64, block: usize, stride: usize) -> Result<()> {
+        self.set_block_view_with(disp, block, stride, None)
+    }
+
+    /// [`File::set_block_view`] with hints (collective).
+    pub fn set_block_view_with(
+        &self,
+        disp: u64,
+        block: usize,
+        stride: usize,
+        info: Option<&Info>,
+    ) -> Result<()> {
         let byte = datatype::<u8>();
         // SAFETY: reading an extern static handle constant.
         let (mut contiguous, mut resized) =
@@ -268,13 +279,40 @@ impl File {
                 byte,
                 resized,
                 native.as_ptr(),
-                ffi::RSMPI_INFO_NULL,
+                info.map_or(ffi::RSMPI_INFO_NULL, |i| i.raw),
             );
             ffi::MPI_Type_free(&mut resized);
             ffi::MPI_Type_free(&mut contiguous);
             rc
         };
         check("MPI_File_set_view", &self.path, rc)
+    }
+
+    /// A byte view from byte `disp` on (MPI_BYTE as etype and file type), with hints
+    /// (collective).
+    pub fn set_byte_view(&self, disp: u64, info: Option<&Info>) -> Result<()> {
+        let byte = datatype::<u8>();
+        let native = cstring("native");
+        // SAFETY: handles are live, `native` is NUL-terminated and outlives the call.
+        let rc = unsafe {
+            let info = info.map_or(ffi::RSMPI_INFO_NULL, |i| i.raw);
+            ffi::MPI_File_set_view(
+                self.raw,
+                disp as ffi::MPI_Offset,
+                byte,
+                byte,
+                native.as_ptr(),
+                info,
+            )
+        };
+        check("MPI_File_set_view", &self.path, rc)
+    }
+
+    /// Sets hints on the open file (MPI_File_set_info, collective).
+    pub fn set_info(&self, info: &Info) -> Result<()> {
+        // SAFETY: both handles are live.
+        let rc = unsafe { ffi::MPI_File_set_info(self.raw, info.raw) };
+        check("MPI_File_set_info", &self.path, rc)
     }
 
     /// Runs the split collective `op` (collective): its `_begin` call, then `between`,

@@ -124,16 +124,34 @@ fn bandwidth_on_a_rate_limited_link_is_the_link_goodput() {
     assert_near("b_eff pingpong at Lmax", at_lmax("pingpong"), goodput / 1e6, 0.05, &beff);
     assert_near("b_eff ring1 at Lmax", at_lmax("ring1-"), 2.0 * goodput / 1e6, 0.05, &beff);
 
-    // PRESTA com: MB = 10^6 B; 8 messages per sample.
-    let com = launch("com")
-        .args(["-o", "8", "-b", &len, "-e", &len])
-        .timeout(Duration::from_secs(60))
-        .run();
-    com.success();
-    let uni = com.dat("com_unidirectional_bw-np_0002.dat");
-    assert_near("com unidirectional", uni.numbers("P2")[0], goodput / 1e6, 0.05, &com);
-    let bi = com.dat("com_bidirectional_bw-np_0002.dat");
-    assert_near("com bidirectional", bi.numbers("P2")[0], 2.0 * goodput / 1e6, 0.05, &com);
+    // PRESTA com: MB = 10^6 B; 8 messages per sample and, by PRESTA's definition, one
+    // sample per size. With both directions busy over TCP on this link, a single sample of
+    // 8 exchanges now and then loses 40-120 ms (6-13 % low; 8 of 27 samples in 20 runs
+    // here, no retransmission counted), with PRESTA's own com as much as with paw's
+    // (doc/presta.md); p2p_isend_bidir's single samples do the same, and its median hides
+    // it. So com runs until a bidirectional sample reaches 95 % of the link, at most 8
+    // times (all eight low by chance: below 1 in 10^4), and that sample must be within 5 %
+    // of the link, so a formula off either way still fails.
+    let link = 2.0 * goodput / 1e6;
+    let mut samples = Vec::new();
+    for attempt in 1..=8 {
+        let out = launch("com")
+            .args(["-o", "8", "-b", &len, "-e", &len])
+            .timeout(Duration::from_secs(60))
+            .run();
+        out.success();
+        if attempt == 1 {
+            let uni = out.dat("com_unidirectional_bw-np_0002.dat").numbers("P2")[0];
+            assert_near("com unidirectional", uni, goodput / 1e6, 0.05, &out);
+        }
+        let bi = out.dat("com_bidirectional_bw-np_0002.dat").numbers("P2")[0];
+        samples.push(bi);
+        if bi >= 0.95 * link || attempt == 8 {
+            eprintln!("com bidirectional samples: {samples:.2?}");
+            assert_near("com bidirectional", bi, link, 0.05, &out);
+            break;
+        }
+    }
 }
 
 /// Two hosts: the header names both and where every task ran; a collective spread over the

@@ -1,16 +1,19 @@
 //! b_eff -- the effective bandwidth benchmark (HLRS; Rabenseifner and Koniges, paper §2.1,
-//! §3.1, §4), re-implemented.
+//! §3.1, §4), re-implemented to compute what b_eff 3.6 computes.
 //!
-//! Timed: per pattern, message length L, method and repetition, `loops` steps of the
-//! pattern between two MPI_Wtime reads after a barrier; the slowest process's time counts.
-//! A step: every process of a ring sends L bytes to its left neighbour while receiving
-//! from its right, then the reverse; the methods are MPI_Sendrecv per exchange, one
-//! MPI_Alltoallv, or MPI_Irecv/MPI_Isend/MPI_Waitall.
+//! Timed: per repetition, message length L, pattern and method (3.6's order), after a
+//! barrier and (below length index 18) one untimed step, `loops` steps of the pattern
+//! between two MPI_Wtime reads on each process; loop counts as 3.6 chooses them
+//! (`plan::LoopRule`). A step: every process of a ring sends L bytes to its left neighbour
+//! while receiving from its right, then the reverse (one exchange in a ring of two); the
+//! methods are MPI_Sendrecv per exchange, one MPI_Alltoallv, or MPI_Irecv/MPI_Isend/
+//! MPI_Waitall. Messages come from cyclically used buffers (`exchange::Cursor`).
 //!
-//! Reported: bandwidth = L x messages of the pattern x loops / time (MB/s, MB = 10^6 B);
-//! per pattern the mean over the 21 lengths of the maximum over methods and repetitions;
-//! b_eff = logavg(logavg over the six ring patterns, logavg over the random patterns);
-//! Table 1 of the paper; the additional patterns outside the average.
+//! Reported (MB/s, MB = 10^6 B): bandwidth = min over processes of L x loops x own
+//! exchanges / own time, times messages per step / rank 0's exchanges; per pattern the
+//! mean over the 21 lengths of the maximum over methods and repetitions; b_eff =
+//! logavg(logavg over the six ring patterns, logavg over the random patterns); Table 1 of
+//! the paper; the additional patterns outside the average.
 //!
 //! Ranks: any number >= 2. Options: see `options::HELP` (`-h`); PAW_CHECK=1 as `-check`.
 //! Files in PAW_OUTPUT_DIR (default .): b_eff-np_PPPP.prot (every measurement),
@@ -18,12 +21,14 @@
 //! run record b_eff-np_PPPP.json.
 
 mod exchange;
+#[cfg(test)]
+mod golden;
 mod options;
 mod patterns;
 mod plan;
 mod report;
 
-use exchange::{Exchanger, Method, METHODS, PING_PONG};
+use exchange::{Exchanger, Method, METHODS};
 use options::Options;
 use patterns::{Kind, Pattern};
 use paw_core::mpi::collective::SystemOperation;
@@ -81,11 +86,9 @@ fn body() -> paw_core::Result<()> {
     if !complete {
         select(&mut all, &opts.patterns)?;
     }
-    let me = world.rank() as usize;
-    let slots = all.iter().map(|pat| pat.exchanges[me].len()).max().unwrap_or(1).max(1);
-    agree(&world, fits(&opts, mem_mib, slots, lmax, host.size() as usize))?;
+    agree(&world, fits(&opts, mem_mib, lmax, host.size() as usize))?;
 
-    let rule = if opts.short { LoopRule::SHORT } else { LoopRule::PAPER };
+    let rule = if opts.short { LoopRule::SHORT } else { LoopRule::FULL };
     let mut prot = run.text(&format!("{NAME}-np_{p:04}.prot"))?;
     let x = |d: &[usize]| d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("x");
     let info = RunInfo { title: TITLE.to_string(), ..run.info().clone() };
@@ -125,13 +128,20 @@ fn body() -> paw_core::Result<()> {
              bandwidth counts"
         ),
         format!(
-            "loops: {} for 1 byte, then per length fitted to {} ms per measurement from the \
-             previous length's time, at least 1, at most {}{}",
-            rule.first,
-            rule.target * 1e3,
-            rule.first,
+            "loops (b_eff 3.6): about {} s per length and method over all patterns; per \
+             repetition a calibration pass of {} loops at 1 byte sets the most, the first \
+             length runs half of it, each next length the previous count over the ratio of \
+             lengths, scaled up to the time aimed at; one untimed step before each timed loop \
+             below length {}{}",
+            rule.per_length,
+            plan::CALIBRATION_LOOPS,
+            lengths[plan::WARM_UP_BELOW.min(LENGTHS - 1)],
             if opts.short { " (short mode)" } else { "" }
         ),
+        "buffers (b_eff 3.6): one send and one receive buffer of 6 x (Lmax + 16) bytes, used \
+         cyclically: each message at a running offset that moves on by its length rounded up \
+         to 8 bytes and wraps to 0 when the next would not fit"
+            .to_string(),
         format!(
             "check: {}",
             if opts.check {
@@ -140,8 +150,10 @@ fn body() -> paw_core::Result<()> {
                 "off"
             }
         ),
-        "bandwidth = L x messages of the pattern x loops / slowest process's time; \
-         MB = 10^6 bytes, MiB = 2^20 bytes"
+        "bandwidth (b_eff 3.6) = the minimum over processes of L x loops x own exchanges / own \
+         time, times the pattern's messages per step over rank 0's exchanges (where all \
+         processes exchange alike: L x messages x loops / slowest time); a ring of two sends \
+         one message each way per step; MB = 10^6 bytes, MiB = 2^20 bytes"
             .to_string(),
     ]);
     head.extend(info.environment_lines());
@@ -152,33 +164,20 @@ fn body() -> paw_core::Result<()> {
     prot.write(&head);
     prot.write(&format!("# columns: {}\n", report::PROTOCOL_COLUMNS));
 
-    let mut ex = Exchanger::new(&world, slots, lmax);
-    let mut results = Vec::new();
-    let mut defects = 0;
-    let start = Instant::now();
+    let mut ex = Exchanger::new(&world, lmax);
+    let mut results: Vec<PatternResult> = all.iter().map(PatternResult::new).collect();
+    let defects = measure(&mut ex, &all, &lengths, rule, opts.check, &mut results);
     if root {
         println!("\n{}", report::pattern_heading());
     }
-    for (n, pattern) in all.iter().enumerate() {
-        if root && start.elapsed().as_secs_f64() > 10.0 {
-            eprintln!(
-                "{NAME}: [{:.0} s] pattern {} of {}: {}",
-                start.elapsed().as_secs_f64(),
-                n + 1,
-                all.len(),
-                pattern.name
-            );
-        }
-        let (r, d) = measure(&mut ex, pattern, n as u64, &lengths, rule, opts.check);
-        defects += d;
-        prot.write(&report::protocol_rows(&r, &lengths));
+    for r in &results {
+        prot.write(&report::protocol_rows(r, &lengths));
         if root {
-            println!("{}", report::pattern_line(&r, &lengths));
+            println!("{}", report::pattern_line(r));
         }
-        results.push(r);
     }
 
-    let summary = report::summarize(&results, &lengths);
+    let summary = report::summarize(&results);
     let system = run.info().hosts().iter().map(|(h, _)| h.clone()).collect::<Vec<_>>().join(",");
     let (table1, last) = if complete {
         (report::table1(&summary, p, lmax), report::final_line(&summary, p, mem_mib, &system))
@@ -194,7 +193,7 @@ fn body() -> paw_core::Result<()> {
         println!("\n{table1}\n{last}");
     }
     let comment = |text: &str| text.lines().map(|l| format!("# {l}\n")).collect::<String>();
-    let lines: Vec<String> = results.iter().map(|r| report::pattern_line(r, &lengths)).collect();
+    let lines: Vec<String> = results.iter().map(report::pattern_line).collect();
     prot.write(&comment(&format!(
         "\n{}\n{}\n\n{table1}\n{last}",
         report::pattern_heading(),
@@ -247,10 +246,11 @@ fn memory(world: &SimpleCommunicator, host: &SimpleCommunicator, opts: &Options)
     least
 }
 
-/// Whether `mem` MiB is at most this host's memory per process and the buffers (`slots`
+/// Whether `mem` MiB is at most this host's memory per process and the cyclic buffers (6
 /// messages of `lmax` bytes each way) fit the memory available to each of its `local`
 /// processes.
-fn fits(opts: &Options, mem: u64, slots: usize, lmax: usize, local: usize) -> Result<(), String> {
+fn fits(opts: &Options, mem: u64, lmax: usize, local: usize) -> Result<(), String> {
+    let slots = exchange::BUFFER_MESSAGES;
     let what =
         if opts.mem_mib.is_some() { format!("-mem {mem}") } else { format!("memory {mem} MiB") };
     let local_mib = |bytes: u64| (bytes >> 20) / local as u64;
@@ -300,54 +300,80 @@ fn random_orders(world: &SimpleCommunicator, count: usize, seed: u64) -> Vec<Vec
     flat.chunks(p).map(|c| c.iter().map(|&r| r as usize).collect()).collect()
 }
 
-/// Measures `pattern` (number `seq`) at every length by every method, each repeated;
-/// returns its result and the defective bytes this rank received (when checking).
+/// Measures every pattern at every length by every method, [`REPETITIONS`] times, in
+/// b_eff 3.6's order (repetition, length, pattern, method) and with its loop lengths
+/// ([`LoopRule`]); fills `results` and returns the defective bytes this rank received
+/// (when checking). Rank 0 decides the loop counts from its own times and broadcasts them.
 fn measure(
     ex: &mut Exchanger<'_>,
-    pattern: &Pattern,
-    seq: u64,
+    all: &[Pattern],
     lengths: &[usize; LENGTHS],
     rule: LoopRule,
     check: bool,
-) -> (PatternResult, usize) {
-    let methods: &[Method] = if pattern.ping_pong { &METHODS[..1] } else { &METHODS };
-    let names = if pattern.ping_pong {
-        vec![PING_PONG]
-    } else {
-        methods.iter().map(|m| m.name()).collect()
-    };
-    let mut result = PatternResult::new(pattern, names);
+    results: &mut [PatternResult],
+) -> usize {
+    let world = ex.world();
+    let start = Instant::now();
     let mut defects = 0;
-    let mut loops = rule.first;
-    for (i, &len) in lengths.iter().enumerate() {
-        paw_core::watchdog::step(format!("pattern {} at {len} bytes", pattern.name));
-        ex.prepare(pattern, len);
-        let mut per_method = vec![Vec::new(); methods.len()];
-        for _ in 0..REPETITIONS {
-            for (m, &method) in methods.iter().enumerate() {
-                if check {
-                    ex.arm_check(method, seq);
-                }
-                let seconds = ex.time(method, loops);
-                if check {
-                    defects += ex.defects(method, seq);
-                }
-                per_method[m].push(Sample { loops, seconds });
-                paw_core::watchdog::alive();
+    for rep in 0..REPETITIONS {
+        // Calibration at the first length: its time also counts towards that length's.
+        let mut totals = vec![[0.0f64; 3]; LENGTHS];
+        for pattern in all {
+            ex.prepare(pattern, lengths[0]);
+            for (m, &method) in methods(pattern).iter().enumerate() {
+                totals[0][m] += ex.time(method, plan::CALIBRATION_LOOPS, true, pattern).mine;
             }
         }
-        // The slowest method's best time per loop predicts the next length.
-        let per_loop = per_method
-            .iter()
-            .map(|reps| reps.iter().map(|s| s.seconds).fold(f64::INFINITY, f64::min))
-            .fold(0.0, f64::max)
-            / loops as f64;
-        result.samples.push(per_method);
-        if let Some(&next) = lengths.get(i + 1) {
-            loops = rule.next(per_loop, len, next);
+        let mut most = [0usize; 3];
+        let mut loops = [0usize; 3];
+        if world.rank() == 0 {
+            most = totals[0].map(|t| rule.most(t));
+            loops = most.map(|m| rule.first(m));
+        }
+        world.process_at_rank(0).broadcast_into(&mut most[..]);
+        for (i, &len) in lengths.iter().enumerate() {
+            if i > 0 && world.rank() == 0 {
+                let ratio = len as f64 / lengths[i - 1] as f64;
+                for m in 0..3 {
+                    loops[m] = rule.next(loops[m], totals[i - 1][m], ratio, most[m]);
+                }
+            }
+            world.process_at_rank(0).broadcast_into(&mut loops[..]);
+            if world.rank() == 0 && start.elapsed().as_secs_f64() > 10.0 {
+                eprintln!(
+                    "{NAME}: [{:.0} s] repetition {} of {REPETITIONS}, length {len} ({} of {LENGTHS})",
+                    start.elapsed().as_secs_f64(),
+                    rep + 1,
+                    i + 1
+                );
+            }
+            for (n, pattern) in all.iter().enumerate() {
+                paw_core::watchdog::step(format!("pattern {} at {len} bytes", pattern.name));
+                ex.prepare(pattern, len);
+                for (m, &method) in methods(pattern).iter().enumerate() {
+                    let t = ex.time(method, loops[m], i < plan::WARM_UP_BELOW, pattern);
+                    totals[i][m] += t.mine;
+                    if check {
+                        defects += ex.checked_step(method, n as u64);
+                    }
+                    let sample =
+                        Sample { loops: t.loops, seconds: t.slowest, mb_per_s: t.mb_per_s };
+                    results[n].samples[i][m].push(sample);
+                    paw_core::watchdog::alive();
+                }
+            }
         }
     }
-    (result, defects)
+    defects
+}
+
+/// The methods a pattern is measured by: the ping-pong's one, else all three.
+fn methods(pattern: &Pattern) -> &'static [Method] {
+    if pattern.ping_pong {
+        &METHODS[..1]
+    } else {
+        &METHODS
+    }
 }
 
 /// The `.dat` table (and its CSV twin): per length the best bandwidth of every pattern,
@@ -386,14 +412,14 @@ fn write_dat(
     let mut table = run.table(&file, TITLE, &notes, &columns)?;
     for (i, &len) in lengths.iter().enumerate() {
         let best = |kind: Kind| -> Vec<f64> {
-            results.iter().filter(|r| r.kind == kind).map(|r| r.best(lengths, i)).collect()
+            results.iter().filter(|r| r.kind == kind).map(|r| r.best(i)).collect()
         };
         let (rings, random) = (plan::logavg(&best(Kind::Ring)), plan::logavg(&best(Kind::Random)));
         let mut row = vec![len.to_string()];
         if averages {
             row.extend([plan::logavg(&[rings, random]), rings, random].map(|v| format!("{v:.4}")));
         }
-        row.extend(results.iter().map(|r| format!("{:.4}", r.best(lengths, i))));
+        row.extend(results.iter().map(|r| format!("{:.4}", r.best(i))));
         table.row(&row);
     }
     Ok(())

@@ -38,17 +38,21 @@ The effective bandwidth benchmark (b_eff, HLRS): every process exchanges message
 its neighbours in six ring patterns and N random rings, 21 lengths from 1 byte to
 Lmax = memory per process / 128, by MPI_Sendrecv, MPI_Alltoallv and MPI_Irecv +
 MPI_Isend + MPI_Waitall, three times each; b_eff is the logarithmic average of the ring
-and random averages of the mean over lengths of the best bandwidth. Needs P >= 2.
+and random averages of the mean over lengths of the best bandwidth, as b_eff 3.6
+computes it (cyclic buffers, one exchange in a ring of two, its loop lengths: about
+0.5 s per length and method over all patterns). Needs P >= 2.
 
   -mem MiB     memory per process, MiB (1 to 43690); default: this host's memory divided
                by its processes (at most 16384, as the original's Lmax cap of 128 MiB;
                512 in short mode), the smallest over all hosts
   -random N    random patterns (1 to 1000; default 30, 3 in short mode)
   -seed S      seed of the random patterns (0 to 2^64-1; default: drawn and printed)
-  -short       short mode for sanity checks: 3 random patterns, loops of at most 30
-               steps lasting about 0.4 ms, 512 MiB memory per process unless -mem
-  -check       check every received message against what its sender put there (outside
-               the timing; also PAW_CHECK=1); defects fail the run
+  -short       short mode for sanity checks: 3 random patterns, loops fitted to 5 ms per
+               length and method over all patterns (a hundredth of the full 0.5 s),
+               512 MiB memory per process unless -mem
+  -check       after each measurement, one more untimed step whose received messages are
+               compared with what their senders put there (also PAW_CHECK=1); defects
+               fail the run
   -pattern NAME,...  run only these patterns (a name as the protocol writes it, or its
                part before the first '-': ring1 ... ring6, random01, pingpong, cart2d ...);
                b_eff itself needs them all and is then not computed

@@ -42,6 +42,35 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// A pattern from every rank's exchanges, made as b_eff 3.6 makes them: where the two
+    /// exchanges of a pair (the send one way, then the other) go to the same process -- a
+    /// ring of two, or a cyclic direction of extent 2 -- the second is dropped, so each
+    /// message between two neighbours is sent once per step.
+    pub fn new(
+        name: String,
+        kind: Kind,
+        exchanges: Vec<Vec<Exchange>>,
+        ping_pong: bool,
+    ) -> Pattern {
+        let exchanges = exchanges
+            .into_iter()
+            .map(|mine| {
+                mine.chunks(2)
+                    .flat_map(|pair| match pair {
+                        [a, b] if a.0.is_some() && a.0 == b.0 => vec![*a],
+                        _ => pair.to_vec(),
+                    })
+                    .collect()
+            })
+            .collect();
+        Pattern { name, kind, exchanges, ping_pong }
+    }
+
+    /// Exchanges (MPI_Sendrecv calls) of `rank` in one step.
+    pub fn calls(&self, rank: usize) -> usize {
+        self.exchanges[rank].len()
+    }
+
     /// Messages sent by all processes together in one step.
     pub fn messages(&self) -> usize {
         self.exchanges.iter().flatten().filter(|(to, _)| to.is_some()).count()
@@ -64,7 +93,7 @@ impl Pattern {
                 exchanges[me] = vec![(Some(left), Some(right)), (Some(right), Some(left))];
             }
         }
-        Pattern { name, kind, exchanges, ping_pong: false }
+        Pattern::new(name, kind, exchanges, false)
     }
 }
 
@@ -169,7 +198,7 @@ pub fn extra_patterns(p: usize, dims2: &[usize], dims3: &[usize]) -> Vec<Pattern
                 let name =
                     format!("cart{n}d-{which}-{}", if cyclic { "cyclic" } else { "acyclic" });
                 let exchanges = (0..p).map(|r| cartesian(dims, r, &dirs, cyclic)).collect();
-                let pattern = Pattern { name, kind: Kind::Extra, exchanges, ping_pong: false };
+                let pattern = Pattern::new(name, Kind::Extra, exchanges, false);
                 if pattern.messages() > 0 {
                     out.push(pattern);
                 }
@@ -179,7 +208,7 @@ pub fn extra_patterns(p: usize, dims2: &[usize], dims3: &[usize]) -> Vec<Pattern
     let mut exchanges = vec![Vec::new(); p];
     exchanges[0] = vec![(Some(1), Some(1))];
     exchanges[1] = vec![(Some(0), Some(0))];
-    out.push(Pattern { name: "pingpong".into(), kind: Kind::Extra, exchanges, ping_pong: true });
+    out.push(Pattern::new("pingpong".into(), Kind::Extra, exchanges, true));
     out
 }
 
@@ -256,19 +285,36 @@ mod tests {
     fn every_process_of_a_ring_pattern_talks_to_both_neighbours() {
         for p in 2..=16 {
             for pat in ring_patterns(p) {
-                assert_eq!(pat.messages(), 2 * p, "{}", pat.name);
                 for (me, ex) in pat.exchanges.iter().enumerate() {
-                    let [(l, r), (r2, l2)] = ex[..] else { panic!("two exchanges") };
-                    assert_eq!((l, r), (l2, r2));
-                    // My left neighbour's right neighbour is me.
-                    assert_eq!(pat.exchanges[l.unwrap()][1].0, Some(me), "{}", pat.name);
+                    match ex[..] {
+                        // A ring of two: one exchange with the other process.
+                        [(Some(o), Some(o2))] => {
+                            assert_eq!(o, o2);
+                            assert_eq!(pat.exchanges[o], [(Some(me), Some(me))], "{}", pat.name);
+                        }
+                        [(l, r), (r2, l2)] => {
+                            assert_eq!((l, r), (l2, r2));
+                            assert_ne!(l, r);
+                            // My left neighbour's right neighbour is me.
+                            assert_eq!(pat.exchanges[l.unwrap()][1].0, Some(me), "{}", pat.name);
+                        }
+                        _ => panic!("{}: {ex:?}", pat.name),
+                    }
                 }
             }
         }
+        // P = 2: every ring is of two, P messages a step (3.6's count), not 2P.
+        assert!(ring_patterns(2).iter().all(|p| p.messages() == 2 && p.calls(0) == 1));
+        assert!(ring_patterns(8)
+            .iter()
+            .all(|p| p.messages() == if p.name.starts_with("ring1") { 8 } else { 16 }));
         let p7 = &ring_patterns(7)[0];
         assert_eq!(p7.name, "ring1-3*2&+1");
         assert_eq!(p7.exchanges[4], [(Some(6), Some(5)), (Some(5), Some(6))]);
-        assert_eq!(p7.exchanges[0], [(Some(1), Some(1)), (Some(1), Some(1))]);
+        assert_eq!(p7.exchanges[0], [(Some(1), Some(1))]);
+        // Two rings of two and one of three: 2 + 2 + 6 messages.
+        assert_eq!(p7.messages(), 10);
+        assert_eq!((p7.calls(0), p7.calls(4)), (1, 2));
     }
 
     #[test]
@@ -318,7 +364,7 @@ mod tests {
         // 5 processes: rank 4 sits out the bi-sections.
         let ex5 = extra_patterns(5, &[5, 1], &[5, 1, 1]);
         assert!(ex5[2].exchanges[4].is_empty());
-        assert_eq!(ex5[2].messages(), 8);
+        assert_eq!(ex5[2].messages(), 4, "two pairs, one message each way");
         assert!(!ex5.iter().any(|p| p.name.contains("dim1")), "extent 1: no messages");
         // Acyclic 1-D grid of 5: the ends have one neighbour.
         let line = ex5.iter().find(|p| p.name == "cart2d-dim0-acyclic").unwrap();
@@ -330,7 +376,7 @@ mod tests {
         let ex8 = extra_patterns(8, &[4, 2], &[2, 2, 2]);
         let all = ex8.iter().find(|p| p.name == "cart3d-all-cyclic").unwrap();
         let to: Vec<usize> = all.exchanges[0].iter().map(|e| e.0.unwrap()).collect();
-        assert_eq!(to, [4, 4, 2, 2, 1, 1]);
+        assert_eq!(to, [4, 2, 1], "extent 2 in each direction: one exchange each");
         assert_eq!(ex8.last().unwrap().messages(), 2);
     }
 }

@@ -19,32 +19,71 @@ pub fn lengths(lmax: usize) -> [usize; LENGTHS] {
     })
 }
 
-/// How long each measurement should last, and the loop count it starts from.
+/// Loops of the calibration pass at the first length (b_eff 3.6's PRE_MSG_LOOPS).
+pub const CALIBRATION_LOOPS: usize = 10;
+
+/// Lengths below this index get one untimed step before each timed loop (b_eff 3.6's
+/// WITH_PRELOOPS: 1 byte to 128 KiB at Lmax = 1 MiB).
+pub const WARM_UP_BELOW: usize = 18;
+
+/// b_eff 3.6's loop lengths: each length and method gets about `per_length` seconds over
+/// all patterns together. Per repetition a calibration pass runs every pattern at the
+/// first length with [`CALIBRATION_LOOPS`] loops; its time t0 (per method, rank 0's clock)
+/// sets the most loops any length gets, max(10, 10 x per_length / t0), and the first
+/// length runs half of that. Each later length runs the previous count divided by the
+/// ratio of the lengths, scaled up by per_length / (the previous length's time over all
+/// patterns) where that is above 1; at least 1, at most the most.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LoopRule {
-    /// Loops of the shortest message, also the most any length gets.
-    pub first: usize,
-    /// Aim of one measurement, seconds (the middle of the paper's 2.5-5 ms).
-    pub target: f64,
+    /// Seconds per length and method over all patterns.
+    pub per_length: f64,
 }
 
 impl LoopRule {
-    /// The paper's rule: 300 loops for the shortest message, each measurement 2.5-5 ms.
-    pub const PAPER: LoopRule = LoopRule { first: 300, target: 0.00375 };
-    /// Short mode: a tenth of both.
-    pub const SHORT: LoopRule = LoopRule { first: 30, target: 0.000375 };
+    /// b_eff 3.6's 0.5 s (TIMEPERLOOP).
+    pub const FULL: LoopRule = LoopRule { per_length: 0.5 };
+    /// Short mode: a hundredth of it.
+    pub const SHORT: LoopRule = LoopRule { per_length: 0.005 };
 
-    /// The loop count of the next length: the time per loop measured at `length`
-    /// (seconds) scaled by the ratio of lengths, fitted to the target; at least 1, at most
-    /// `first`. Every rank computes it from the same all-reduced times, so every rank runs
-    /// the same count.
-    pub fn next(&self, per_loop: f64, length: usize, next_length: usize) -> usize {
-        let predicted = per_loop * next_length as f64 / length as f64;
-        if predicted <= 0.0 || !predicted.is_finite() {
-            return self.first;
+    /// The most loops of any length, from the calibration pass's time (seconds).
+    pub fn most(&self, calibration: f64) -> usize {
+        let c = CALIBRATION_LOOPS as f64;
+        if calibration <= 0.0 {
+            return CALIBRATION_LOOPS;
         }
-        ((self.target / predicted) as usize).clamp(1, self.first)
+        ((c * self.per_length / calibration) as usize).max(CALIBRATION_LOOPS)
     }
+
+    /// The loops of the first length.
+    pub fn first(&self, most: usize) -> usize {
+        most / 2
+    }
+
+    /// The loops of length `i` (from 1): `previous` loops took `previous_time` seconds over
+    /// all patterns at length i - 1, which is `ratio` times shorter.
+    pub fn next(&self, previous: usize, previous_time: f64, ratio: f64, most: usize) -> usize {
+        let scale =
+            if previous_time > 0.0 { (self.per_length / previous_time).max(1.0) } else { 1.0 };
+        let loops = (previous as f64 / ratio * scale).min(most as f64);
+        (loops as usize).max(1)
+    }
+}
+
+/// A process's own bandwidth in one measurement (b_eff 3.6): L x loops x its exchanges
+/// per step / its own time, MB/s; infinite for a process outside the pattern, so that the
+/// minimum over processes skips it.
+pub fn own_bandwidth(len: usize, loops: usize, calls: usize, seconds: f64) -> f64 {
+    if calls == 0 || seconds <= 0.0 {
+        return f64::INFINITY;
+    }
+    len as f64 * loops as f64 * calls as f64 / seconds / 1e6
+}
+
+/// The pattern's bandwidth (b_eff 3.6): the least [`own_bandwidth`] over processes times
+/// the messages of one step over rank 0's exchanges. Where every process exchanges alike,
+/// that is L x messages x loops / the slowest time.
+pub fn pattern_bandwidth(least: f64, messages: usize, calls0: usize) -> f64 {
+    least * messages as f64 / calls0.max(1) as f64
 }
 
 /// The logarithmic average (geometric mean) of positive values.
@@ -89,12 +128,36 @@ mod tests {
     }
 
     #[test]
-    fn loop_counts_fit_the_target() {
-        let r = LoopRule::PAPER;
-        assert_eq!(r.next(1e-6, 1, 2), 300, "short messages keep the first count");
-        assert_eq!(r.next(1e-3, 1000, 1000), 3);
-        assert_eq!(r.next(0.1, 1000, 2000), 1, "at least one loop");
-        assert_eq!(r.next(0.0, 1, 2), 300);
+    fn loop_counts_follow_3_6() {
+        let r = LoopRule::FULL;
+        // The golden run's method 0, repetition 0: 35416 loops at 1 byte took 0.26 s over
+        // all patterns, so 2 bytes get 35416 / 2 x 0.5 / 0.26.
+        assert_eq!(r.next(35416, 0.26, 2.0, 100_000), 34053);
+        assert_eq!(r.next(1000, 0.8, 2.0, 100_000), 500, "never scaled down");
+        assert_eq!(r.next(1000, 0.1, 2.0, 1200), 1200, "at most the most");
+        assert_eq!(r.next(1, 0.9, 2.0, 100), 1, "at least one loop");
+        assert_eq!(r.most(1e-4), 50_000);
+        assert_eq!(r.most(10.0), CALIBRATION_LOOPS);
+        assert_eq!(r.first(50_000), 25_000);
+    }
+
+    #[test]
+    fn bandwidth_of_mixed_rings_follows_3_6() {
+        // P = 7, ring1-3*2&+1: ranks 0-3 in rings of two (one exchange), 4-6 in a ring of
+        // three (two); 2 + 2 + 6 = 10 messages a step. 1 MB, 1 loop.
+        let own = |calls, t| own_bandwidth(1_000_000, 1, calls, t);
+        let least = |times: [f64; 7]| {
+            let calls = [1, 1, 1, 1, 2, 2, 2];
+            (0..7).map(|p| own(calls[p], times[p])).fold(f64::INFINITY, f64::min)
+        };
+        // All equally fast: 10 messages of 1 MB in 1 s.
+        assert!((pattern_bandwidth(least([1.0; 7]), 10, 1) - 10.0).abs() < 1e-12);
+        // The ring of three twice as slow: its processes' own bandwidth equals the others',
+        // so still 10, where messages / slowest time would say 5.
+        let t = [1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0];
+        assert!((pattern_bandwidth(least(t), 10, 1) - 10.0).abs() < 1e-12);
+        // One process outside the pattern does not count.
+        assert_eq!(own(0, 1.0), f64::INFINITY);
     }
 
     #[test]

@@ -1,16 +1,20 @@
 //! What a run found, its averages (paper §4, Table 1) and how they are written: the
 //! protocol, the `.dat` table and the summary on standard output.
 
+use crate::exchange::{METHODS, PING_PONG};
 use crate::patterns::{Kind, Pattern};
 use crate::plan::{self, LENGTHS};
 
-/// One measurement: loops run and the slowest process's time for them.
+/// One measurement: loops run, the slowest process's time for them and the bandwidth.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sample {
     /// Steps of the pattern between the two clock reads.
     pub loops: usize,
-    /// Maximum over processes, seconds.
+    /// Maximum over the processes taking part, seconds.
     pub seconds: f64,
+    /// The pattern's bandwidth by b_eff 3.6's rule, MB/s (10^6 B/s); see
+    /// [`crate::exchange::Timed`].
+    pub mb_per_s: f64,
 }
 
 /// Everything measured for one pattern.
@@ -29,30 +33,27 @@ pub struct PatternResult {
 }
 
 impl PatternResult {
-    /// An empty result for `pattern` measured by `methods`.
-    pub fn new(pattern: &Pattern, methods: Vec<&'static str>) -> PatternResult {
+    /// An empty result for `pattern` (the ping-pong by its one method, else all three).
+    pub fn new(pattern: &Pattern) -> PatternResult {
+        let methods: Vec<&'static str> =
+            if pattern.ping_pong { vec![PING_PONG] } else { METHODS.map(|m| m.name()).to_vec() };
         PatternResult {
             name: pattern.name.clone(),
             kind: pattern.kind,
             messages: pattern.messages(),
-            samples: Vec::new(),
+            samples: vec![vec![Vec::new(); methods.len()]; LENGTHS],
             methods,
         }
     }
 
-    /// Bandwidth of a sample at `len`, MB/s (10^6 B/s): L x messages x loops / time.
-    pub fn bandwidth(&self, len: usize, s: &Sample) -> f64 {
-        len as f64 * self.messages as f64 * s.loops as f64 / s.seconds / 1e6
-    }
-
     /// The maximum over methods and repetitions at length index `i`, MB/s.
-    pub fn best(&self, lengths: &[usize], i: usize) -> f64 {
-        self.samples[i].iter().flatten().map(|s| self.bandwidth(lengths[i], s)).fold(0.0, f64::max)
+    pub fn best(&self, i: usize) -> f64 {
+        self.samples[i].iter().flatten().map(|s| s.mb_per_s).fold(0.0, f64::max)
     }
 
     /// The average over the lengths of [`PatternResult::best`], MB/s.
-    pub fn average(&self, lengths: &[usize]) -> f64 {
-        plan::mean(&(0..LENGTHS).map(|i| self.best(lengths, i)).collect::<Vec<_>>())
+    pub fn average(&self) -> f64 {
+        plan::mean(&(0..LENGTHS).map(|i| self.best(i)).collect::<Vec<_>>())
     }
 }
 
@@ -74,13 +75,13 @@ pub struct Summary {
 }
 
 /// The averages of `results` (the ring, random and additional patterns).
-pub fn summarize(results: &[PatternResult], lengths: &[usize]) -> Summary {
+pub fn summarize(results: &[PatternResult]) -> Summary {
     let of = |kind: Kind, f: &dyn Fn(&PatternResult) -> f64| -> Vec<f64> {
         results.iter().filter(|r| r.kind == kind).map(f).collect()
     };
     let last = LENGTHS - 1;
-    let average = |r: &PatternResult| r.average(lengths);
-    let at_lmax = |r: &PatternResult| r.best(lengths, last);
+    let average = |r: &PatternResult| r.average();
+    let at_lmax = |r: &PatternResult| r.best(last);
     let (ring, random) = (of(Kind::Ring, &average), of(Kind::Random, &average));
     let (ring_l, random_l) = (of(Kind::Ring, &at_lmax), of(Kind::Random, &at_lmax));
     let ping = results.iter().find(|r| r.name == "pingpong").map_or(f64::NAN, at_lmax);
@@ -114,7 +115,7 @@ pub fn protocol_rows(r: &PatternResult, lengths: &[usize]) -> String {
                     r.methods[m],
                     k + 1,
                     s.seconds,
-                    r.bandwidth(lengths[i], s)
+                    s.mb_per_s
                 );
             }
         }
@@ -131,14 +132,14 @@ pub fn pattern_heading() -> String {
 }
 
 /// A pattern's line: its average over lengths and its bandwidth at Lmax, MB/s.
-pub fn pattern_line(r: &PatternResult, lengths: &[usize]) -> String {
+pub fn pattern_line(r: &PatternResult) -> String {
     format!(
         "{:<22} {:>7} {:>9} {:>16.3} {:>16.3}",
         r.name,
         r.kind.name(),
         r.messages,
-        r.average(lengths),
-        r.best(lengths, LENGTHS - 1)
+        r.average(),
+        r.best(LENGTHS - 1)
     )
 }
 
@@ -176,14 +177,15 @@ mod tests {
     use crate::patterns;
 
     fn result(pattern: &Pattern, per_len: impl Fn(usize) -> f64) -> PatternResult {
-        let mut r = PatternResult::new(pattern, vec!["a", "b"]);
-        let lengths = plan::lengths(1 << 20);
-        // Method b, repetition 2 is the best: 1 loop of a time that gives per_len(i).
+        let mut r = PatternResult::new(pattern);
+        // The last method's second repetition is the best.
+        let methods = r.methods.len();
         r.samples = (0..LENGTHS)
             .map(|i| {
-                let t = lengths[i] as f64 * r.messages as f64 / (per_len(i) * 1e6);
-                let slow = Sample { loops: 1, seconds: 2.0 * t };
-                vec![vec![slow; 3], vec![slow, Sample { loops: 1, seconds: t }, slow]]
+                let at = |mb_per_s| Sample { loops: 1, seconds: 1.0, mb_per_s };
+                let mut per_method = vec![vec![at(per_len(i) / 2.0); 3]; methods];
+                per_method[methods - 1][1] = at(per_len(i));
+                per_method
             })
             .collect();
         r
@@ -199,7 +201,7 @@ mod tests {
             rings.iter().map(|p| result(p, |i| 10.0 + i as f64)).collect();
         results.push(result(&random, |_| 40.0));
         results.push(result(&ping, |i| 100.0 * (i + 1) as f64));
-        let s = summarize(&results, &lengths);
+        let s = summarize(&results);
         let ring_avg = plan::mean(&(0..21).map(|i| 10.0 + i as f64).collect::<Vec<_>>());
         assert!((s.rings - ring_avg).abs() < 1e-9);
         assert!((s.random - 40.0).abs() < 1e-9);
@@ -209,6 +211,6 @@ mod tests {
         assert!((s.ping_pong_at_lmax - 2100.0).abs() < 1e-9);
         let line = final_line(&s, 4, 128, "host");
         assert!(line.starts_with("b_eff = ") && line.ends_with(" * 4 PEs with 128 MB/PE on host"));
-        assert_eq!(protocol_rows(&results[0], &lengths).lines().count(), 21 * 2 * 3);
+        assert_eq!(protocol_rows(&results[0], &lengths).lines().count(), 21 * 3 * 3);
     }
 }

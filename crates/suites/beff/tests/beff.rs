@@ -78,8 +78,22 @@ fn short_runs_recompute_from_their_protocol() {
         let mut methods: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for r in &rows {
             assert!(r.loops >= 1.0 && r.seconds > 0.0 && r.bw > 0.0, "{}", r.pattern);
+            // b_eff 3.6's rule: the least of the processes' own bandwidths (own exchanges
+            // over own time) times messages over rank 0's exchanges. Where every process
+            // exchanges alike that is messages x L x loops / the slowest time; in rings of
+            // mixed sizes (a '&' in the name: one exchange in a ring of two, two in larger
+            // rings, rank 0 in a ring of two) it lies between that and twice that.
             let bw = r.length * r.messages * r.loops / r.seconds / 1e6;
-            assert!(close(bw, r.bw), "{}: {bw} vs {}", r.pattern, r.bw);
+            if r.pattern.contains('&') {
+                assert!(
+                    bw * 0.999 <= r.bw && r.bw <= 2.0 * bw * 1.001,
+                    "{}: {bw} vs {}",
+                    r.pattern,
+                    r.bw
+                );
+            } else {
+                assert!(close(bw, r.bw), "{}: {bw} vs {}", r.pattern, r.bw);
+            }
             let e = patterns.entry(r.pattern.clone()).or_insert((r.kind.clone(), BTreeMap::new()));
             let best = e.1.entry(r.length as u64).or_insert(0.0);
             *best = best.max(r.bw);
@@ -88,6 +102,15 @@ fn short_runs_recompute_from_their_protocol() {
                 m.push(r.method.clone());
             }
         }
+        // Messages per step: 2P in rings of three or more, one each way in a ring of two
+        // (b_eff 3.6), the bi-sections' pairs likewise, the ping-pong two.
+        let messages =
+            |name: &str| rows.iter().find(|r| r.pattern.starts_with(name)).unwrap().messages;
+        let ring_of_all = if np == 2 { 2.0 } else { 2.0 * np as f64 };
+        assert_eq!(messages("ring6"), ring_of_all, "np {np}");
+        assert_eq!(messages("random01"), ring_of_all, "np {np}");
+        assert_eq!(messages("bisect-best"), (np / 2 * 2) as f64, "np {np}");
+        assert_eq!(messages("pingpong"), 2.0);
         let count = |kind: &str| patterns.values().filter(|(k, _)| k == kind).count();
         assert_eq!((count("ring"), count("random")), (6, 2), "{}", out.report());
         for name in ["cycle-worst", "bisect-best", "bisect-worst", "cart2d-dim0-cyclic", "pingpong"]
