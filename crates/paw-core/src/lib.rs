@@ -72,7 +72,7 @@ pub use calib::Policy;
 pub use config::{doubling, Family, SizeRange, MPI_COUNT_LIMIT};
 pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Table, TextFile};
 pub use error::{Error, Result};
-pub use meta::{available_memory, total_memory, RunInfo, SlurmJob};
+pub use meta::{available_memory, total_memory, uname, RunInfo, SlurmJob};
 pub use node::{cores, last_level_cache_bytes, Node};
 pub use paw::{
     agree, broadcast_text, mpi_library_version, parse_on_root, start_mpi, waiting_barrier, Pair,

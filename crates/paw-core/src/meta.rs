@@ -279,6 +279,20 @@ pub fn available_memory() -> Option<u64> {
     meminfo("MemAvailable:")
 }
 
+/// This host as uname(1) -a names it: system, host name, release, version, machine
+/// (`Linux vm 6.1.0 #1 SMP ... x86_64`), as the HLRS programs end their final lines.
+pub fn uname() -> String {
+    let kernel = |f: &str| {
+        std::fs::read_to_string(format!("/proc/sys/kernel/{f}"))
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default()
+    };
+    let mut words = ["ostype", "hostname", "osrelease", "version"].map(kernel).to_vec();
+    words.push(std::env::consts::ARCH.to_string());
+    words.retain(|w| !w.is_empty());
+    words.join(" ")
+}
+
 /// Bytes of memory of this host (MemTotal of /proc/meminfo).
 pub fn total_memory() -> Option<u64> {
     meminfo("MemTotal:")

@@ -25,17 +25,17 @@ fn listing(dir: &Path) -> Vec<String> {
     v
 }
 
-/// Type rows of the summary: (partition, access, type) -> (bytes, seconds).
+/// Type rows of the protocol: (partition, access, type) -> (bytes, seconds).
 fn types(out: &Outcome, np: usize) -> BTreeMap<(usize, String, usize), (f64, f64)> {
-    let text = std::fs::read_to_string(out.dir.path().join(format!("b_eff_io-np_{np:04}.sum")))
+    let text = std::fs::read_to_string(out.dir.path().join(format!("b_eff_io-np_{np:04}.prot")))
         .unwrap_or_else(|e| panic!("{e}\n{}", out.report()));
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split_whitespace().collect::<Vec<_>>())
-        .filter(|w| w.len() == 10 && w[3] == "all")
+        .filter(|w| w.len() == 13 && w[3] == "all")
         .map(|w| {
             let key = (w[0].parse().unwrap(), w[1].to_string(), w[2].parse().unwrap());
-            (key, (w[7].parse().unwrap(), w[8].parse().unwrap()))
+            (key, (w[8].parse().unwrap(), w[9].parse().unwrap()))
         })
         .collect()
 }
@@ -50,33 +50,36 @@ fn short_runs_recompute_from_their_summary_and_leave_the_directory_as_it_was() {
         out.success();
         assert_eq!(listing(dir.path()), ["mine"], "{}", out.report());
         let rows = types(&out, np);
-        let mut values = Vec::new();
+        let bw = |access: &str, t: usize| {
+            let (bytes, seconds) = rows[&(np, access.to_string(), t)];
+            bytes / seconds / 1e6
+        };
         for access in ["write", "rewrite", "read"] {
             let present: Vec<usize> = rows.keys().filter(|k| k.1 == access).map(|k| k.2).collect();
             let want: &[usize] = if access == "rewrite" { &[0] } else { &[0, 1, 2, 3, 4] };
             assert_eq!(present, want, "{access} at np {np}\n{}", out.report());
-            let (mut sum, mut weight) = (0.0, 0.0);
-            for &t in want {
-                let (bytes, seconds) = rows[&(np, access.to_string(), t)];
-                let w = if t == 0 { 2.0 } else { 1.0 };
-                sum += w * bytes / seconds / 1e6;
-                weight += w;
-            }
-            values.push(sum / weight);
         }
         for t in 0..5 {
             let (w, r) = (&rows[&(np, "write".into(), t)], &rows[&(np, "read".into(), t)]);
             assert_eq!(w.0, r.0, "type {t}: bytes read = bytes written");
             assert!(w.0 > 0.0);
         }
-        let value = 0.25 * values[0] + 0.25 * values[1] + 0.5 * values[2];
-        let last = out.stdout.lines().rfind(|l| l.starts_with("b_eff_io = ")).unwrap();
+        // Release 2.1's figure: sqrt(mean(write types, rewrite type 0) x read with type 0
+        // twice).
+        let write = ((0..5).map(|t| bw("write", t)).sum::<f64>() + bw("rewrite", 0)) / 6.0;
+        let read = (bw("read", 0) + (0..5).map(|t| bw("read", t)).sum::<f64>()) / 6.0;
+        let value = (write * read).sqrt();
+        let last = out.stdout.lines().rfind(|l| l.trim_start().starts_with("b_eff_io = ")).unwrap();
         let printed: f64 = last.split_whitespace().nth(2).unwrap().parse().unwrap();
         assert!((printed - value).abs() <= 1e-3 * value + 2e-3, "{last} vs {value}");
         assert!(last.contains(&format!("on {np} processes with 256 MByte/PE")), "{last}");
-        assert!(last.ends_with("NOT VALID (T = 2 s is below 15 minutes per partition)"), "{last}");
-        assert!(out.stdout.contains("release 2.1's figure"));
-        // The time: T x 1.2 plus start-up and the size-driven types' share.
+        assert!(last.contains("scheduled time=0.0 Min"), "{last}");
+        assert!(last.ends_with("NOT VALID (see above)"), "{last}");
+        assert!(out
+            .stdout
+            .contains("criterion 1: scheduled time 0.0 min >= 30 min -- NOT reached"));
+        assert!(out.stdout.contains("b_eff_io by the paper's weighting"));
+        // The time: T (the whole run) x 1.2 plus start-up.
         assert!(out.elapsed < Duration::from_secs_f64(t * 1.2 + 8.0), "{:?}", out.elapsed);
         let dat = out.dat(&format!("b_eff_io_read-part_{np:04}-np_{np:04}.dat"));
         assert_eq!(dat.columns, ["SIZE", "type0", "type1", "type2", "type3", "type4"]);
@@ -96,7 +99,7 @@ fn interrupted_runs_leave_the_directory_as_it_was() {
         std::fs::write(dir.path().join("mine"), "not b_eff_io's").unwrap();
         let d = dir.path().to_path_buf();
         let out = launch(2, dir.path(), "-T 30 -MB 256 -N 2").run_interrupting(what, move |_| {
-            listing(&d).iter().any(|f| f.starts_with("b_eff_io_type"))
+            listing(&d).iter().any(|f| f.starts_with("b_eff_io_data"))
         });
         // MPICH's launcher may exit 0 after forwarding SIGTERM.
         let forwarded = matches!(what, Interrupt::Launcher(_)) && !paw_test::launcher_is_graceful();
@@ -110,8 +113,10 @@ fn a_read_defect_makes_the_result_not_valid_and_fails_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let out = launch(2, dir.path(), "-T 1 -MB 256 -N 2").env("PAW_TEST_CORRUPT", 1).run();
     out.failure("the read check found");
-    let last = out.stdout.lines().rfind(|l| l.starts_with("b_eff_io = ")).unwrap_or_default();
-    assert!(last.contains("NOT VALID (") && last.contains("defective bytes"), "{last}");
+    let last =
+        out.stdout.lines().rfind(|l| l.trim_start().starts_with("b_eff_io = ")).unwrap_or_default();
+    assert!(last.contains("NOT VALID (see above)") && last.contains("ERRORS"), "{last}");
+    assert!(out.stdout.contains("criterion 3: error count ("), "{}", out.report());
     assert_eq!(listing(dir.path()), Vec::<String>::new());
 }
 
@@ -131,7 +136,9 @@ fn bad_input_gets_one_line_and_leaves_no_file() {
     let file = dir.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
     let cases = [
-        ("-T 0", "-T 0: takes the scheduled time"),
+        ("-T 0", "-T 0: takes the scheduled time of the whole run"),
+        ("-e 0", "-e 0: takes the defective chunks"),
+        ("-noshared -x", "unknown option \"-x\""),
         ("-T -3", "-T -3: takes"),
         ("-T never", "-T never: takes"),
         ("-N 0", "-N 0: \"0\" is not one of the process counts from 1 to 2"),
@@ -150,20 +157,60 @@ fn bad_input_gets_one_line_and_leaves_no_file() {
         out.failure(message);
     }
     // An existing file at one of the names is refused and left as it was.
-    std::fs::write(dir.path().join("b_eff_io_type2_1"), "keep").unwrap();
+    // (Partition 2 of the defaults 1, 2: rank 1's type-2 file.)
+    let taken = "b_eff_io_data_i01_002_2.001";
+    std::fs::write(dir.path().join(taken), "keep").unwrap();
     let out = launch(2, dir.path(), "-T 1 -MB 256").timeout(Duration::from_secs(30)).run();
-    out.failure("b_eff_io_type2_1 exists");
-    assert_eq!(std::fs::read_to_string(dir.path().join("b_eff_io_type2_1")).unwrap(), "keep");
-    assert_eq!(listing(dir.path()), ["a-file", "b_eff_io_type2_1"]);
+    out.failure(&format!("{taken} exists"));
+    assert_eq!(std::fs::read_to_string(dir.path().join(taken)).unwrap(), "keep");
+    assert_eq!(listing(dir.path()), ["a-file", taken]);
 
     // A full disk: one line naming the pattern and the file; then read-only.
     let disk = SmallDisk::mount(1024).expect("a small tmpfs (tests run as root)");
     let out = launch(2, disk.path(), "-T 1 -MB 256").timeout(Duration::from_secs(60)).run();
     out.failure("pattern");
     let line = out.stderr_lines("error: partition").join("\n");
-    assert!(line.contains("b_eff_io_type") && line.contains("pattern"), "{}", out.report());
+    assert!(line.contains("b_eff_io_data") && line.contains("pattern"), "{}", out.report());
     assert_eq!(listing(disk.path()), Vec::<String>::new(), "{}", out.report());
     disk.read_only().expect("remount read-only");
     let out = launch(2, disk.path(), "-T 1 -MB 256").timeout(Duration::from_secs(30)).run();
     out.failure("cannot write there");
+}
+
+#[test]
+fn the_time_is_split_over_partitions_and_2_1s_options_are_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let hints = dir.path().join("hints");
+    std::fs::write(
+        &hints,
+        "# proc_num access pat_type chunk_size key value\nall all all all cb_buffer_size 1048576\n",
+    )
+    .unwrap();
+    let args = format!(
+        "-T 3 -N 1,2 -f myrun -rewrite -noshared -nounique -e 2 -MB 256 -MT 4096 -i {}",
+        hints.display()
+    );
+    let data = tempfile::tempdir().unwrap();
+    let out = launch(2, data.path(), &args).run();
+    out.success();
+    assert!(listing(data.path()).is_empty(), "{}", out.report());
+    let prot = std::fs::read_to_string(out.dir.path().join("myrun.prot")).unwrap();
+    assert!(out.dir.path().join("myrun.sum").exists());
+    assert!(prot.contains("hint (-i): all all all all cb_buffer_size 1048576"));
+    // Tn = 3 s / 2 partitions; pattern 1 (U = 4) gets Tn x 4 / 192 with -rewrite.
+    let tp: Vec<f64> = prot
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 13 && w[3] == "1")
+        .map(|w| w[4].parse().unwrap())
+        .collect();
+    assert_eq!(tp.len(), 2 * 3, "pattern 1 in both partitions, three accesses");
+    assert!(tp.iter().all(|&t| (t - 1.5 * 4.0 / 192.0).abs() < 1e-4), "{tp:?}");
+    // Every type rewritten; type 1 without the shared pointer makes the result not valid.
+    let rewritten = prot.lines().filter(|l| l.contains(" rewrite ") && l.contains(" all ")).count();
+    assert_eq!(rewritten, 2 * 5);
+    assert!(out.stdout.contains(
+        "criterion 2: shared file pointers must be used for pattern type 1 -- NOT reached"
+    ));
+    assert!(out.stdout.contains("percent of the total memory (4096 MBytes)"));
 }
