@@ -12,7 +12,6 @@ const SPEC: Spec = paw_mpi::collective_spec!(
     "MPI_Bcast of SIZE bytes from task 0, timed call by call (PAW 1.6 section 7.1)",
     "MPI_Bcast from task 0",
     "bytes broadcast",
-    "maximum",
     "bct"
 );
 

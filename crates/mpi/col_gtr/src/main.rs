@@ -13,7 +13,6 @@ const SPEC: Spec = paw_mpi::collective_spec!(
     "MPI_Gather of SIZE bytes from every task to task 0, timed call by call (PAW 1.6 section 7.1)",
     "MPI_Gather to task 0",
     "bytes each task sends to task 0",
-    "minimum",
     "gtr"
 );
 
@@ -37,7 +36,7 @@ fn main() -> std::process::ExitCode {
         };
         let into = |n: usize| if is_root { n * p } else { 0 };
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Min, Policy::Calibrated)?;
+        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
         let (mut time, mut bw) =
             collective_files(&paw, &bench, "gtr", "bandwidth, SIZE / time per call", &[])?;
         let w = sizes.med as usize;

@@ -10,7 +10,7 @@ use paw_core::{buffer, check, Combine, Family, Paw, Policy, Spec, Timing, MB};
 use paw_mpi::collective_files;
 
 const SPEC: Spec =
-    paw_mpi::collective_spec!("col_rdc", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes to task 0, timed call by call (PAW 1.6 section 7.1)", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) to task 0", "bytes of the vector reduced", "minimum", "rdc");
+    paw_mpi::collective_spec!("col_rdc", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes to task 0, timed call by call (PAW 1.6 section 7.1)", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) to task 0", "bytes of the vector reduced", "rdc");
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
@@ -32,7 +32,7 @@ fn main() -> std::process::ExitCode {
             }
         };
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Min, Policy::Calibrated)?;
+        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
         let (mut time, mut bw) =
             collective_files(&paw, &bench, "rdc", "bandwidth, SIZE / time per call", &[])?;
         let w = sizes.med as usize;

@@ -13,7 +13,6 @@ const SPEC: Spec = paw_mpi::collective_spec!(
     "MPI_Scatter of SIZE bytes from task 0 to every task, timed call by call (PAW 1.6 section 7.1)",
     "MPI_Scatter from task 0",
     "bytes task 0 sends to each task",
-    "maximum",
     "sct"
 );
 

@@ -178,9 +178,11 @@ fn body() -> paw_core::Result<()> {
     }
 
     let summary = report::summarize(&results);
-    let system = run.info().hosts().iter().map(|(h, _)| h.clone()).collect::<Vec<_>>().join(",");
     let (table1, last) = if complete {
-        (report::table1(&summary, p, lmax), report::final_line(&summary, p, mem_mib, &system))
+        (
+            report::table1(&summary, p, lmax),
+            report::final_line(&summary, p, mem_mib, &paw_core::uname()),
+        )
     } else {
         let why = format!(
             "b_eff not computed: -pattern ran {} of the {total} patterns, and b_eff averages \
