@@ -107,7 +107,7 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
             "Unidir_Put -iter 3000 -msglog 0:22",
             "IMB-EXT-Unidir_Put-np_0002-aggregate.csv",
         ),
-        ("IMB-IO", io.as_str(), "IMB-IO-P_Write_indv-np_0002-aggregate.csv"),
+        ("IMB-IO", io.as_str(), "IMB-IO-P_Write_Indv-np_0002-aggregate.csv"),
     ];
     for (suite, args, table) in suites {
         for np in paw_test::task_counts(&[2, 4]) {

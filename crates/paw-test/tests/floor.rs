@@ -43,7 +43,9 @@ fn every_collective_at_one_byte_takes_at_least_a_one_way_message() {
     }
     let floor = before.min(one_way());
     for (name, median, fastest) in medians {
-        eprintln!("{name}: median {median:.3} usec (fastest task {fastest:.3}), one-way {floor:.3}");
+        eprintln!(
+            "{name}: median {median:.3} usec (fastest task {fastest:.3}), one-way {floor:.3}"
+        );
         assert!(
             median >= 0.9 * floor,
             "{name}: {median:.3} usec at 1 byte, below the one-way latency {floor:.3} usec"

@@ -97,15 +97,15 @@ macro_rules! four {
     };
 }
 
-const S_INDV: [Benchmark; 4] = four!("S", "indv", Scope::Single, Access::Individual);
-const S_EXPL: [Benchmark; 4] = four!("S", "expl", Scope::Single, Access::Explicit);
-const P_INDV: [Benchmark; 4] = four!("P", "indv", Scope::Parallel, Access::Individual);
-const P_EXPL: [Benchmark; 4] = four!("P", "expl", Scope::Parallel, Access::Explicit);
-const P_SHARED: [Benchmark; 4] = four!("P", "shared", Scope::Parallel, Access::Shared);
-const P_PRIV: [Benchmark; 4] = four!("P", "priv", Scope::Parallel, Access::Private);
-const C_INDV: [Benchmark; 4] = four!("C", "indv", Scope::Collective, Access::Individual);
-const C_EXPL: [Benchmark; 4] = four!("C", "expl", Scope::Collective, Access::Explicit);
-const C_SHARED: [Benchmark; 4] = four!("C", "shared", Scope::Collective, Access::Shared);
+const S_INDV: [Benchmark; 4] = four!("S", "Indv", Scope::Single, Access::Individual);
+const S_EXPL: [Benchmark; 4] = four!("S", "Expl", Scope::Single, Access::Explicit);
+const P_INDV: [Benchmark; 4] = four!("P", "Indv", Scope::Parallel, Access::Individual);
+const P_EXPL: [Benchmark; 4] = four!("P", "Expl", Scope::Parallel, Access::Explicit);
+const P_SHARED: [Benchmark; 4] = four!("P", "Shared", Scope::Parallel, Access::Shared);
+const P_PRIV: [Benchmark; 4] = four!("P", "Priv", Scope::Parallel, Access::Private);
+const C_INDV: [Benchmark; 4] = four!("C", "Indv", Scope::Collective, Access::Individual);
+const C_EXPL: [Benchmark; 4] = four!("C", "Expl", Scope::Collective, Access::Explicit);
+const C_SHARED: [Benchmark; 4] = four!("C", "Shared", Scope::Collective, Access::Shared);
 
 /// Every benchmark, in the guide's Table 1 order.
 pub const BENCHMARKS: &[Benchmark] = &[
