@@ -77,8 +77,8 @@ pub fn warn(message: &str) {
 
 /// Stops the whole job after a failure only this rank saw (a write error on rank 0, a
 /// watchdog that fired): the other ranks cannot be told in time, so MPI_Abort ends them
-/// rather than leaving them waiting in the next collective. Without MPI it exits with
-/// status 1.
+/// rather than leaving them waiting in the next collective. Exit status 3 (a failure while
+/// running), with or without MPI.
 pub fn fatal(message: &str) -> ! {
     let r = rank();
     if r >= 0 {
@@ -86,7 +86,7 @@ pub fn fatal(message: &str) -> ! {
     } else {
         say(&format!("{}: {message}", name()));
     }
-    abort(1)
+    abort(crate::error::RUNTIME.into())
 }
 
 /// Writes `line` and a newline to standard error in one write(2): `eprintln!` writes each

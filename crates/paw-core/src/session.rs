@@ -228,7 +228,7 @@ impl<T: Team> Session<T> {
     pub fn checks_passed(&self) -> Result<()> {
         match self.failed_checks.get() {
             0 => Ok(()),
-            n => Err(Error::runtime(format!(
+            n => Err(Error::check(format!(
                 "data check failed for {n} size(s): received data differ from what the \
                  operation must deliver (see the CHECK column)"
             ))),
@@ -522,9 +522,12 @@ impl<T: Team> Session<T> {
                 Err(e) => failure = Some(output_error(&self.dir, file, &e)),
             }
         }
-        if self.team.share_u64(failure.is_some() as u64) == 1 {
-            return Err(failure
-                .unwrap_or_else(|| Error::runtime("cannot create output (reported by rank 0)")));
+        // Every rank leaves with rank 0's error and its exit status.
+        let code = self.team.share_u64(failure.as_ref().map_or(0, |e| u64::from(e.code())));
+        if code != 0 {
+            return Err(failure.unwrap_or_else(|| {
+                Error::with_code(code as u8, "cannot create output (reported by rank 0)")
+            }));
         }
         Ok(created)
     }

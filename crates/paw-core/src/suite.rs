@@ -196,11 +196,13 @@ impl SuiteRun {
                 Err(e) => failure = Some(output_error(dir, file, &e)),
             }
         }
-        let mut bad = failure.is_some() as u8;
-        self.world.process_at_rank(0).broadcast_into(&mut bad);
-        if bad == 1 {
-            return Err(failure
-                .unwrap_or_else(|| Error::runtime("cannot create output (reported by rank 0)")));
+        // Every rank leaves with rank 0's error and its exit status.
+        let mut code = failure.as_ref().map_or(0, Error::code);
+        self.world.process_at_rank(0).broadcast_into(&mut code);
+        if code != 0 {
+            return Err(failure.unwrap_or_else(|| {
+                Error::with_code(code, "cannot create output (reported by rank 0)")
+            }));
         }
         Ok(made)
     }

@@ -116,21 +116,22 @@ fn main() -> std::process::ExitCode {
         read_out.row_with(file_size, &m.row(|t| tasks * bw(t)), &[slowest, fastest]);
         paw_core::scratch::remove_all();
 
-        // Every task must have done its I/O and read back what it wrote.
-        let wrong = match &failure {
-            Some(_) => usize::MAX / 2,
-            None => check::mismatches(&back, paw.rank(), file_size as u64, 0),
-        };
+        // Every task must have done its I/O (else a failure while running, status 3) and
+        // read back what it wrote (else a failed check, status 1).
         if let Some(e) = &failure {
             eprintln!("posix_io: rank {}: {} failed: {e}", paw.rank(), path.display());
         }
-        if paw.all_ok(wrong == 0) {
-            Ok(())
-        } else {
-            Err(Error::runtime(format!(
-                "an I/O call failed or data read back differs from what was written (files in {})",
+        let same =
+            failure.is_none() && check::mismatches(&back, paw.rank(), file_size as u64, 0) == 0;
+        if !paw.all_ok(failure.is_none()) {
+            Err(Error::runtime(format!("an I/O call failed (files in {})", dir.display())))
+        } else if !paw.all_ok(same) {
+            Err(Error::check(format!(
+                "data read back differs from what was written (files in {})",
                 dir.display()
             )))
+        } else {
+            Ok(())
         }
     })
 }

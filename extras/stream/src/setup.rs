@@ -73,7 +73,7 @@ pub fn check(a: &[f64], b: &[f64], c: &[f64], s: f64) -> paw_core::Result<()> {
     for (name, array, expect) in [("a", a, a1), ("b", b, b1), ("c", c, c2)] {
         let bad = array.iter().filter(|&&x| ((x - expect) / expect).abs() > 1e-13).count();
         if bad > 0 {
-            return Err(Error::runtime(format!(
+            return Err(Error::check(format!(
                 "result check failed: {bad} of {} elements of {name} differ from {expect}",
                 array.len()
             )));

@@ -70,7 +70,7 @@ fn main() -> std::process::ExitCode {
         let error = paw_blas::gemm_error(n, &a, &b, &c);
         let tolerance = paw_blas::tolerance::<f64>(n);
         if error > tolerance {
-            return Err(Error::runtime(format!(
+            return Err(Error::check(format!(
                 "DGEMM result check failed: relative error {error:.3e} exceeds {tolerance:.3e}"
             )));
         }

@@ -273,7 +273,7 @@ pub fn rate_files(
 /// The run's verdict from the worst error/tolerance ratio over the sizes checked.
 pub fn checked(call: &str, worst_ratio: f64) -> paw_core::Result<()> {
     if worst_ratio > 1.0 {
-        return Err(Error::runtime(format!(
+        return Err(Error::check(format!(
             "{call} result check failed: an entry's relative error is {worst_ratio:.1} times \
              the tolerance (2 N epsilon)"
         )));

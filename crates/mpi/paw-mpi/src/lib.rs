@@ -39,14 +39,12 @@ macro_rules! collective_spec {
                 ". Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE, after one untimed call at \
                  MED_COL_SIZE (PAW 1.6 section 7.1)."
             ),
-            reports: concat!(
-                "time per call = sum of the call times / NLOOP, usec, by default the maximum \
+            reports: "time per call = sum of the call times / NLOOP, usec, by default the maximum \
                  over tasks: the task that waits for the data, so that no time falls below \
                  the messages the operation needs (PAW 1.6 takes the minimum but for Bcast and \
                  Scatter: PAW_COMBINE=min; the ranks-combined line names the rule used), with \
                  the medians of the minimum and maximum over tasks in TASK_MIN, TASK_MAX; \
-                 bandwidth = SIZE / time per call, MB/s (MB = 2^20 B)."
-            ),
+                 bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).",
             ranks: ::paw_core::Ranks::Any,
             vars: &[
                 ::paw_core::vars::COL_SIZES,

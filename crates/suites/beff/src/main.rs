@@ -206,7 +206,7 @@ fn body() -> paw_core::Result<()> {
     let mut total = 0u64;
     world.all_reduce_into(&(defects as u64), &mut total, SystemOperation::sum());
     if total > 0 {
-        return Err(Error::runtime(format!(
+        return Err(Error::check(format!(
             "-check found {total} defective bytes: received data differ from what was sent"
         )));
     }

@@ -116,7 +116,7 @@ fn body() -> paw_core::Result<()> {
     }
     let total: u64 = errors.iter().sum();
     if total > 0 {
-        return Err(Error::runtime(format!(
+        return Err(Error::check(format!(
             "the read check found {total} chunks that differ from what was written"
         )));
     }

@@ -56,7 +56,7 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
         println!("\n\n# All processes entering MPI_Finalize\n");
     }
     if total_defects > 0 {
-        return Err(Error::runtime(format!(
+        return Err(Error::check(format!(
             "-check found {total_defects} defects: received data differ from what was sent \
              (see the defects column)"
         )));
