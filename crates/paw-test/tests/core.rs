@@ -15,6 +15,7 @@ fn panic_on_one_rank_ends_the_whole_job() {
             .run();
         out.failure(&format!("deliberate panic on rank {victim}"));
         out.failure("calling MPI_Abort");
+        eprintln!("measured: panic at np {np} ended the job in {:?} (allowed 10 s)", out.elapsed);
         assert!(out.elapsed < Duration::from_secs(10), "took {:?}\n{}", out.elapsed, out.report());
     }
 }

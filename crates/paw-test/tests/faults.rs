@@ -21,6 +21,7 @@ fn ended_promptly(out: &Outcome, within: Duration, what: Interrupt) {
     let forwarded = matches!(what, Interrupt::Launcher(_)) && !paw_test::launcher_is_graceful();
     assert!(out.code != Some(0) || forwarded, "a killed job must not exit 0\n{}", out.report());
     let took = out.after_interrupt.expect("the signal was sent");
+    eprintln!("measured: ended {took:?} after the interrupt (allowed {within:?})");
     assert!(took < within, "took {took:?} to end\n{}", out.report());
     assert!(out.survivors.is_empty(), "{}", out.report());
 }
@@ -220,6 +221,7 @@ fn the_watchdog_names_the_stuck_step_and_ends_the_job() {
         .timeout(Duration::from_secs(30))
         .run();
     out.failure("watchdog: the measurement at size 8 made no progress for 2 s (PAW_TIMEOUT=2); aborting the job");
+    eprintln!("measured: watchdog job took {:?} (allowed 9 s)", out.elapsed);
     assert!(out.elapsed < Duration::from_secs(9), "took {:?}\n{}", out.elapsed, out.report());
     assert!(out.survivors.is_empty(), "{}", out.report());
     // The rows before the stuck size are whole.

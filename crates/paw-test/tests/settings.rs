@@ -32,6 +32,7 @@ fn nloop_fixes_the_count_and_the_default_minimum_gives_large_sizes_ten_transfers
     let dat = out.dat("send_time-np_0002.dat");
     let (sizes, nloop) = (dat.numbers("SIZE"), dat.numbers("NLOOP"));
     assert_eq!(sizes.last(), Some(&4194304.0));
+    eprintln!("measured: NLOOP at 4 MiB {} (at least 10)", nloop.last().unwrap());
     assert!(
         *nloop.last().unwrap() >= 10.0,
         "4 MiB samples hold {} round trips",

@@ -202,6 +202,7 @@ fn bad_input_stops_every_rank_with_one_line() {
             .run();
         out.failure(message);
         assert_eq!(out.stderr_lines("error").len(), 1, "{name} {args}\n{}", out.report());
+        eprintln!("measured: {name} {args} refused in {:?} (allowed 10 s)", out.elapsed);
         assert!(out.elapsed < Duration::from_secs(10), "{name} {args}: {:?}", out.elapsed);
     }
     let out = Launch::mpi(bin("com"), 1).arg("-o").arg("2").run();
