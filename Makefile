@@ -12,7 +12,8 @@
 #
 # Variables: MPI (openmpi, the default, or mpich: Debian's MPICH, built into target/mpich/),
 # MPIRUN (mpirun, mpiexec, srun ...), NP (tasks for the multi-task tests), MPIFLAGS (extra
-# launcher options), PREFIX, RESULTS, BLAS_MAX, IO_FILE_SIZE, GPU_MAX, GPU_BLAS_MAX.
+# launcher options), PREFIX, RESULTS, BLAS_MAX, IO_FILE_SIZE, GPU_MAX, GPU_BLAS_MAX,
+# TESTFLAGS (options for the test binaries, e.g. --nocapture to see the figures tests measure).
 
 MPI ?= openmpi
 ifeq ($(MPI),openmpi)
@@ -30,6 +31,7 @@ $(error MPI=$(MPI): accepted values are openmpi and mpich)
 endif
 NP ?= 2
 MPIFLAGS ?=
+TESTFLAGS ?=
 PREFIX ?= $(CURDIR)/bin
 RESULTS ?= results
 CARGO ?= cargo
@@ -103,7 +105,7 @@ install: build
 	@echo "installed $(BINS) into $(PREFIX)"
 
 test: build
-	$(CARGO) test $(CARGOFLAGS) --workspace
+	$(CARGO) test $(CARGOFLAGS) --workspace -- $(TESTFLAGS)
 
 plots:
 	@files=$$(find "$(RESULTS)" -name '*.dat' 2>/dev/null | sort); \
