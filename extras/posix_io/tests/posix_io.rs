@@ -32,7 +32,8 @@ fn an_unusable_io_directory_fails_the_run() {
         .env("IO_TRANSFER_SIZE", 1024)
         .env("PAW_IO_DIR", "/dev/null/nowhere")
         .run();
-    out.failure("an I/O call failed or data read back differs");
+    out.failure("an I/O call failed");
+    assert_eq!(out.code, Some(3), "a failure while running\n{}", out.report());
     assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
 }
 

@@ -41,8 +41,9 @@ macro_rules! collective_spec {
             ),
             reports: "time per call = sum of the call times / NLOOP, usec, by default the maximum \
                  over tasks: the task that waits for the data, so that no time falls below \
-                 the messages the operation needs (PAW 1.6 takes the minimum but for Bcast and \
-                 Scatter: PAW_COMBINE=min; the ranks-combined line names the rule used), with \
+                 the messages the operation needs (PAW 1.6 takes the minimum for all collectives \
+                 but Bcast and Scatter, as PAW_COMBINE=min does; the ranks-combined line names \
+                 the rule used), with \
                  the medians of the minimum and maximum over tasks in TASK_MIN, TASK_MAX; \
                  bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).",
             ranks: ::paw_core::Ranks::Any,

@@ -209,13 +209,13 @@ impl<'w> Exchanger<'w> {
         let own = plan::own_bandwidth(self.len, loops, self.mine.len(), mine);
         let mut least = 0.0;
         self.world.all_reduce_into(&own, &mut least, SystemOperation::min());
-        let mb_per_s = plan::pattern_bandwidth(least, pattern.messages(), pattern.calls(0));
+        let mb_per_s = plan::pattern_bandwidth(least, pattern.credited(), pattern.calls(0));
         Timed { loops, mine, slowest, mb_per_s }
     }
 
     /// One step of the pattern: its messages placed by the cursor, then sent.
     fn step(&mut self, method: Method) {
-        let n = if self.ping_pong { 2 } else { self.mine.len() };
+        let n = self.messages_of_step();
         self.cursor.step(n, self.len, &mut self.at);
         self.send_placed(method);
     }
@@ -288,7 +288,7 @@ impl<'w> Exchanger<'w> {
     /// arrive); returns the bytes received that differ from it (collective).
     pub fn checked_step(&mut self, method: Method, seq: u64) -> usize {
         let len = self.len;
-        let n = if self.ping_pong { 2 } else { self.mine.len() };
+        let n = self.messages_of_step();
         self.cursor.step(n, len, &mut self.at);
         let senders = self.senders();
         for (k, &a) in self.at[..n].iter().enumerate() {
@@ -309,6 +309,16 @@ impl<'w> Exchanger<'w> {
                     .map(|f| check::mismatches(&self.recv[a..a + len], f as i32, len as u64, seq))
             })
             .sum()
+    }
+
+    /// The messages of one step at this process (its cursor moves by as many): its
+    /// exchanges, or the ping-pong's two on ranks 0 and 1 (none on the others).
+    fn messages_of_step(&self) -> usize {
+        match (self.ping_pong, self.me) {
+            (true, 0 | 1) => 2,
+            (true, _) => 0,
+            (false, _) => self.mine.len(),
+        }
     }
 
     /// Whether this process sends the step's message `k`.

@@ -335,7 +335,7 @@ fn measure(
         world.process_at_rank(0).broadcast_into(&mut most[..]);
         for (i, &len) in lengths.iter().enumerate() {
             if i > 0 && world.rank() == 0 {
-                let ratio = len as f64 / lengths[i - 1] as f64;
+                let ratio = plan::length_factor(i, lengths[LENGTHS - 1]);
                 for m in 0..3 {
                     loops[m] = rule.next(loops[m], totals[i - 1][m], ratio, most[m]);
                 }

@@ -71,6 +71,18 @@ impl Pattern {
         self.exchanges[rank].len()
     }
 
+    /// The messages of one step that b_eff 3.6 credits to the pattern (its all_msg_cnt, as
+    /// rank 0 holds it): for a ring or random pattern 2P, less P where rank 0's second
+    /// exchange was dropped (a ring of two), so P x rank 0's exchanges; else the messages
+    /// actually sent. With mixed ring sizes (P = 7: rings of two and three) that is fewer
+    /// than are sent, and 3.6's figure is what paw reports.
+    pub fn credited(&self) -> usize {
+        match self.kind {
+            Kind::Ring | Kind::Random => self.exchanges.len() * self.calls(0),
+            Kind::Extra => self.messages(),
+        }
+    }
+
     /// Messages sent by all processes together in one step.
     pub fn messages(&self) -> usize {
         self.exchanges.iter().flatten().filter(|(to, _)| to.is_some()).count()
@@ -117,23 +129,17 @@ pub fn ring_sizes(p: usize) -> [Vec<usize>; 6] {
     })
 }
 
-/// The original's label of a ring pattern: `N*S`, with `&+k` when k rings have one more
-/// process (larger rings last) or `&-k` when k have one less (larger rings first).
+/// b_eff 3.6's label of a ring pattern: `N*S` with N rings, the first of S processes, then
+/// `fix` when all rings are alike, `&+1` when the later rings have one more process, `&-1`
+/// when they have one less.
 pub fn ring_label(sizes: &[usize]) -> String {
-    let n = sizes.len();
-    let (small, large) = (sizes.iter().min().copied(), sizes.iter().max().copied());
-    match (small, large) {
-        (Some(s), Some(l)) if s != l => {
-            let larger = sizes.iter().filter(|&&x| x == l).count();
-            if sizes[0] == l {
-                format!("{n}*{l}&-{}", n - larger)
-            } else {
-                format!("{n}*{s}&+{larger}")
-            }
-        }
-        (Some(s), _) => format!("{n}*{s}"),
-        _ => String::new(),
-    }
+    let Some(&first) = sizes.first() else { return String::new() };
+    let suffix = match sizes.iter().find(|&&s| s != first) {
+        None => "fix",
+        Some(&other) if other > first => "&+1",
+        Some(_) => "&-1",
+    };
+    format!("{}*{first}{suffix}", sizes.len())
 }
 
 /// The six ring patterns: rings of consecutive ranks, sized by [`ring_sizes`].
@@ -261,15 +267,17 @@ mod tests {
 
     #[test]
     fn ring_sizes_follow_the_worked_examples() {
-        assert_eq!(labels(4), ["2*2", "1*4", "1*4", "1*4", "1*4", "1*4"]);
-        assert_eq!(labels(7), ["3*2&+1", "2*4&-1", "1*7", "1*7", "1*7", "1*7"]);
+        assert_eq!(labels(4), ["2*2fix", "1*4fix", "1*4fix", "1*4fix", "1*4fix", "1*4fix"]);
+        assert_eq!(labels(7), ["3*2&+1", "2*4&-1", "1*7fix", "1*7fix", "1*7fix", "1*7fix"]);
+        // 14: rings of 4, 5, 5 (3.6 says &+1, one larger, whatever their number).
+        assert_eq!(labels(14)[1], "3*4&+1");
         assert_eq!(ring_sizes(7)[0], [2, 2, 3]);
         assert_eq!(ring_sizes(7)[1], [4, 3]);
-        assert_eq!(labels(8), ["4*2", "2*4", "1*8", "1*8", "1*8", "1*8"]);
-        assert_eq!(labels(16), ["8*2", "4*4", "2*8", "1*16", "1*16", "1*16"]);
-        assert_eq!(labels(2), ["1*2"; 6]);
-        assert_eq!(labels(3), ["1*3"; 6]);
-        assert_eq!(labels(5), ["2*2&+1", "1*5", "1*5", "1*5", "1*5", "1*5"]);
+        assert_eq!(labels(8), ["4*2fix", "2*4fix", "1*8fix", "1*8fix", "1*8fix", "1*8fix"]);
+        assert_eq!(labels(16), ["8*2fix", "4*4fix", "2*8fix", "1*16fix", "1*16fix", "1*16fix"]);
+        assert_eq!(labels(2), ["1*2fix"; 6]);
+        assert_eq!(labels(3), ["1*3fix"; 6]);
+        assert_eq!(labels(5), ["2*2&+1", "1*5fix", "1*5fix", "1*5fix", "1*5fix", "1*5fix"]);
         for p in 2..=16 {
             for sizes in ring_sizes(p) {
                 assert_eq!(sizes.iter().sum::<usize>(), p, "P = {p}: {sizes:?}");
@@ -312,9 +320,13 @@ mod tests {
         assert_eq!(p7.name, "ring1-3*2&+1");
         assert_eq!(p7.exchanges[4], [(Some(6), Some(5)), (Some(5), Some(6))]);
         assert_eq!(p7.exchanges[0], [(Some(1), Some(1))]);
-        // Two rings of two and one of three: 2 + 2 + 6 messages.
+        // Two rings of two and one of three: 2 + 2 + 6 messages, of which 3.6 credits 7
+        // (2P less P for rank 0's dropped exchange).
         assert_eq!(p7.messages(), 10);
         assert_eq!((p7.calls(0), p7.calls(4)), (1, 2));
+        assert_eq!(p7.credited(), 7);
+        assert!(ring_patterns(8).iter().all(|p| p.credited() == p.messages()));
+        assert!(ring_patterns(2).iter().all(|p| p.credited() == 2));
     }
 
     #[test]

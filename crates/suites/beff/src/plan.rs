@@ -19,6 +19,16 @@ pub fn lengths(lmax: usize) -> [usize; LENGTHS] {
     })
 }
 
+/// The factor from length i - 1 to length `i` as b_eff 3.6 divides its loop counts by it:
+/// 2 up to 4 KiB, then a = (Lmax / 4096)^(1/8) (not the ratio of the rounded lengths).
+pub fn length_factor(i: usize, lmax: usize) -> f64 {
+    if i <= 12 {
+        2.0
+    } else {
+        (lmax as f64 / 4096.0).powf(1.0 / 8.0)
+    }
+}
+
 /// Loops of the calibration pass at the first length (b_eff 3.6's PRE_MSG_LOOPS).
 pub const CALIBRATION_LOOPS: usize = 10;
 
@@ -60,10 +70,13 @@ impl LoopRule {
     }
 
     /// The loops of length `i` (from 1): `previous` loops took `previous_time` seconds over
-    /// all patterns at length i - 1, which is `ratio` times shorter.
+    /// all patterns at length i - 1, which is `ratio` ([`length_factor`]) times shorter;
+    /// without a time the count stays.
     pub fn next(&self, previous: usize, previous_time: f64, ratio: f64, most: usize) -> usize {
-        let scale =
-            if previous_time > 0.0 { (self.per_length / previous_time).max(1.0) } else { 1.0 };
+        if previous_time <= 0.0 {
+            return previous;
+        }
+        let scale = (self.per_length / previous_time).max(1.0);
         let loops = (previous as f64 / ratio * scale).min(most as f64);
         (loops as usize).max(1)
     }
@@ -139,6 +152,10 @@ mod tests {
         assert_eq!(r.most(1e-4), 50_000);
         assert_eq!(r.most(10.0), CALIBRATION_LOOPS);
         assert_eq!(r.first(50_000), 25_000);
+        assert_eq!(r.next(700, 0.0, 2.0, 1000), 700, "no time: the count stays");
+        assert_eq!(length_factor(12, 1 << 20), 2.0);
+        assert!((length_factor(13, 1 << 20) - 2.0).abs() < 1e-12);
+        assert!((length_factor(20, 1 << 28) - 4.0).abs() < 1e-12);
     }
 
     #[test]
@@ -156,6 +173,8 @@ mod tests {
         // so still 10, where messages / slowest time would say 5.
         let t = [1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0];
         assert!((pattern_bandwidth(least(t), 10, 1) - 10.0).abs() < 1e-12);
+        // 3.6 credits 7 of the 10 messages (Pattern::credited): 7 x 1 MB / 1 s.
+        assert!((pattern_bandwidth(least([1.0; 7]), 7, 1) - 7.0).abs() < 1e-12);
         // One process outside the pattern does not count.
         assert_eq!(own(0, 1.0), f64::INFINITY);
     }

@@ -24,7 +24,8 @@ pub struct PatternResult {
     pub name: String,
     /// Which average it belongs to.
     pub kind: Kind,
-    /// Messages of one step, all processes together.
+    /// Messages of one step that the bandwidth credits (b_eff 3.6's count,
+    /// [`Pattern::credited`]).
     pub messages: usize,
     /// Per length, per method (one for the ping-pong), per repetition.
     pub samples: Vec<Vec<Vec<Sample>>>,
@@ -40,7 +41,7 @@ impl PatternResult {
         PatternResult {
             name: pattern.name.clone(),
             kind: pattern.kind,
-            messages: pattern.messages(),
+            messages: pattern.credited(),
             samples: vec![vec![Vec::new(); methods.len()]; LENGTHS],
             methods,
         }

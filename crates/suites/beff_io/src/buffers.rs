@@ -1,6 +1,6 @@
 //! What b_eff_io writes and how it checks what it reads: one write buffer per chunk size,
-//! each chunk filled with paw-core's check pattern of (rank, chunk size), and one read
-//! buffer.
+//! each chunk filled before each pattern with paw-core's check pattern of (rank, chunk
+//! size, pattern and writing access), and one read buffer.
 
 use crate::plan::{Pattern, MB};
 use paw_core::check;
@@ -21,26 +21,45 @@ fn chunk(p: &Pattern) -> usize {
     }
 }
 
+/// Per chunk size the longest memory chunk of the patterns that use it.
+fn sizes(table: &[Pattern]) -> Vec<(usize, usize)> {
+    let mut v: Vec<(usize, usize)> = Vec::new();
+    for p in table {
+        let (l, len) = (chunk(p), p.big_l.max(chunk(p)));
+        match v.iter_mut().find(|(x, _)| *x == l) {
+            Some((_, n)) => *n = (*n).max(len),
+            None => v.push((l, len)),
+        }
+    }
+    v
+}
+
 impl Buffers {
-    /// Buffers for the patterns of `table` (the fill pattern at most one 1 MB chunk) of
-    /// process `rank`.
-    pub fn new(table: &[Pattern], rank: i32) -> Buffers {
-        let mut write: Vec<(usize, Vec<u8>)> = Vec::new();
-        for p in table {
-            let (l, len) = (chunk(p), p.big_l.max(chunk(p)));
-            match write.iter_mut().find(|(x, _)| *x == l) {
-                Some((_, b)) if b.len() >= len => {}
-                Some((_, b)) => b.resize(len, 0),
-                None => write.push((l, vec![0; len])),
-            }
-        }
-        for (l, b) in &mut write {
-            for c in b.chunks_mut(*l) {
-                check::fill(c, rank, *l as u64, 0);
-            }
-        }
+    /// Buffers for the patterns of `table` (the fill pattern at most one 1 MB chunk); see
+    /// [`Buffers::prepare`] for their data.
+    pub fn new(table: &[Pattern]) -> Buffers {
+        let write: Vec<(usize, Vec<u8>)> =
+            sizes(table).into_iter().map(|(l, len)| (l, paw_core::buffer(len))).collect();
         let longest = write.iter().map(|(_, b)| b.len()).max().unwrap_or(MB);
-        Buffers { write, read: vec![0; longest] }
+        Buffers { write, read: paw_core::buffer(longest) }
+    }
+
+    /// The bytes [`Buffers::new`] allocates for `table`.
+    pub fn bytes(table: &[Pattern]) -> u64 {
+        let s = sizes(table);
+        let longest = s.iter().map(|&(_, n)| n).max().unwrap_or(MB);
+        (s.iter().map(|&(_, n)| n).sum::<usize>() + longest) as u64
+    }
+
+    /// Fills the write buffer `p` uses with the data of `(rank, chunk size, seq)` in every
+    /// chunk (outside the timing): each pattern and writing access writes its own data, so
+    /// the read check tells a rewrite from the write before it and one pattern from another.
+    pub fn prepare(&mut self, p: &Pattern, rank: i32, seq: u64) {
+        let l = chunk(p);
+        let (_, b) = self.write.iter_mut().find(|(x, _)| *x == l).expect("a buffer per chunk size");
+        for c in b.chunks_mut(l) {
+            check::fill(c, rank, l as u64, seq);
+        }
     }
 
     /// For one call of `p` moving `len` bytes (L, or the fill's bytes): what it writes,

@@ -67,10 +67,10 @@ fn body() -> paw_core::Result<()> {
         paw_core::scratch::register(files.of_rank(rank));
     }
     let s = setup::setting(&world, &opts, partitions.len());
-    let (mut prot, mut sum) = setup::outputs(&world, &run, &opts, &s, &partitions, TITLE)?;
-
     let table = plan::patterns(s.mpart);
-    let buffers = buffers::Buffers::new(&table, rank as i32);
+    agree(&world, setup::fits(&world, &opts, &s, &table))?;
+    let (mut prot, mut sum) = setup::outputs(&world, &run, &opts, &s, &partitions, TITLE)?;
+    let buffers = buffers::Buffers::new(&table);
     let progress = progress::Progress::new(root, opts.t);
     let mut r =
         Run { opts: &opts, table, mpart: s.mpart, files: &files, tn: s.tn, buffers, progress };

@@ -3,7 +3,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Seconds between plain lines within one step.
 const EVERY: f64 = 30.0;
@@ -28,8 +28,8 @@ impl Progress {
                 "b_eff_io [{elapsed_precise}] {bar:30} {pos}/{len} s scheduled  {msg}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar());
+            // No steady tick: a drawing thread would run during the timed spans.
             bar.set_style(style);
-            bar.enable_steady_tick(Duration::from_millis(500));
             bar
         });
         let now = Instant::now();

@@ -213,6 +213,14 @@ impl Run<'_> {
             };
             let budget = plan::pattern_time(self.tn, pat.units, opts.rewrite_all);
             let len = pat.big_l;
+            // Each pattern and writing access its own data; a read expects the last write's.
+            let rewritten = opts.rewrite_all || kind == Type::Scatter;
+            let writer = match access {
+                Access::Write => 0,
+                Access::Rewrite => 1,
+                Access::Read => u64::from(rewritten),
+            };
+            self.buffers.prepare(pat, rank as i32, 3 * pat.number as u64 + writer);
             let (data, l, buf) = self.buffers.split(pat, len);
             paw_core::watchdog::step(format!(
                 "partition {n}, {} of type {}, pattern {}",

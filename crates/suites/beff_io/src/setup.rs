@@ -1,6 +1,7 @@
 //! A run's set-up: the options shared from rank 0, the memory and time it works with, the
 //! protocol and summary files with their header, and the error count per partition.
 
+use crate::buffers::Buffers;
 use crate::options::{self, Options};
 use crate::plan;
 use crate::report::{self, Setting};
@@ -37,6 +38,7 @@ pub fn setting(world: &SimpleCommunicator, o: &Options, partitions: usize) -> Se
         mpart: plan::mpart(mem_mib << 20),
         tn: o.t / partitions as f64,
         shared: o.shared,
+        check: o.check,
     }
 }
 
@@ -66,6 +68,32 @@ pub fn outputs(
     prot.write(&format!("{}\n", report::PROTOCOL_COLUMNS));
     sum.write(&head);
     Ok((prot, sum))
+}
+
+/// Whether this process's buffers for `table` fit the memory available to each of this
+/// host's processes (collective): a `-MB` too large is refused, not met by the kernel's
+/// out-of-memory killer.
+pub fn fits(
+    world: &SimpleCommunicator,
+    o: &Options,
+    s: &Setting,
+    table: &[plan::Pattern],
+) -> Result<(), String> {
+    let local = world.split_shared(0).size() as u64;
+    let need = Buffers::bytes(table) >> 20;
+    let Some(each) = paw_core::available_memory().map(|b| (b >> 20) / local) else { return Ok(()) };
+    if need <= each {
+        return Ok(());
+    }
+    let what = match o.mem_mib {
+        Some(m) => format!("-MB {m}"),
+        None => format!("memory {} MiB per process (the default)", s.mem_mib),
+    };
+    Err(format!(
+        "{what}: the buffers need {need} MiB per process (MPART = {} bytes); {each} MiB are \
+         available to each of the {local} processes on this host; accepted: a smaller -MB",
+        s.mpart
+    ))
 }
 
 /// The defective chunks read in each partition, summed over its processes (collective).
