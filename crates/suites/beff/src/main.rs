@@ -166,13 +166,10 @@ fn body() -> paw_core::Result<()> {
 
     let mut ex = Exchanger::new(&world, lmax);
     let mut results: Vec<PatternResult> = all.iter().map(PatternResult::new).collect();
-    let defects = measure(&mut ex, &all, &lengths, rule, opts.check, &mut results);
+    let defects = measure(&mut ex, &all, &lengths, rule, opts.check, &mut results, &mut prot);
     if root {
         println!("\n{}", report::pattern_heading());
-    }
-    for r in &results {
-        prot.write(&report::protocol_rows(r, &lengths));
-        if root {
+        for r in &results {
             println!("{}", report::pattern_line(r));
         }
     }
@@ -304,8 +301,10 @@ fn random_orders(world: &SimpleCommunicator, count: usize, seed: u64) -> Vec<Vec
 
 /// Measures every pattern at every length by every method, [`REPETITIONS`] times, in
 /// b_eff 3.6's order (repetition, length, pattern, method) and with its loop lengths
-/// ([`LoopRule`]); fills `results` and returns the defective bytes this rank received
-/// (when checking). Rank 0 decides the loop counts from its own times and broadcasts them.
+/// ([`LoopRule`]); fills `results`, writes each length's rows to the protocol `prot` as
+/// soon as it is measured (a killed run keeps whole rows), and returns the defective bytes
+/// this rank received (when checking). Rank 0 decides the loop counts from its own times
+/// and broadcasts them.
 fn measure(
     ex: &mut Exchanger<'_>,
     all: &[Pattern],
@@ -313,6 +312,7 @@ fn measure(
     rule: LoopRule,
     check: bool,
     results: &mut [PatternResult],
+    prot: &mut TextFile,
 ) -> usize {
     let world = ex.world();
     let start = Instant::now();
@@ -364,6 +364,9 @@ fn measure(
                     paw_core::watchdog::alive();
                 }
             }
+            let rows: String =
+                results.iter().map(|r| report::protocol_rows(r, lengths, i, rep)).collect();
+            prot.write(&rows);
         }
     }
     defects
