@@ -5,8 +5,8 @@
 //! may not forward the environment to every node.
 
 use crate::error::{Error, Result};
-use crate::spec::Var;
 use crate::vars;
+use crate::vars::Var;
 use std::ops::RangeInclusive;
 
 /// Largest size a variable without a tighter limit accepts (1 TiB): keeps doubling sweeps
@@ -36,6 +36,12 @@ impl<F: Fn(&str) -> Option<String>> Lookup for F {
     fn get(&self, name: &str) -> Option<String> {
         self(name)
     }
+}
+
+/// Whether PAW_CHECK asks for the data check: the one reader of PAW_CHECK, for the PAW
+/// binaries and the suites alike (0 or 1, else bad input).
+pub fn check_requested() -> Result<bool> {
+    Ok(parse_u64(&ProcessEnv, &crate::vars::PAW_CHECK, 0..=1)? == Some(1))
 }
 
 /// Reads `var` as a whole number in `range`, or its default when unset (`None` when the

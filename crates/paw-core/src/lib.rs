@@ -69,21 +69,19 @@ pub mod watchdog;
 
 pub use bench::{Bench, Measurement, Row, Timing};
 pub use calib::Policy;
-pub use config::{doubling, Family, SizeRange, MPI_COUNT_LIMIT};
+pub use config::{check_requested, doubling, Family, SizeRange, MPI_COUNT_LIMIT};
 pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Table, TextFile};
 pub use error::{Error, Result};
-pub use meta::{available_memory, total_memory, uname, RunInfo, SlurmJob};
+pub use meta::{available_memory, mpi_library_version, total_memory, uname, RunInfo, SlurmJob};
 pub use node::{cores, last_level_cache_bytes, Node};
-pub use paw::{
-    agree, broadcast_text, mpi_library_version, parse_on_root, start_mpi, waiting_barrier, Pair,
-    Paw, World,
-};
+pub use paw::{agree, broadcast_text, parse_on_root, start_mpi, waiting_barrier, Pair, Paw, World};
 pub use process::{fatal, main, warn};
 pub use session::Session;
-pub use spec::{Check, Ranks, Spec, Var};
+pub use spec::{Check, Ranks, Spec};
 pub use stats::Stats;
 pub use suite::SuiteRun;
 pub use team::{Combine, Solo, Team};
+pub use vars::Var;
 
 /// Re-export of rsmpi, so benchmarks use the same version as the core.
 pub use mpi;

@@ -104,14 +104,6 @@ pub fn start_mpi(name: &'static str) -> Result<SimpleCommunicator> {
     Ok(process::adopt_mpi(name, universe))
 }
 
-/// The MPI library's version string (first line), without a prefix.
-pub fn mpi_library_version() -> String {
-    let v = mpi::environment::library_version().unwrap_or_else(|_| "unknown".into());
-    // The string may carry the C terminator.
-    let v = v.replace('\0', "");
-    v.lines().next().unwrap_or("unknown").trim().trim_end_matches(',').to_string()
-}
-
 /// An MPI benchmark's session. MPI stays initialised until [`crate::main`] returns, so
 /// create it inside `paw_core::main`.
 ///
@@ -233,7 +225,7 @@ impl Deref for Paw {
 
 /// The MPI library line of output headers.
 fn mpi_library() -> String {
-    format!("MPI: {}", mpi_library_version())
+    format!("MPI: {}", meta::mpi_library_version())
 }
 
 /// `text` of rank `from`, on every rank of `comm` (collective).

@@ -13,6 +13,31 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
+/// Whether `dir` can hold an I/O benchmark's scratch files: it exists, is a directory and
+/// takes a new file (a probe `.paw-probe-<pid>` created and removed at once). `named` is
+/// how the user gave it (`-p`, `-dir`, `PAW_IO_DIR=`); the error says that, the directory
+/// and what is accepted. The one check of b_eff_io, IMB-IO and posix_io; call it on every
+/// rank (a directory may be local to a node).
+pub fn check_dir(dir: &Path, named: &str) -> Result<(), String> {
+    let accepted = "accepted: an existing, writable directory";
+    let shown = format!("{named}{:?}", dir.display().to_string());
+    match std::fs::metadata(dir) {
+        Err(_) => Err(format!("{shown}: no such directory; {accepted}")),
+        Ok(m) if !m.is_dir() => Err(format!("{shown}: not a directory; {accepted}")),
+        Ok(_) => {
+            let probe = dir.join(format!(".paw-probe-{}", std::process::id()));
+            match std::fs::File::options().write(true).create_new(true).open(&probe) {
+                Ok(_) => {
+                    let _ = std::fs::remove_file(&probe);
+                    Ok(())
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+                Err(e) => Err(format!("{shown}: not writable ({e}); {accepted}")),
+            }
+        }
+    }
+}
+
 /// A registered file and the companions its directory held when it was registered.
 struct Scratch {
     path: PathBuf,

@@ -4,7 +4,7 @@
 //! output file and doc/binaries.md all come from the [`Spec`].
 
 use crate::error::{Error, Result};
-use crate::vars;
+use crate::vars::{self, Var};
 
 /// Task counts a benchmark accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,17 +50,6 @@ impl Ranks {
             Ranks::Node => format!("one process, without mpirun:  {name}"),
         }
     }
-}
-
-/// An environment variable a benchmark reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Var {
-    /// Its name.
-    pub name: &'static str,
-    /// Its default, as the user would type it (`-` when unset means "off").
-    pub default: &'static str,
-    /// What it sets, with its unit.
-    pub meaning: &'static str,
 }
 
 /// Whether and how a benchmark checks what it computed or moved.

@@ -5,11 +5,12 @@
 
 use crate::dat::{keep_earlier, np_file, Column, CsvTable, Place, Table, TextFile};
 use crate::error::{Error, Result};
+use crate::meta::mpi_library_version;
 use crate::meta::{self, RunInfo};
-use crate::paw::{gather_strings, mpi_library_version};
+use crate::paw::gather_strings;
 use crate::record::{HostTasks, Ledger, Record};
 use crate::session::{existing_dir, finish, output_error, warn_unknown_vars};
-use crate::spec::Var;
+use crate::vars::Var;
 use crate::{process, vars, watchdog};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
@@ -153,12 +154,25 @@ impl SuiteRun {
         notes: &[String],
         columns: &[Column],
     ) -> Result<Table> {
-        let info = RunInfo { title: title.to_string(), ..self.info.clone() };
-        let mut header = info.header_lines();
-        header.extend(notes.iter().cloned());
-        header.extend(info.environment_lines());
+        let header = self.header_lines(title, notes);
         let made = self.on_root(file, |place| Table::open(place, file, &header, columns, None))?;
         Ok(made.unwrap_or_else(Table::inactive))
+    }
+
+    /// The run's description as header lines, the one builder of every suite's headers:
+    /// `title`, date, hosts, placement, MPI library and timer, then the suite's `own`
+    /// lines, then the environment (MCA settings, variables).
+    pub fn header_lines(&self, title: &str, own: &[String]) -> Vec<String> {
+        let info = RunInfo { title: title.to_string(), ..self.info.clone() };
+        let mut lines = info.header_lines();
+        lines.extend(own.iter().cloned());
+        lines.extend(info.environment_lines());
+        lines
+    }
+
+    /// [`SuiteRun::header_lines`] as text, each line behind `# `.
+    pub fn header(&self, title: &str, own: &[String]) -> String {
+        self.header_lines(title, own).iter().map(|l| format!("# {l}\n")).collect()
     }
 
     /// Creates the text file `file` on rank 0 when files were asked for (collective).

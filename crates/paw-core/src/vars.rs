@@ -2,7 +2,16 @@
 //! lists the groups it reads in its [`crate::Spec`]; its own variables (WINDOW_SIZE,
 //! STREAM_ARRAY_SIZE ...) are declared beside its `main`.
 
-use crate::spec::Var;
+/// An environment variable a benchmark reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Var {
+    /// Its name.
+    pub name: &'static str,
+    /// Its default, as the user would type it (`-` when unset means "off").
+    pub default: &'static str,
+    /// What it sets, with its unit.
+    pub meaning: &'static str,
+}
 
 macro_rules! var {
     ($name:ident, $default:expr, $meaning:expr) => {

@@ -1,6 +1,8 @@
-//! doc/binaries.md is made from every binary's `-h` (its Spec), so the documentation of
+//! doc/binaries.md is made from every PAW binary's `-h` (its Spec), so the documentation of
 //! what each binary times, reports, reads and writes cannot drift from the binary. After
 //! changing a Spec, regenerate it: `PAW_BLESS=1 cargo test --release -p paw-test --test docs`.
+//! Each suite binary's doc page is held to its `-h`: every option it lists is named there,
+//! and the page's option tables list no option its binaries do not take.
 
 use paw_test::binaries;
 
@@ -61,4 +63,72 @@ fn binaries_md_is_made_from_every_binarys_help() {
         "doc/binaries.md differs from the binaries' -h; regenerate it with \
          PAW_BLESS=1 cargo test --release -p paw-test --test docs"
     );
+}
+
+/// The doc page of each suite binary (the Makefile's SUITE list).
+const SUITE_PAGES: &[(&str, &str)] = &[
+    ("IMB-MPI1", "doc/imb-mpi1.md"),
+    ("IMB-EXT", "doc/imb-ext.md"),
+    ("IMB-IO", "doc/imb-io.md"),
+    ("b_eff", "doc/b_eff.md"),
+    ("b_eff_io", "doc/b_eff_io.md"),
+    ("com", "doc/presta.md"),
+    ("laten", "doc/presta.md"),
+    ("rma", "doc/presta.md"),
+    ("allred", "doc/presta.md"),
+    ("globalop", "doc/presta.md"),
+];
+
+/// The options a suite's `-h` lists: the first word of each line that starts with `-`.
+fn options_of_help(help: &str) -> std::collections::BTreeSet<String> {
+    help.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('-') && l.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(|w| w.trim_end_matches([',', ':']).to_string())
+        .collect()
+}
+
+/// The options a doc page's option tables list: the first cell of each table row that
+/// starts with a back-quoted option.
+fn options_of_page(page: &str) -> std::collections::BTreeSet<String> {
+    page.lines()
+        .filter_map(|l| l.strip_prefix("| `-"))
+        .filter_map(|l| l.split(['`', ' ']).next())
+        .map(|o| format!("-{o}"))
+        .collect()
+}
+
+/// Every suite binary's doc page names each option its `-h` lists, and its option tables
+/// list no option that none of its binaries takes: a page that disagrees with the binaries
+/// fails.
+#[test]
+fn every_suite_doc_page_agrees_with_its_binaries_help() {
+    let suites = binaries::makefile_lists()
+        .into_iter()
+        .find(|(list, _)| list == "SUITE")
+        .map(|(_, names)| names)
+        .expect("a SUITE list in the Makefile");
+    for name in &suites {
+        assert!(SUITE_PAGES.iter().any(|(n, _)| n == name), "{name} has no doc page here");
+    }
+    let mut by_page: std::collections::BTreeMap<&str, std::collections::BTreeSet<String>> =
+        Default::default();
+    for (name, page) in SUITE_PAGES {
+        let out = paw_test::Launch::mpi(binaries::bin(name), 1).arg("-h").run();
+        out.success();
+        let text = std::fs::read_to_string(binaries::workspace().join(page)).expect("page");
+        let options = options_of_help(&out.stdout);
+        assert!(options.len() >= 2, "{name} -h lists no options\n{}", out.report());
+        for o in &options {
+            assert!(text.contains(&format!("`{o}")), "{page} does not name {name}'s {o}");
+        }
+        by_page.entry(page).or_default().extend(options);
+    }
+    for (page, options) in by_page {
+        let text = std::fs::read_to_string(binaries::workspace().join(page)).expect("page");
+        for o in options_of_page(&text) {
+            assert!(options.contains(&o), "{page} lists {o}, which no binary of it takes");
+        }
+    }
 }

@@ -4,13 +4,13 @@
 //! What is timed and reported, the task counts, the variables read, the data check and the
 //! files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
+use files::{read_file, write_file, FILE_SIZE, IO_DIR, TRANSFER_SIZE};
 use paw_core::{
-    check, vars, Axis, Check, Combine, DatSpec, Error, Paw, Policy, Ranks, Spec, Timing, Var, MB,
+    check, vars, Axis, Check, Combine, DatSpec, Error, Paw, Policy, Ranks, Spec, Timing, MB,
 };
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
-use std::os::unix::io::AsRawFd;
 use std::path::PathBuf;
+
+mod files;
 
 const SPEC: Spec = Spec {
     name: "posix_io",
@@ -31,50 +31,12 @@ task's own bandwidth in TASK_MAX_BW, TASK_MIN_BW (medians).",
     files: "posix_io_write-np_NNNN.dat and posix_io_read-np_NNNN.dat (MB/s), NNNN = tasks",
 };
 
-/// PAW_IO_DIR: where the scratch files go.
-const IO_DIR: Var = Var {
-    name: "PAW_IO_DIR",
-    default: "PAW_OUTPUT_DIR",
-    meaning: "directory of the scratch files paw_io.<rank>",
-};
-/// IO_FILE_SIZE: bytes each task writes.
-const FILE_SIZE: Var =
-    Var { name: "IO_FILE_SIZE", default: "268435456", meaning: "bytes each task writes and reads" };
-/// IO_TRANSFER_SIZE: bytes per write() or read() call.
-const TRANSFER_SIZE: Var = Var {
-    name: "IO_TRANSFER_SIZE",
-    default: "1048576",
-    meaning: "bytes per write() or read() call",
-};
-
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let file_size = paw.knob(&FILE_SIZE, 1..=1 << 40)? as usize;
-        let transfer = paw.knob(&TRANSFER_SIZE, 1..=1 << 30)? as usize;
-        if transfer > file_size {
-            return Err(Error::input(format!(
-                "IO_TRANSFER_SIZE={transfer} is larger than IO_FILE_SIZE={file_size}; \
-                 accepted: IO_TRANSFER_SIZE <= IO_FILE_SIZE"
-            )));
-        }
-        paw.fits_in_memory(
-            2 * file_size as u128,
-            FILE_SIZE.name,
-            "the data and read-back buffers",
-        )?;
+        let (file_size, transfer) = files::sizes(&paw)?;
         let dir = paw.text(&IO_DIR).map_or_else(|| paw.output_dir().to_path_buf(), PathBuf::from);
-        let path = dir.join(format!("paw_io.{}", paw.rank()));
-        if paw.all_ok(!path.exists()) {
-            // Every task removes every task's file if the run is interrupted.
-            paw_core::scratch::register((0..paw.size()).map(|r| dir.join(format!("paw_io.{r}"))));
-        } else {
-            return Err(Error::input(format!(
-                "{} already exists; paw never overwrites a file it did not create: remove it or \
-                 choose another PAW_IO_DIR",
-                dir.join("paw_io.<rank>").display()
-            )));
-        }
+        let path = files::scratch(&paw, &dir)?;
         let tasks = paw.size() as f64;
         let mut data = vec![0u8; file_size];
         check::fill(&mut data, paw.rank(), file_size as u64, 0);
@@ -134,25 +96,4 @@ fn main() -> std::process::ExitCode {
             Ok(())
         }
     })
-}
-
-/// Writes `data` to `path` in `transfer`-byte calls, then fsync and close.
-fn write_file(path: &PathBuf, data: &[u8], transfer: usize) -> std::io::Result<()> {
-    let mut f = OpenOptions::new().create(true).truncate(true).write(true).open(path)?;
-    for chunk in data.chunks(transfer) {
-        f.write_all(chunk)?;
-    }
-    f.sync_all()
-}
-
-/// Reads `path` into `into` in `transfer`-byte calls, after asking the kernel to drop the
-/// file's cached pages.
-fn read_file(path: &PathBuf, into: &mut [u8], transfer: usize) -> std::io::Result<()> {
-    let mut f = File::open(path)?;
-    // SAFETY: posix_fadvise on a file descriptor owned by `f`, which outlives the call.
-    unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
-    for chunk in into.chunks_mut(transfer) {
-        f.read_exact(chunk)?;
-    }
-    Ok(())
 }

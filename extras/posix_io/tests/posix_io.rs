@@ -26,14 +26,14 @@ fn every_task_writes_reads_checks_and_cleans_up() {
 }
 
 #[test]
-fn an_unusable_io_directory_fails_the_run() {
+fn an_unusable_io_directory_is_refused() {
     let out = Launch::mpi(BIN, 2)
         .env("IO_FILE_SIZE", 4096)
         .env("IO_TRANSFER_SIZE", 1024)
         .env("PAW_IO_DIR", "/dev/null/nowhere")
         .run();
-    out.failure("an I/O call failed");
-    assert_eq!(out.code, Some(3), "a failure while running\n{}", out.report());
+    out.failure("PAW_IO_DIR=\"/dev/null/nowhere\": no such directory");
+    assert_eq!(out.code, Some(2), "bad input\n{}", out.report());
     assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
 }
 

@@ -4,8 +4,8 @@
 //! What is timed and reported, the variables read and the files written are stated once,
 //! in SPEC below: `-h`, the output headers and doc/binaries.md are made from it.
 use paw_core::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing, Var};
-use rayon::prelude::*;
-use std::hint::black_box;
+
+mod constructs;
 
 const SPEC: Spec = Spec {
     name: "rayon_overhead",
@@ -34,46 +34,6 @@ const DELAY: Var = Var {
     meaning: "busy delay per task, nanoseconds (EPCC's 0.1 usec)",
 };
 
-/// A construct: what it runs in a pool, given the delay.
-type Construct = fn(&rayon::ThreadPool, usize, u64);
-
-const CONSTRUCTS: &[(&str, &str, Construct)] = &[
-    ("par_for", "(0..T).into_par_iter().for_each(delay)", |pool, t, d| {
-        pool.install(|| (0..t).into_par_iter().for_each(|_| delay(d)))
-    }),
-    ("join", "rayon::join(delay, delay)", |pool, _, d| {
-        pool.install(|| rayon::join(|| delay(d), || delay(d)));
-    }),
-    ("scope", "scope with T x spawn(delay)", |pool, t, d| {
-        pool.scope(|s| {
-            for _ in 0..t {
-                s.spawn(move |_| delay(d));
-            }
-        })
-    }),
-    ("reduction", "(0..T).into_par_iter().map(delay; 1).sum()", |pool, t, d| {
-        let n: usize = pool.install(|| {
-            (0..t)
-                .into_par_iter()
-                .map(|_| {
-                    delay(d);
-                    1
-                })
-                .sum()
-        });
-        black_box(n);
-    }),
-];
-
-/// Busy work of `iterations` dependent steps (no memory traffic, not optimised away).
-fn delay(iterations: u64) {
-    let mut x = 1u64;
-    for i in 0..iterations {
-        x = black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
-    }
-    black_box(x);
-}
-
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let node = Node::init(&SPEC)?;
@@ -85,18 +45,15 @@ fn main() -> std::process::ExitCode {
         counts.push(most);
 
         // Untimed: scale the delay loop to OVERHEAD_DELAY_NS.
-        let probe = 1_000_000u64;
-        let start = std::time::Instant::now();
-        delay(probe);
-        let per_iteration = start.elapsed().as_secs_f64() / probe as f64;
-        let d = ((delay_ns as f64 * 1e-9) / per_iteration).round().max(1.0) as u64;
+        let d = constructs::iterations_for(delay_ns);
 
         let timing = Timing::Batch { ops_per_iter: 1.0 };
         let mut reference = node.bench(timing, Combine::Min, Policy::Calibrated)?;
-        let serial = reference.measure("serial delay", || delay(d))?.row(|t| t).stats.median;
+        let serial =
+            reference.measure("serial delay", || constructs::delay(d))?.row(|t| t).stats.median;
         println!("serial delay: {:.4} usec ({d} iterations)", serial * 1e6);
 
-        for (name, code, construct) in CONSTRUCTS {
+        for (name, code, construct) in constructs::CONSTRUCTS {
             let mut bench = node.bench(timing, Combine::Min, Policy::Calibrated)?;
             let mut out = node.dat(
                 &bench,

@@ -1,5 +1,7 @@
 //! b_eff's command line, read on rank 0 and sent to every rank as text.
 
+use crate::plan::{LoopRule, REPETITIONS};
+
 /// Largest `-mem` in MiB: the MPI_Alltoallv counts and displacements are bytes in an MPI
 /// int, and the 3-D patterns send 6 messages of Lmax = memory / 128 per process, so 6 Lmax
 /// must stay below 2^31.
@@ -29,27 +31,37 @@ pub struct Options {
     pub help: bool,
 }
 
-/// The help text.
-pub const HELP: &str = "\
+/// Most random patterns.
+pub const MAX_RANDOM: usize = 1000;
+/// Memory per process by default at most (the original's Lmax cap of 128 MiB), MiB.
+pub const DEFAULT_MEM_CAP_MIB: u64 = 16_384;
+/// Memory per process by default in short mode, MiB.
+pub const SHORT_MEM_MIB: u64 = 512;
+
+/// The help text, its numbers taken from the constants that rule the run.
+pub fn help() -> String {
+    let (full, short) = (LoopRule::FULL.per_length, LoopRule::SHORT.per_length);
+    format!(
+        "\
 usage: mpirun -np P b_eff [-mem MiB] [-random N] [-seed S] [-short] [-check]
                           [-pattern NAME,...] [-h]
 
 The effective bandwidth benchmark (b_eff, HLRS): every process exchanges messages with
 its neighbours in six ring patterns and N random rings, 21 lengths from 1 byte to
 Lmax = memory per process / 128, by MPI_Sendrecv, MPI_Alltoallv and MPI_Irecv +
-MPI_Isend + MPI_Waitall, three times each; b_eff is the logarithmic average of the ring
-and random averages of the mean over lengths of the best bandwidth, as b_eff 3.6
+MPI_Isend + MPI_Waitall, {REPETITIONS} times each; b_eff is the logarithmic average of the
+ring and random averages of the mean over lengths of the best bandwidth, as b_eff 3.6
 computes it (cyclic buffers, one exchange in a ring of two, its loop lengths: about
-0.5 s per length and method over all patterns). Needs P >= 2.
+{full} s per length and method over all patterns). Needs P >= 2.
 
-  -mem MiB     memory per process, MiB (1 to 43690); default: this host's memory divided
-               by its processes (at most 16384, as the original's Lmax cap of 128 MiB;
-               512 in short mode), the smallest over all hosts
-  -random N    random patterns (1 to 1000; default 30, 3 in short mode)
+  -mem MiB     memory per process, MiB (1 to {MAX_MEM_MIB}); default: this host's memory
+               divided by its processes (at most {DEFAULT_MEM_CAP_MIB}, as the original's Lmax
+               cap of 128 MiB; {SHORT_MEM_MIB} in short mode), the smallest over all hosts
+  -random N    random patterns (1 to {MAX_RANDOM}; default {RANDOM}, {RANDOM_SHORT} in short mode)
   -seed S      seed of the random patterns (0 to 2^64-1; default: drawn and printed)
-  -short       short mode for sanity checks: 3 random patterns, loops fitted to 5 ms per
-               length and method over all patterns (a hundredth of the full 0.5 s),
-               512 MiB memory per process unless -mem
+  -short       short mode for sanity checks: {RANDOM_SHORT} random patterns, loops fitted to
+               {short} s per length and method over all patterns, {SHORT_MEM_MIB} MiB memory
+               per process unless -mem
   -check       after each measurement, one more untimed step whose received messages are
                compared with what their senders put there (also PAW_CHECK=1); defects
                fail the run
@@ -61,7 +73,9 @@ computes it (cyclic buffers, one exchange in a ring of two, its loop lengths: ab
 Output: the summary and the final line on standard output; b_eff-np_PPPP.prot (every
 pattern, length, method and repetition: loop length, time, bandwidth) and
 b_eff_bw-np_PPPP.dat with its .csv (bandwidth against length, a column per pattern) in
-PAW_OUTPUT_DIR (default: the current directory). MB = 10^6 bytes; MiB = 2^20 bytes.";
+PAW_OUTPUT_DIR (default: the current directory). MB = 10^6 bytes; MiB = 2^20 bytes."
+    )
+}
 
 /// Parses the arguments (without the program name). `seed` is used when `-seed` is not
 /// given; `paw_check` is whether PAW_CHECK asks for checking.
@@ -93,10 +107,10 @@ pub fn parse(args: &[String], seed: u64, paw_check: bool) -> Result<Options, Str
                 }
             }
             "-random" => {
-                let what = "the number of random patterns, 1 to 1000";
-                let v = value(what)?;
+                let what = format!("the number of random patterns, 1 to {MAX_RANDOM}");
+                let v = value(&what)?;
                 match v.parse::<usize>() {
-                    Ok(n) if (1..=1000).contains(&n) => random = Some(n),
+                    Ok(n) if (1..=MAX_RANDOM).contains(&n) => random = Some(n),
                     _ => return Err(format!("-random {v}: takes {what}")),
                 }
             }
@@ -208,5 +222,25 @@ mod tests {
             let e = parse(&args(a), 0, false).unwrap_err();
             assert!(e.contains(want), "{a}: {e}");
         }
+    }
+}
+
+impl paw_hlrs::CommandLine for Options {
+    /// Parses on rank 0, drawing the seed of the random patterns from the clock unless
+    /// `-seed` gives one.
+    fn parse(args: &[String], _processes: usize, check: bool) -> Result<Options, String> {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        parse(args, seed, check)
+    }
+    fn encode(&self) -> String {
+        Options::encode(self)
+    }
+    fn decode(text: &str) -> Options {
+        Options::decode(text)
+    }
+    fn help(&self) -> bool {
+        self.help
     }
 }

@@ -4,6 +4,7 @@
 use crate::exchange::{METHODS, PING_PONG};
 use crate::patterns::{Kind, Pattern};
 use crate::plan::{self, LENGTHS};
+use paw_core::{Column, SuiteRun, TextFile};
 
 /// One measurement: loops run, the slowest process's time for them and the bandwidth.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,6 +163,25 @@ pub fn table1(s: &Summary, p: usize, lmax: usize) -> String {
     .concat()
 }
 
+/// What a run prints at its end: a line per pattern, the paper's Table 1 and 3.6's final
+/// line (or why b_eff was not computed).
+pub fn summary(results: &[PatternResult], s: &crate::setup::Setup, p: usize) -> String {
+    let lines: Vec<String> = results.iter().map(pattern_line).collect();
+    let (table1, last) = if s.complete() {
+        let summary = summarize(results);
+        (table1(&summary, p, s.lmax), final_line(&summary, p, s.mem_mib, &paw_core::uname()))
+    } else {
+        let why = format!(
+            "b_eff not computed: -pattern ran {} of the {} patterns, and b_eff averages every \
+             ring and random pattern",
+            results.len(),
+            s.total
+        );
+        (String::new(), why)
+    };
+    format!("\n{}\n{}\n\n{table1}\n{last}", pattern_heading(), lines.join("\n"))
+}
+
 /// The original's final line.
 pub fn final_line(s: &Summary, p: usize, mem_mib: u64, system: &str) -> String {
     format!(
@@ -169,6 +189,56 @@ pub fn final_line(s: &Summary, p: usize, mem_mib: u64, system: &str) -> String {
         s.b_eff,
         s.b_eff / p as f64
     )
+}
+
+/// The `.dat` table (and its CSV twin): per length the best bandwidth of every pattern,
+/// after b_eff and the ring and random averages at that length.
+pub fn write_dat(
+    run: &SuiteRun,
+    title: &str,
+    results: &[PatternResult],
+    lengths: &[usize; LENGTHS],
+    p: usize,
+    prot: &TextFile,
+    averages: bool,
+) -> paw_core::Result<()> {
+    const UNIT: &str = "MB/s (MB = 10^6 B)";
+    let mut columns = vec![Column::new("SIZE", "bytes")];
+    if averages {
+        columns.extend(["b_eff", "rings", "random"].map(|n| Column::new(n, UNIT)));
+    }
+    columns.extend(results.iter().map(|r| Column::new(r.name.clone(), UNIT)));
+    let notes = [
+        "x: SIZE = message length [bytes]".to_string(),
+        format!("y: bandwidth of the pattern, maximum over methods and repetitions [{UNIT}]"),
+        if averages {
+            "b_eff: logavg(rings, random) at this length; rings, random: logavg over the ring \
+             and the random patterns"
+                .to_string()
+        } else {
+            "a column per pattern -pattern selected (no averages: they need every pattern)"
+                .to_string()
+        },
+        format!(
+            "every measurement: {}",
+            prot.path().map_or("the .prot file".into(), |f| f.display().to_string())
+        ),
+    ];
+    let file = format!("b_eff_bw-np_{p:04}.dat");
+    let mut table = run.table(&file, title, &notes, &columns)?;
+    for (i, &len) in lengths.iter().enumerate() {
+        let best = |kind: Kind| -> Vec<f64> {
+            results.iter().filter(|r| r.kind == kind).map(|r| r.best(i)).collect()
+        };
+        let (rings, random) = (plan::logavg(&best(Kind::Ring)), plan::logavg(&best(Kind::Random)));
+        let mut row = vec![len.to_string()];
+        if averages {
+            row.extend([plan::logavg(&[rings, random]), rings, random].map(|v| format!("{v:.4}")));
+        }
+        row.extend(results.iter().map(|r| format!("{:.4}", r.best(i))));
+        table.row(&row);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

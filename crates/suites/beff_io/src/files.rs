@@ -47,28 +47,6 @@ impl Files {
     }
 }
 
-/// Whether `dir` exists and is writable (checked on every rank).
-pub fn usable_dir(dir: &Path) -> Result<(), String> {
-    let accepted = "accepted: an existing, writable directory";
-    let shown = dir.display().to_string();
-    match std::fs::metadata(dir) {
-        Err(_) => Err(format!("-p {shown:?}: no such directory; {accepted}")),
-        Ok(m) if !m.is_dir() => Err(format!("-p {shown:?}: not a directory; {accepted}")),
-        Ok(_) => {
-            let host = paw_core::mpi::environment::processor_name().unwrap_or_default();
-            let probe = dir.join(format!(".b_eff_io-probe-{host}-{}", std::process::id()));
-            match std::fs::File::options().write(true).create_new(true).open(&probe) {
-                Ok(_) => {
-                    let _ = std::fs::remove_file(&probe);
-                    Ok(())
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-                Err(e) => Err(format!("-p {shown:?}: cannot write there ({e}); {accepted}")),
-            }
-        }
-    }
-}
-
 /// Refuses names that exist: b_eff_io never writes or deletes a file it did not create
 /// (2.1 deleted them; paw stops instead).
 pub fn absent(names: &[PathBuf]) -> Result<(), String> {

@@ -12,7 +12,7 @@
 //! sqrt(mean(write types, rewrite type 0) x read with type 0 twice); b_eff_io = the
 //! maximum over partitions (the paper's weighting printed beside it).
 //!
-//! Ranks: any. Options: see `options::HELP` (`-h`). Files: the data files in `-p` (checked
+//! Ranks: any. Options: see `options::help` (`-h`). Files: the data files in `-p` (checked
 //! absent first, removed by the reads, at the end, on error and on SIGTERM, SIGINT or
 //! SIGHUP unless -keep); in PAW_OUTPUT_DIR: the protocol and summary (`-f`), per partition
 //! and access a .dat + .csv, the run record.
@@ -29,9 +29,11 @@ mod report;
 mod run;
 mod setup;
 
+use options::Options;
 use paw_core::mpi::topology::Color;
 use paw_core::mpi::traits::*;
-use paw_core::{agree, vars, Error, SuiteRun};
+use paw_core::{agree, Error};
+use paw_hlrs::Started;
 use plan::ACCESSES;
 use run::{PartitionDone, Run};
 use std::process::ExitCode;
@@ -44,28 +46,12 @@ fn main() -> ExitCode {
 }
 
 fn body() -> paw_core::Result<()> {
-    let world = paw_core::start_mpi(NAME)?;
-    let opts = setup::shared_options(&world)?;
-    let (p, rank, root) = (world.size() as usize, world.rank() as usize, world.rank() == 0);
-    if opts.help {
-        if root {
-            println!("{}", options::HELP);
-        }
+    let Some(Started { world, opts, run }) = paw_hlrs::start::<Options>(NAME, &options::help())?
+    else {
         return Ok(());
-    }
-    let run = SuiteRun::start(NAME, &world, &[vars::PAW_CHECK], None, true)?;
-    let partitions = if opts.partitions.is_empty() {
-        plan::default_partitions(p)
-    } else {
-        opts.partitions.clone()
     };
-    agree(&world, opts.hints.check_partitions(&partitions))?;
-    let files = files::Files::new(&opts.dir, &partitions);
-    agree(&world, files::usable_dir(&opts.dir))?;
-    agree(&world, files::absent(&files.of_rank(rank)))?;
-    if !opts.keep {
-        paw_core::scratch::register(files.of_rank(rank));
-    }
+    let (p, rank, root) = (world.size() as usize, world.rank() as usize, world.rank() == 0);
+    let (partitions, files) = setup::files(&world, &opts)?;
     let s = setup::setting(&world, &opts, partitions.len());
     let table = plan::patterns(s.mpart);
     agree(&world, setup::fits(&world, &opts, &s, &table))?;
@@ -90,27 +76,12 @@ fn body() -> paw_core::Result<()> {
     }
     r.progress.finish();
 
-    let errors = setup::errors(&world, &done);
-    let mut best: Option<(f64, usize, u64)> = None;
-    for (d, &e) in done.iter().zip(&errors) {
-        let f = report::figures(d);
-        let text = report::summary(d, &s, e);
-        if root {
-            print!("{text}");
-        }
-        sum.write(&text);
-        if best.is_none_or(|(b, _, _)| f.release_21 > b) {
-            best = Some((f.release_21, d.n, e));
-        }
-    }
-    let (value, n, e) = best.unwrap_or((f64::NAN, p, 0));
-    let last = report::final_line(value, n, &s, e);
+    let errors: Vec<u64> = done.iter().map(|d| paw_hlrs::total(&world, d.defects)).collect();
     if root {
-        println!("\nMaximum over all number of PEs\n------------------------------\n\n {last}");
+        let text = report::finish(&done, &errors, &s);
+        print!("{text}");
+        sum.write(&text);
     }
-    sum.write(&format!(
-        "\nMaximum over all number of PEs\n------------------------------\n\n {last}\n"
-    ));
     for (d, &n) in done.iter().zip(&partitions) {
         report::write_dats(&run, TITLE, p, root.then_some(d), n, s.mpart)?;
     }

@@ -2,7 +2,7 @@
 //! read on rank 0 (with the `-i` hints file) and sent to every rank as text.
 
 use crate::hints::Hints;
-use crate::plan::VALID_TN;
+use crate::plan::{units_per_partition, VALID_TN};
 use std::path::PathBuf;
 
 /// Default scheduled time of the whole run, seconds (2.1's T_CRIT: a valid run).
@@ -46,8 +46,11 @@ pub struct Options {
     pub help: bool,
 }
 
-/// The help text.
-pub const HELP: &str = "\
+/// The help text, its numbers taken from the constants that rule the run.
+pub fn help() -> String {
+    let (u, ur) = (units_per_partition(false), units_per_partition(true));
+    format!(
+        "\
 usage: mpirun -np P b_eff_io [-T seconds] [-MB MiB] [-MT MiB] [-N n1,n2,...] [-p dir]
                              [-f prefix] [-rewrite] [-keep] [-d] [-noshared] [-nounique]
                              [-i hints-file] [-e errors] [-check] [-h]
@@ -57,13 +60,14 @@ release 2.1 computes. Access methods outermost (initial write, rewrite, read), t
 partitions (the first n processes), then five pattern types (0 scatter, 1 shared file
 pointer, 2 separate files, 3 segmented, 4 segmented collective) with chunks of 1 kB, 32 kB,
 1 MB, their +8 byte forms and MPART. Each partition gets Tn = T / partitions, each pattern
-Tn x U / 150 (192 with -rewrite). Per partition sqrt( mean(write types, rewrite type 0) x
+Tn x U / {u} ({ur} with -rewrite). Per partition sqrt( mean(write types, rewrite type 0) x
 mean(read types, type 0 twice) ); b_eff_io is the maximum over partitions.
 
-  -T seconds    scheduled time of the whole run, all partitions together (default 1800;
-                valid from Tn = T / partitions >= 1800 s on)
-  -MB MiB       memory per process (MPART = max(2 MB, memory / 128), at most 1 GiB);
-                default: this host's memory divided by its processes, the smallest over hosts
+  -T seconds    scheduled time of the whole run, all partitions together (default
+                {DEFAULT_T}; valid from Tn = T / partitions >= {VALID_TN} s on)
+  -MB MiB       memory per process, 1 to {MAX_MIB} (MPART = max(2 MB, memory / 128), at
+                most 1 GiB); default: this host's memory divided by its processes, the
+                smallest over hosts
   -MT MiB       memory of the whole system, to report the fraction transferred (default:
                 memory per process x processes)
   -N n1,n2,...  partitions: process counts, each 1 to P (default 2^round(0.35 log2 P),
@@ -91,7 +95,9 @@ Output: the summary tables and the final line on standard output and in the summ
 file; the protocol file (every partition, access, type and pattern: scheduled time,
 calls, bytes, seconds, MB/s); per partition and access b_eff_io_<access>-part_NNNN-np_PPPP.dat
 with its .csv (MB/s against chunk size, a column per type), all in PAW_OUTPUT_DIR (default:
-the current directory). MB/s = 10^6 B/s; chunk sizes binary (1 MB = 2^20 B).";
+the current directory). MB/s = 10^6 B/s; chunk sizes binary (1 MB = 2^20 B)."
+    )
+}
 
 /// Parses the arguments (without the program name) for `p` processes; `paw_check` is
 /// whether PAW_CHECK asks for checking; `read` reads the hints file.
@@ -305,5 +311,21 @@ mod tests {
             let e = p(a).unwrap_err();
             assert!(e.contains(want), "{a}: {e}");
         }
+    }
+}
+
+impl paw_hlrs::CommandLine for Options {
+    /// Parses on rank 0, reading the `-i` hints file there.
+    fn parse(args: &[String], processes: usize, check: bool) -> Result<Options, String> {
+        parse(args, processes, check, |f| std::fs::read_to_string(f))
+    }
+    fn encode(&self) -> String {
+        Options::encode(self)
+    }
+    fn decode(text: &str) -> Options {
+        Options::decode(text)
+    }
+    fn help(&self) -> bool {
+        self.help
     }
 }

@@ -190,6 +190,25 @@ pub fn summary(d: &PartitionDone, s: &Setting, errors: u64) -> String {
     out
 }
 
+/// The end of a run (rank 0): every partition's summary, then the maximum over them and
+/// the final line, as 2.1 ends its summary file.
+pub fn finish(done: &[PartitionDone], errors: &[u64], s: &Setting) -> String {
+    let mut text = String::new();
+    let mut best: Option<(f64, usize, u64)> = None;
+    for (d, &e) in done.iter().zip(errors) {
+        text += &summary(d, s, e);
+        let value = figures(d).release_21;
+        if best.is_none_or(|(b, _, _)| value > b) {
+            best = Some((value, d.n, e));
+        }
+    }
+    let (value, n, e) = best.unwrap_or((f64::NAN, 0, 0));
+    text + &format!(
+        "\nMaximum over all number of PEs\n------------------------------\n\n {}\n",
+        final_line(value, n, s, e)
+    )
+}
+
 /// What the summary and the final line need to know of the run.
 #[derive(Debug, Clone)]
 pub struct Setting {

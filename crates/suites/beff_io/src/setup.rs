@@ -1,37 +1,37 @@
-//! A run's set-up: the options shared from rank 0, the memory and time it works with, the
-//! protocol and summary files with their header, and the error count per partition.
+//! A run's set-up: the partitions and their files, the memory and time it works with, whether
+//! the buffers fit, the protocol and summary files with their header.
 
 use crate::buffers::Buffers;
-use crate::options::{self, Options};
+use crate::files::{self, Files};
+use crate::options::Options;
 use crate::plan;
 use crate::report::{self, Setting};
-use crate::run::PartitionDone;
-use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_core::{RunInfo, SuiteRun, TextFile};
+use paw_core::{agree, SuiteRun, TextFile};
 
-/// Rank 0 reads the command line (and the hints file); every rank gets the outcome.
-pub fn shared_options(world: &SimpleCommunicator) -> paw_core::Result<Options> {
-    let size = world.size() as usize;
-    let text = paw_core::parse_on_root(world, |args| {
-        let check = std::env::var("PAW_CHECK").is_ok_and(|v| v.trim() == "1");
-        let read = |f: &str| std::fs::read_to_string(f);
-        options::parse(args, size, check, read).map(|o| o.encode())
-    })?;
-    Ok(Options::decode(&text))
+/// The partitions (`-N` or 2.1's defaults) and their data files, checked before anything
+/// runs (collective): the hints name only partitions of the run, the directory is usable,
+/// no file of the run's names exists (each rank looks at those it may create); unless
+/// -keep, the files are registered for removal.
+pub fn files(world: &SimpleCommunicator, o: &Options) -> paw_core::Result<(Vec<usize>, Files)> {
+    let (p, rank) = (world.size() as usize, world.rank() as usize);
+    let partitions =
+        if o.partitions.is_empty() { plan::default_partitions(p) } else { o.partitions.clone() };
+    agree(world, o.hints.check_partitions(&partitions))?;
+    let files = Files::new(&o.dir, &partitions);
+    agree(world, paw_core::scratch::check_dir(&o.dir, "-p "))?;
+    agree(world, files::absent(&files.of_rank(rank)))?;
+    if !o.keep {
+        paw_core::scratch::register(files.of_rank(rank));
+    }
+    Ok((partitions, files))
 }
 
 /// The memory, MPART and time split of the run (collective): memory per process is `-MB`,
 /// else this host's memory divided by its processes, the smallest over all hosts.
 pub fn setting(world: &SimpleCommunicator, o: &Options, partitions: usize) -> Setting {
-    let mem_mib = o.mem_mib.unwrap_or_else(|| {
-        let host = world.split_shared(0);
-        let mine = ((paw_core::total_memory().unwrap_or(0) >> 20) / host.size() as u64).max(1);
-        let mut least = 0u64;
-        world.all_reduce_into(&mine, &mut least, SystemOperation::min());
-        least
-    });
+    let mem_mib = o.mem_mib.unwrap_or_else(|| paw_hlrs::memory_per_process(world, u64::MAX));
     Setting {
         mem_mib,
         total_mib: o.total_mib.unwrap_or(mem_mib * world.size() as u64),
@@ -54,14 +54,7 @@ pub fn outputs(
 ) -> paw_core::Result<(TextFile, TextFile)> {
     let p = world.size() as usize;
     let stem = o.prefix.clone().unwrap_or_else(|| format!("b_eff_io-np_{p:04}"));
-    let info = RunInfo { title: title.into(), ..run.info().clone() };
-    let mut head = info.header_lines();
-    head.extend(report::header(o, s, partitions, p));
-    head.extend(info.environment_lines());
-    let head: String = head.iter().map(|l| format!("# {l}\n")).collect();
-    if world.rank() == 0 {
-        print!("{head}");
-    }
+    let head = paw_hlrs::header(world, run, title, report::header(o, s, partitions, p));
     let (mut prot, mut sum) =
         (run.text(&format!("{stem}.prot"))?, run.text(&format!("{stem}.sum"))?);
     prot.write(&head);
@@ -94,12 +87,4 @@ pub fn fits(
          available to each of the {local} processes on this host; accepted: a smaller -MB",
         s.mpart
     ))
-}
-
-/// The defective chunks read in each partition, summed over its processes (collective).
-pub fn errors(world: &SimpleCommunicator, done: &[PartitionDone]) -> Vec<u64> {
-    let mine: Vec<u64> = done.iter().map(|d| d.defects).collect();
-    let mut all = vec![0u64; mine.len()];
-    world.all_reduce_into(&mine[..], &mut all[..], SystemOperation::sum());
-    all
 }

@@ -175,7 +175,7 @@ fn bad_input_gets_one_line_and_leaves_no_file() {
     assert_eq!(listing(disk.path()), Vec::<String>::new(), "{}", out.report());
     disk.read_only().expect("remount read-only");
     let out = launch(2, disk.path(), "-T 1 -MB 256").timeout(Duration::from_secs(30)).run();
-    out.failure("cannot write there");
+    out.failure("not writable");
 }
 
 #[test]

@@ -127,14 +127,8 @@ impl Presta {
         if !self.root() {
             return;
         }
-        let info = self.info();
-        let mut lines = info.header_lines();
-        lines.extend(self.parameters());
-        lines.extend(extra.iter().cloned());
-        lines.extend(info.environment_lines());
-        for l in lines {
-            println!("# {l}");
-        }
+        let own: Vec<String> = self.parameters().into_iter().chain(extra.iter().cloned()).collect();
+        print!("{}", self.run.header(self.binary.what, &own));
     }
 
     /// The test parameters, one line each.

@@ -180,15 +180,7 @@ fn file_name(o: &Options, group: Option<usize>, rank: Option<usize>) -> PathBuf 
 /// non-blocking benchmark is selected; returns the CPU_Exploit line of the header.
 pub fn prologue(o: &Options, world: &SimpleCommunicator) -> Result<String, String> {
     let dir = o.dir.as_deref().unwrap_or(".");
-    let c = std::ffi::CString::new(dir).map_err(|_| format!("-dir {dir:?}: not a path"))?;
-    if !Path::new(dir).is_dir() {
-        return Err(format!("-dir {dir:?}: no such directory (give an existing, writable one)"));
-    }
-    // SAFETY: `c` is a NUL-terminated path that outlives the call.
-    if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
-        let e = std::io::Error::last_os_error();
-        return Err(format!("-dir {dir:?}: not writable ({e}); give a writable directory"));
-    }
+    paw_core::scratch::check_dir(Path::new(dir), "-dir ")?;
     if world.rank() == 0 {
         if let Some(taken) = names(o, world.size() as usize).into_iter().find(|p| p.exists()) {
             return Err(format!(

@@ -17,7 +17,7 @@
 
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{Column, SuiteRun};
+use paw_core::{Column, Stats, SuiteRun};
 use std::process::ExitCode;
 
 const NAME: &str = "allred";
@@ -72,13 +72,6 @@ fn parse(args: &[String]) -> Result<Option<[u64; 3]>, String> {
     Ok(Some(v))
 }
 
-fn stats(v: &[f64]) -> (f64, f64) {
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, var.sqrt())
-}
-
 fn main() -> ExitCode {
     paw_core::main(NAME, || {
         let world = paw_core::start_mpi(NAME)?;
@@ -96,7 +89,6 @@ fn main() -> ExitCode {
         let [steps, iters, samples] = [n[0], n[1], n[2]];
         let run = SuiteRun::start(NAME, &world, &[], None, true)?;
         let root = world.rank() == 0;
-        let info = paw_core::RunInfo { title: WHAT.into(), ..run.info().clone() };
         let params = vec![
             format!("compute iterations: {steps}"),
             format!("iterations per sample: {iters}"),
@@ -104,9 +96,7 @@ fn main() -> ExitCode {
             "Allreduce: 4 MPI_DOUBLE, MPI_SUM; each sample the slowest process's time".into(),
         ];
         if root {
-            for l in info.header_lines().iter().chain(&params).chain(&info.environment_lines()) {
-                println!("# {l}");
-            }
+            print!("{}", run.header(WHAT, &params));
         }
         let mut x = 1.0 + world.rank() as f64;
         let mut data = [0.0f64; 4];
@@ -140,8 +130,8 @@ fn main() -> ExitCode {
         std::hint::black_box((x, sum));
 
         let us = |v: f64| v * 1e6;
-        let (bm, bs) = stats(&base);
-        let (om, os) = stats(&op);
+        let (b, o) = (Stats::of(&base), Stats::of(&op));
+        let (bm, bs, om, os) = (b.mean, b.stddev, o.mean, o.stddev);
         let n = (samples * iters) as f64;
         let op_mean = (op.iter().sum::<f64>() - base.iter().sum::<f64>()) / n;
         let between = bm / iters as f64;

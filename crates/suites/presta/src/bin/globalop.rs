@@ -15,7 +15,7 @@
 use paw_core::mpi::collective::{Root, SystemOperation};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_core::{Column, SuiteRun};
+use paw_core::{Column, Stats, SuiteRun};
 use std::process::ExitCode;
 
 const NAME: &str = "globalop";
@@ -114,16 +114,13 @@ fn main() -> ExitCode {
         let run = SuiteRun::start(NAME, &world, &[], None, true)?;
         let root = world.rank() == 0;
         let p = world.size() as f64;
-        let info = paw_core::RunInfo { title: WHAT.into(), ..run.info().clone() };
         let params = vec![
             format!("iterations per loop (-l): {loops}"),
             format!("compute phase (-w): {steps} dependent multiply-adds"),
             format!("the set repeated {SETS} times; time per iteration, usec, over processes"),
         ];
         if root {
-            for l in info.header_lines().iter().chain(&params).chain(&info.environment_lines()) {
-                println!("# {l}");
-            }
+            print!("{}", run.header(WHAT, &params));
             println!(
                 "\n{:<22}{:>9}{:>5}{:>14}{:>14}{:>14}",
                 "Operation", "compute", "set", "avg (us)", "min (us)", "max (us)"
@@ -155,18 +152,24 @@ fn main() -> ExitCode {
                         operation(&world, op, steps, &mut x);
                     }
                     let mine = (paw_core::mpi::time() - start) / loops as f64 * 1e6;
-                    let (mut sum, mut min, mut max) = (0.0, 0.0, 0.0);
-                    world.all_reduce_into(&mine, &mut sum, SystemOperation::sum());
-                    world.all_reduce_into(&mine, &mut min, SystemOperation::min());
-                    world.all_reduce_into(&mine, &mut max, SystemOperation::max());
+                    // Average, minimum and maximum over the processes: paw-core's statistics
+                    // of every process's time, gathered on rank 0.
+                    let mut all = vec![0.0f64; p as usize];
+                    let zero = world.process_at_rank(0);
+                    if root {
+                        zero.gather_into_root(&mine, &mut all[..]);
+                    } else {
+                        zero.gather_into(&mine);
+                    }
+                    let over = Stats::of(&all);
                     let yes = if with_compute { "yes" } else { "no" };
                     let cells = [
                         name.to_string(),
                         yes.to_string(),
                         set.to_string(),
-                        format!("{:.4}", sum / p),
-                        format!("{min:.4}"),
-                        format!("{max:.4}"),
+                        format!("{:.4}", over.mean),
+                        format!("{:.4}", over.min),
+                        format!("{:.4}", over.max),
                     ];
                     if root {
                         println!(

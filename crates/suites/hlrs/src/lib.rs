@@ -1,0 +1,90 @@
+//! paw-hlrs: what HLRS's two benchmarks, b_eff and b_eff_io, share: the start of a run
+//! (MPI, the command line read on rank 0 with PAW_CHECK and shared, `-h`, the output
+//! directory), the memory per process, the output header, and sums over processes.
+#![warn(missing_docs)]
+
+use paw_core::mpi::collective::SystemOperation;
+use paw_core::mpi::topology::SimpleCommunicator;
+use paw_core::mpi::traits::*;
+use paw_core::{vars, SuiteRun};
+
+/// A suite's command line: parsed on rank 0, sent to every rank as text.
+pub trait CommandLine: Sized {
+    /// Parses the arguments (without the program name) for `processes` processes;
+    /// `check` is whether PAW_CHECK=1 asks for the suite's data check. Runs on rank 0 only.
+    fn parse(args: &[String], processes: usize, check: bool) -> Result<Self, String>;
+    /// The options as text for [`CommandLine::decode`].
+    fn encode(&self) -> String;
+    /// The options [`CommandLine::encode`] wrote.
+    fn decode(text: &str) -> Self;
+    /// Whether `-h` asked for the help text.
+    fn help(&self) -> bool;
+}
+
+/// A started run.
+pub struct Started<O> {
+    /// MPI_COMM_WORLD.
+    pub world: SimpleCommunicator,
+    /// The options, the same on every rank.
+    pub opts: O,
+    /// Output files and the run record.
+    pub run: SuiteRun,
+}
+
+impl<O: std::fmt::Debug> std::fmt::Debug for Started<O> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Started({:?})", self.opts)
+    }
+}
+
+/// Starts MPI and the run: rank 0 reads the command line (PAW_CHECK through paw-core's
+/// one reader: 0 or 1) and every rank gets the outcome; `None` after printing `help` for
+/// `-h`. Bad input is one line from rank 0 and status 2 on every rank.
+pub fn start<O: CommandLine>(
+    name: &'static str,
+    help: &str,
+) -> paw_core::Result<Option<Started<O>>> {
+    let world = paw_core::start_mpi(name)?;
+    let size = world.size() as usize;
+    let text = paw_core::parse_on_root(&world, |args| {
+        let check = paw_core::check_requested().map_err(|e| e.to_string())?;
+        O::parse(args, size, check).map(|o| o.encode())
+    })?;
+    let opts = O::decode(&text);
+    if opts.help() {
+        if world.rank() == 0 {
+            println!("{help}");
+        }
+        return Ok(None);
+    }
+    let run = SuiteRun::start(name, &world, &[vars::PAW_CHECK], None, true)?;
+    Ok(Some(Started { world, opts, run }))
+}
+
+/// Memory per process, MiB: this host's memory divided by its processes, at most `cap`,
+/// the smallest over all hosts (collective).
+pub fn memory_per_process(world: &SimpleCommunicator, cap: u64) -> u64 {
+    let host = world.split_shared(0);
+    let total = paw_core::total_memory().unwrap_or(0) >> 20;
+    let mine = (total / host.size() as u64).clamp(1, cap.max(1));
+    let mut least = 0u64;
+    world.all_reduce_into(&mine, &mut least, SystemOperation::min());
+    least
+}
+
+/// The output header as `# ` lines: paw's lines under `title`, the suite's `own` lines,
+/// then the environment lines. Rank 0 also prints it.
+pub fn header(world: &SimpleCommunicator, run: &SuiteRun, title: &str, own: Vec<String>) -> String {
+    let text = run.header(title, &own);
+    if world.rank() == 0 {
+        print!("{text}");
+    }
+    text
+}
+
+/// The sum of `mine` over all processes (collective): defects, errors.
+pub fn total(world: &SimpleCommunicator, mine: u64) -> u64 {
+    let mut all = 0u64;
+    world.all_reduce_into(&mine, &mut all, SystemOperation::sum());
+    all
+}

@@ -1,0 +1,82 @@
+//! The timed file operations: a file written in transfers and synced, read back in
+//! transfers after its cached pages were dropped.
+
+use paw_core::{Error, Paw, Var};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+
+/// PAW_IO_DIR: where the scratch files go.
+pub const IO_DIR: Var = Var {
+    name: "PAW_IO_DIR",
+    default: "PAW_OUTPUT_DIR",
+    meaning: "directory of the scratch files paw_io.<rank>",
+};
+/// IO_FILE_SIZE: bytes each task writes.
+pub const FILE_SIZE: Var =
+    Var { name: "IO_FILE_SIZE", default: "268435456", meaning: "bytes each task writes and reads" };
+/// IO_TRANSFER_SIZE: bytes per write() or read() call.
+pub const TRANSFER_SIZE: Var = Var {
+    name: "IO_TRANSFER_SIZE",
+    default: "1048576",
+    meaning: "bytes per write() or read() call",
+};
+
+/// IO_FILE_SIZE and IO_TRANSFER_SIZE, the transfer at most the file, the buffers (data
+/// and read-back) within memory.
+pub fn sizes(paw: &Paw) -> paw_core::Result<(usize, usize)> {
+    let file_size = paw.knob(&FILE_SIZE, 1..=1 << 40)? as usize;
+    let transfer = paw.knob(&TRANSFER_SIZE, 1..=1 << 30)? as usize;
+    if transfer > file_size {
+        return Err(Error::input(format!(
+            "IO_TRANSFER_SIZE={transfer} is larger than IO_FILE_SIZE={file_size}; \
+             accepted: IO_TRANSFER_SIZE <= IO_FILE_SIZE"
+        )));
+    }
+    paw.fits_in_memory(2 * file_size as u128, FILE_SIZE.name, "the data and read-back buffers")?;
+    Ok((file_size, transfer))
+}
+
+/// This task's scratch file in `dir`, checked on every task before anything runs: the
+/// directory is usable (paw-core's one check) and no task's file exists; every task then
+/// registers every task's file for removal, also if the run is interrupted.
+pub fn scratch(paw: &Paw, dir: &Path) -> paw_core::Result<PathBuf> {
+    let usable = paw_core::scratch::check_dir(dir, "PAW_IO_DIR=");
+    if !paw.all_ok(usable.is_ok()) {
+        return Err(Error::input(usable.err().unwrap_or_else(|| {
+            format!("PAW_IO_DIR={:?} is not usable on every task; accepted: an existing, writable directory", dir.display().to_string())
+        })));
+    }
+    let path = dir.join(format!("paw_io.{}", paw.rank()));
+    if !paw.all_ok(!path.exists()) {
+        return Err(Error::input(format!(
+            "{} already exists; paw never overwrites a file it did not create: remove it or \
+             choose another PAW_IO_DIR",
+            dir.join("paw_io.<rank>").display()
+        )));
+    }
+    paw_core::scratch::register((0..paw.size()).map(|r| dir.join(format!("paw_io.{r}"))));
+    Ok(path)
+}
+
+/// Writes `data` to `path` in `transfer`-byte calls, then fsync and close.
+pub fn write_file(path: &PathBuf, data: &[u8], transfer: usize) -> std::io::Result<()> {
+    let mut f = OpenOptions::new().create(true).truncate(true).write(true).open(path)?;
+    for chunk in data.chunks(transfer) {
+        f.write_all(chunk)?;
+    }
+    f.sync_all()
+}
+
+/// Reads `path` into `into` in `transfer`-byte calls, after asking the kernel to drop the
+/// file's cached pages.
+pub fn read_file(path: &PathBuf, into: &mut [u8], transfer: usize) -> std::io::Result<()> {
+    let mut f = File::open(path)?;
+    // SAFETY: posix_fadvise on a file descriptor owned by `f`, which outlives the call.
+    unsafe { libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    for chunk in into.chunks_mut(transfer) {
+        f.read_exact(chunk)?;
+    }
+    Ok(())
+}
