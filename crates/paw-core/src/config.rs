@@ -38,8 +38,8 @@ impl<F: Fn(&str) -> Option<String>> Lookup for F {
     }
 }
 
-/// Whether PAW_CHECK asks for the data check: the one reader of PAW_CHECK, for the PAW
-/// binaries and the suites alike (0 or 1, else bad input).
+/// Whether PAW_CHECK asks for the data check (0 or 1, else bad input): how the suites read
+/// it, by the same rule as a PAW binary's session (which also records the setting).
 pub fn check_requested() -> Result<bool> {
     Ok(parse_u64(&ProcessEnv, &crate::vars::PAW_CHECK, 0..=1)? == Some(1))
 }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 /// Whether `dir` can hold an I/O benchmark's scratch files: it exists, is a directory and
-/// takes a new file (a probe `.paw-probe-<pid>` created and removed at once). `named` is
+/// takes a new file (a probe `.paw-probe-<host>-<pid>` created and removed at once). `named` is
 /// how the user gave it (`-p`, `-dir`, `PAW_IO_DIR=`); the error says that, the directory
 /// and what is accepted. The one check of b_eff_io, IMB-IO and posix_io; call it on every
 /// rank (a directory may be local to a node).
@@ -25,7 +25,8 @@ pub fn check_dir(dir: &Path, named: &str) -> Result<(), String> {
         Err(_) => Err(format!("{shown}: no such directory; {accepted}")),
         Ok(m) if !m.is_dir() => Err(format!("{shown}: not a directory; {accepted}")),
         Ok(_) => {
-            let probe = dir.join(format!(".paw-probe-{}", std::process::id()));
+            let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+            let probe = dir.join(format!(".paw-probe-{}-{}", host.trim(), std::process::id()));
             match std::fs::File::options().write(true).create_new(true).open(&probe) {
                 Ok(_) => {
                     let _ = std::fs::remove_file(&probe);

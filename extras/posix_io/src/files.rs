@@ -45,7 +45,11 @@ pub fn scratch(paw: &Paw, dir: &Path) -> paw_core::Result<PathBuf> {
     let usable = paw_core::scratch::check_dir(dir, "PAW_IO_DIR=");
     if !paw.all_ok(usable.is_ok()) {
         return Err(Error::input(usable.err().unwrap_or_else(|| {
-            format!("PAW_IO_DIR={:?} is not usable on every task; accepted: an existing, writable directory", dir.display().to_string())
+            format!(
+                "PAW_IO_DIR={:?} is not usable on every task; accepted: an existing, writable \
+                 directory",
+                dir.display().to_string()
+            )
         })));
     }
     let path = dir.join(format!("paw_io.{}", paw.rank()));

@@ -3,10 +3,10 @@
 use rayon::prelude::*;
 use std::hint::black_box;
 
-/// A construct: what it runs in a pool, given the delay.
-/// A construct run in a pool of its threads with the delay.
+/// A construct run in a pool of T threads with the delay.
 pub type Construct = fn(&rayon::ThreadPool, usize, u64);
 
+/// The constructs timed: name, the code run, the construct.
 pub const CONSTRUCTS: &[(&str, &str, Construct)] = &[
     ("par_for", "(0..T).into_par_iter().for_each(delay)", |pool, t, d| {
         pool.install(|| (0..t).into_par_iter().for_each(|_| delay(d)))

@@ -46,19 +46,14 @@ fn main() -> ExitCode {
 }
 
 fn body() -> paw_core::Result<()> {
-    let Some(Started { world, opts, run }) = paw_hlrs::start::<Options>(NAME, &options::help())?
+    let Some(Started { world, opts, run }) = paw_hlrs::start::<Options>(NAME, &options::help(), 2)?
     else {
         return Ok(());
     };
     let p = world.size() as usize;
-    if p < 2 {
-        return Err(Error::input(
-            "b_eff needs at least 2 processes (mpirun -np P with P >= 2); this run has 1",
-        ));
-    }
     let s = setup::setup(&world, &opts)?;
-    let head = paw_hlrs::header(&world, &run, TITLE, setup::header(&opts, &s));
     let mut prot = run.text(&format!("{NAME}-np_{p:04}.prot"))?;
+    let head = paw_hlrs::header(&world, &run, TITLE, setup::header(&opts, &s));
     prot.write(&head);
     prot.write(&format!("# columns: {}\n", report::PROTOCOL_COLUMNS));
 
@@ -72,7 +67,7 @@ fn body() -> paw_core::Result<()> {
         println!("{summary}");
     }
     prot.write(&summary.lines().map(|l| format!("# {l}\n")).collect::<String>());
-    report::write_dat(&run, TITLE, &results, &s.lengths, p, &prot, s.complete())?;
+    report::write_dat(&run, TITLE, &results, &s.lengths, p, &prot, s.complete)?;
 
     let total = paw_hlrs::total(&world, defects as u64);
     if total > 0 {

@@ -180,6 +180,26 @@ impl Options {
     }
 }
 
+impl paw_hlrs::CommandLine for Options {
+    /// Parses on rank 0, drawing the seed of the random patterns from the clock unless
+    /// `-seed` gives one.
+    fn parse(args: &[String], _processes: usize, check: bool) -> Result<Options, String> {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        parse(args, seed, check)
+    }
+    fn encode(&self) -> String {
+        Options::encode(self)
+    }
+    fn decode(text: &str) -> Options {
+        Options::decode(text)
+    }
+    fn help(&self) -> bool {
+        self.help
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,25 +242,5 @@ mod tests {
             let e = parse(&args(a), 0, false).unwrap_err();
             assert!(e.contains(want), "{a}: {e}");
         }
-    }
-}
-
-impl paw_hlrs::CommandLine for Options {
-    /// Parses on rank 0, drawing the seed of the random patterns from the clock unless
-    /// `-seed` gives one.
-    fn parse(args: &[String], _processes: usize, check: bool) -> Result<Options, String> {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64);
-        parse(args, seed, check)
-    }
-    fn encode(&self) -> String {
-        Options::encode(self)
-    }
-    fn decode(text: &str) -> Options {
-        Options::decode(text)
-    }
-    fn help(&self) -> bool {
-        self.help
     }
 }

@@ -167,7 +167,7 @@ pub fn table1(s: &Summary, p: usize, lmax: usize) -> String {
 /// line (or why b_eff was not computed).
 pub fn summary(results: &[PatternResult], s: &crate::setup::Setup, p: usize) -> String {
     let lines: Vec<String> = results.iter().map(pattern_line).collect();
-    let (table1, last) = if s.complete() {
+    let (table1, last) = if s.complete {
         let summary = summarize(results);
         (table1(&summary, p, s.lmax), final_line(&summary, p, s.mem_mib, &paw_core::uname()))
     } else {

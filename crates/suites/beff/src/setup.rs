@@ -25,13 +25,8 @@ pub struct Setup {
     pub dims: (Vec<usize>, Vec<usize>),
     /// The loop-length rule.
     pub rule: LoopRule,
-}
-
-impl Setup {
-    /// Whether every pattern runs (b_eff is computed).
-    pub fn complete(&self) -> bool {
-        self.patterns.len() == self.total
-    }
+    /// No `-pattern` selection: every pattern runs and b_eff is computed.
+    pub complete: bool,
 }
 
 /// The run's set-up (collective): memory, lengths, the patterns (random orders drawn on
@@ -53,7 +48,17 @@ pub fn setup(world: &SimpleCommunicator, opts: &Options) -> paw_core::Result<Set
     }
     agree(world, fits(opts, mem_mib, lmax, world.split_shared(0).size() as usize))?;
     let rule = if opts.short { LoopRule::SHORT } else { LoopRule::FULL };
-    Ok(Setup { mem_mib, lmax, lengths: plan::lengths(lmax), patterns: all, total, dims, rule })
+    let complete = opts.patterns.is_empty();
+    Ok(Setup {
+        mem_mib,
+        lmax,
+        lengths: plan::lengths(lmax),
+        patterns: all,
+        total,
+        dims,
+        rule,
+        complete,
+    })
 }
 
 /// The most memory per process a default gives, MiB.
@@ -122,14 +127,14 @@ fn random_orders(world: &SimpleCommunicator, count: usize, seed: u64) -> Vec<Vec
 /// The run's own header lines.
 pub fn header(opts: &Options, s: &Setup) -> Vec<String> {
     let (mem_mib, lmax, lengths, rule, total) = (s.mem_mib, s.lmax, &s.lengths, s.rule, s.total);
-    let complete = s.complete();
+    let complete = s.complete;
     let x = |d: &[usize]| d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("x");
     let (dims2, dims3) = (&s.dims.0, &s.dims.1);
     let all = &s.patterns;
     vec![
         format!(
             "memory per process: {mem_mib} MiB ({}); Lmax = memory / 128 = {lmax} bytes",
-            match (opts.mem_mib, mem_mib == default_cap(&opts)) {
+            match (opts.mem_mib, mem_mib == default_cap(opts)) {
                 (Some(_), _) => "-mem",
                 (None, true) => "default: host memory / its processes, capped",
                 (None, false) => "default: host memory / its processes, smallest over hosts",
@@ -143,8 +148,8 @@ pub fn header(opts: &Options, s: &Setup) -> Vec<String> {
             opts.seed,
             opts.seed,
             total - 6 - opts.random,
-            x(&dims2),
-            x(&dims3)
+            x(dims2),
+            x(dims3)
         ),
         if complete {
             "run: every pattern".to_string()

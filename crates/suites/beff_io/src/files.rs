@@ -1,6 +1,7 @@
 //! b_eff_io's data files: release 2.1's names, one set per partition (the access methods
-//! are outermost, so every partition's files live from its write to its read), the checks
-//! before a run (a writable directory, no file of those names) and their removal.
+//! are outermost, so every partition's files live from its write to its read), and the
+//! check before a run that no file of those names exists (the directory itself:
+//! paw_core::scratch::check_dir).
 
 use crate::plan::Type;
 use std::path::{Path, PathBuf};

@@ -46,7 +46,7 @@ fn main() -> ExitCode {
 }
 
 fn body() -> paw_core::Result<()> {
-    let Some(Started { world, opts, run }) = paw_hlrs::start::<Options>(NAME, &options::help())?
+    let Some(Started { world, opts, run }) = paw_hlrs::start::<Options>(NAME, &options::help(), 1)?
     else {
         return Ok(());
     };

@@ -255,6 +255,22 @@ impl Options {
     }
 }
 
+impl paw_hlrs::CommandLine for Options {
+    /// Parses on rank 0, reading the `-i` hints file there.
+    fn parse(args: &[String], processes: usize, check: bool) -> Result<Options, String> {
+        parse(args, processes, check, |f| std::fs::read_to_string(f))
+    }
+    fn encode(&self) -> String {
+        Options::encode(self)
+    }
+    fn decode(text: &str) -> Options {
+        Options::decode(text)
+    }
+    fn help(&self) -> bool {
+        self.help
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,21 +327,5 @@ mod tests {
             let e = p(a).unwrap_err();
             assert!(e.contains(want), "{a}: {e}");
         }
-    }
-}
-
-impl paw_hlrs::CommandLine for Options {
-    /// Parses on rank 0, reading the `-i` hints file there.
-    fn parse(args: &[String], processes: usize, check: bool) -> Result<Options, String> {
-        parse(args, processes, check, |f| std::fs::read_to_string(f))
-    }
-    fn encode(&self) -> String {
-        Options::encode(self)
-    }
-    fn decode(text: &str) -> Options {
-        Options::decode(text)
-    }
-    fn help(&self) -> bool {
-        self.help
     }
 }

@@ -202,7 +202,7 @@ pub fn finish(done: &[PartitionDone], errors: &[u64], s: &Setting) -> String {
             best = Some((value, d.n, e));
         }
     }
-    let (value, n, e) = best.unwrap_or((f64::NAN, 0, 0));
+    let (value, n, e) = best.unwrap_or((f64::NAN, done.len(), 0));
     text + &format!(
         "\nMaximum over all number of PEs\n------------------------------\n\n {}\n",
         final_line(value, n, s, e)

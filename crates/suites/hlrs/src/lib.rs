@@ -38,11 +38,13 @@ impl<O: std::fmt::Debug> std::fmt::Debug for Started<O> {
 }
 
 /// Starts MPI and the run: rank 0 reads the command line (PAW_CHECK through paw-core's
-/// one reader: 0 or 1) and every rank gets the outcome; `None` after printing `help` for
-/// `-h`. Bad input is one line from rank 0 and status 2 on every rank.
+/// reader: 0 or 1) and every rank gets the outcome; `None` after printing `help` for `-h`.
+/// Fewer than `least` processes is refused before anything else. Bad input is one line
+/// from rank 0 and status 2 on every rank.
 pub fn start<O: CommandLine>(
     name: &'static str,
     help: &str,
+    least: usize,
 ) -> paw_core::Result<Option<Started<O>>> {
     let world = paw_core::start_mpi(name)?;
     let size = world.size() as usize;
@@ -56,6 +58,12 @@ pub fn start<O: CommandLine>(
             println!("{help}");
         }
         return Ok(None);
+    }
+    if size < least {
+        return Err(paw_core::Error::input(format!(
+            "{name} needs at least {least} processes (mpirun -np P with P >= {least}); this run \
+             has {size}"
+        )));
     }
     let run = SuiteRun::start(name, &world, &[vars::PAW_CHECK], None, true)?;
     Ok(Some(Started { world, opts, run }))
