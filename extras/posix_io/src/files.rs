@@ -38,11 +38,13 @@ pub fn sizes(paw: &Paw) -> paw_core::Result<(usize, usize)> {
     Ok((file_size, transfer))
 }
 
-/// This task's scratch file in `dir`, checked on every task before anything runs: the
-/// directory is usable (paw-core's one check) and no task's file exists; every task then
-/// registers every task's file for removal, also if the run is interrupted.
-pub fn scratch(paw: &Paw, dir: &Path) -> paw_core::Result<PathBuf> {
-    let usable = paw_core::scratch::check_dir(dir, "PAW_IO_DIR=");
+/// This task's scratch file in `dir`, checked on every task before anything runs: a
+/// directory PAW_IO_DIR `chosen` is usable (paw-core's one check; the output directory,
+/// the default, is checked as such when the first file is made) and no task's file
+/// exists; every task then registers every task's file for removal, also if the run is
+/// interrupted.
+pub fn scratch(paw: &Paw, dir: &Path, chosen: bool) -> paw_core::Result<PathBuf> {
+    let usable = if chosen { paw_core::scratch::check_dir(dir, "PAW_IO_DIR=") } else { Ok(()) };
     if !paw.all_ok(usable.is_ok()) {
         return Err(Error::input(usable.err().unwrap_or_else(|| {
             format!(

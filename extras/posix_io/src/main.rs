@@ -35,8 +35,9 @@ fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
         let (file_size, transfer) = files::sizes(&paw)?;
-        let dir = paw.text(&IO_DIR).map_or_else(|| paw.output_dir().to_path_buf(), PathBuf::from);
-        let path = files::scratch(&paw, &dir)?;
+        let chosen = paw.text(&IO_DIR).map(PathBuf::from);
+        let dir = chosen.clone().unwrap_or_else(|| paw.output_dir().to_path_buf());
+        let path = files::scratch(&paw, &dir, chosen.is_some())?;
         let tasks = paw.size() as f64;
         let mut data = vec![0u8; file_size];
         check::fill(&mut data, paw.rank(), file_size as u64, 0);
