@@ -146,9 +146,17 @@ pub fn parse(args: &[String], seed: u64, paw_check: bool) -> Result<Options, Str
     Ok(o)
 }
 
-impl Options {
+impl paw_hlrs::CommandLine for Options {
+    /// Parses on rank 0, drawing the seed of the random patterns from the clock unless
+    /// `-seed` gives one.
+    fn parse(args: &[String], _processes: usize, check: bool) -> Result<Options, String> {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        parse(args, seed, check)
+    }
     /// The options as one line of text, for [`Options::decode`].
-    pub fn encode(&self) -> String {
+    fn encode(&self) -> String {
         format!(
             "{} {} {} {} {} {} {}",
             self.mem_mib.unwrap_or(0),
@@ -162,7 +170,7 @@ impl Options {
     }
 
     /// The options [`Options::encode`] wrote.
-    pub fn decode(text: &str) -> Options {
+    fn decode(text: &str) -> Options {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let v: Vec<u64> = fields[..6].iter().map(|x| x.parse().expect("encoded")).collect();
         Options {
@@ -178,23 +186,6 @@ impl Options {
             help: v[5] == 1,
         }
     }
-}
-
-impl paw_hlrs::CommandLine for Options {
-    /// Parses on rank 0, drawing the seed of the random patterns from the clock unless
-    /// `-seed` gives one.
-    fn parse(args: &[String], _processes: usize, check: bool) -> Result<Options, String> {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64);
-        parse(args, seed, check)
-    }
-    fn encode(&self) -> String {
-        Options::encode(self)
-    }
-    fn decode(text: &str) -> Options {
-        Options::decode(text)
-    }
     fn help(&self) -> bool {
         self.help
     }
@@ -203,6 +194,7 @@ impl paw_hlrs::CommandLine for Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use paw_hlrs::CommandLine;
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

@@ -208,9 +208,13 @@ pub fn parse(
     Ok(o)
 }
 
-impl Options {
+impl paw_hlrs::CommandLine for Options {
+    /// Parses on rank 0, reading the `-i` hints file there.
+    fn parse(args: &[String], processes: usize, check: bool) -> Result<Options, String> {
+        parse(args, processes, check, |f| std::fs::read_to_string(f))
+    }
     /// The options as text for [`Options::decode`] (one field per line, the hints last).
-    pub fn encode(&self) -> String {
+    fn encode(&self) -> String {
         let parts: Vec<String> = self.partitions.iter().map(|n| n.to_string()).collect();
         let flags = [self.rewrite_all, self.keep, self.shared, self.unique, self.check, self.help];
         [
@@ -228,7 +232,7 @@ impl Options {
     }
 
     /// The options [`Options::encode`] wrote.
-    pub fn decode(text: &str) -> Options {
+    fn decode(text: &str) -> Options {
         let l: Vec<&str> = text.splitn(9, '\n').collect();
         let flag = |i: usize| l[7].as_bytes()[i] == b'1';
         let positive = |s: &str| Some(s.parse::<u64>().expect("encoded")).filter(|&m| m > 0);
@@ -253,19 +257,6 @@ impl Options {
             hints: Hints::parse(l.get(8).copied().unwrap_or("")).expect("encoded"),
         }
     }
-}
-
-impl paw_hlrs::CommandLine for Options {
-    /// Parses on rank 0, reading the `-i` hints file there.
-    fn parse(args: &[String], processes: usize, check: bool) -> Result<Options, String> {
-        parse(args, processes, check, |f| std::fs::read_to_string(f))
-    }
-    fn encode(&self) -> String {
-        Options::encode(self)
-    }
-    fn decode(text: &str) -> Options {
-        Options::decode(text)
-    }
     fn help(&self) -> bool {
         self.help
     }
@@ -274,6 +265,7 @@ impl paw_hlrs::CommandLine for Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use paw_hlrs::CommandLine;
 
     fn p(s: &str) -> Result<Options, String> {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();
