@@ -56,7 +56,8 @@ impl SuiteRun {
                 &vars::PAW_TIMEOUT,
                 0..=1_000_000,
             )
-            .map(|v| v.unwrap_or(600)),
+            // The default (vars::PAW_TIMEOUT's) is parsed with the value: never None.
+            .map(Option::unwrap_or_default),
         };
         let mut secs = 0;
         match seconds {

@@ -114,6 +114,7 @@ pub fn help<K>(suite: &Suite<K>) -> String {
         ""
     };
     let portion = if suite.io { "I/O portions" } else { "message lengths" };
+    let timeout = paw_core::vars::PAW_TIMEOUT.default;
     format!(
         "{} (paw): the {} of the Intel MPI Benchmarks 3.0\n\n\
          usage: {}\n\n\
@@ -136,7 +137,7 @@ pub fn help<K>(suite: &Suite<K>) -> String {
          -csv           also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with\n\
          \x20              a JSON run record; setting PAW_OUTPUT_DIR does the same\n\
          -timeout s     end the job when one length takes over s seconds (default:\n\
-         \x20              PAW_TIMEOUT, else 600; 0: never)\n\
+         \x20              PAW_TIMEOUT, else {timeout}; 0: never)\n\
          -h             this help\n\n\
          Times in usec (MPI_Wtime); Mbytes/sec with 1 Mbyte = 2^20 bytes. See doc/{}.md.",
         suite.name,
