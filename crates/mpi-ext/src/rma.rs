@@ -274,61 +274,70 @@ impl<'s, 'w, T: Plain> Epoch<'s, 'w, T> {
 
     /// MPI_Put of `origin` into `target`'s window at element `disp`.
     pub fn put(&self, origin: &'s [T], target: Rank, disp: usize) {
-        self.win.check_target(target, disp, origin.len());
-        let n = count(origin.len());
-        // SAFETY: `origin` lives for 's, beyond the end of this epoch, when MPI is done with
-        // it; the target range was checked against the target's window length.
-        unsafe {
-            ffi::MPI_Put(
-                origin.as_ptr().cast(),
-                n,
-                datatype::<T>(),
-                target,
-                disp as ffi::MPI_Aint,
-                n,
-                datatype::<T>(),
-                self.win.raw,
-            )
-        };
+        // SAFETY: `origin` lives for 's, beyond the end of this epoch, when MPI is done with it.
+        unsafe { self.post(Op::Put, origin.as_ptr(), origin.len(), target, disp) };
     }
 
     /// MPI_Get from `target`'s window at element `disp` into `origin`.
     pub fn get(&self, origin: &'s mut [T], target: Rank, disp: usize) {
-        self.win.check_target(target, disp, origin.len());
-        let n = count(origin.len());
         // SAFETY: `origin` is borrowed exclusively for 's, beyond the end of this epoch, so
-        // nothing reads or frees it while MPI writes it; the target range was checked.
-        unsafe {
-            ffi::MPI_Get(
-                origin.as_mut_ptr().cast(),
-                n,
-                datatype::<T>(),
-                target,
-                disp as ffi::MPI_Aint,
-                n,
-                datatype::<T>(),
-                self.win.raw,
-            )
-        };
+        // nothing reads or frees it while MPI writes it.
+        unsafe { self.post(Op::Get, origin.as_mut_ptr(), origin.len(), target, disp) };
     }
 
     /// MPI_Accumulate of `origin` into `target`'s window at element `disp` with `op`.
     pub fn accumulate<O: Operation>(&self, origin: &'s [T], target: Rank, disp: usize, op: O) {
-        self.win.check_target(target, disp, origin.len());
-        let n = count(origin.len());
         // SAFETY: as for `put`; `op` is a live operation handle for the call.
         unsafe {
-            ffi::MPI_Accumulate(
-                origin.as_ptr().cast(),
-                n,
-                datatype::<T>(),
-                target,
-                disp as ffi::MPI_Aint,
-                n,
-                datatype::<T>(),
-                op.as_raw(),
-                self.win.raw,
-            )
+            self.post(Op::Accumulate(op.as_raw()), origin.as_ptr(), origin.len(), target, disp)
+        };
+    }
+
+    /// MPI_Put, then MPI_Win_fence (a fence epoch only): the put is complete when this
+    /// returns, so `origin` is borrowed only for the call.
+    pub fn put_fence(&self, origin: &[T], target: Rank, disp: usize) {
+        assert!(self.fenced, "put_fence inside an epoch not opened by a fence");
+        // SAFETY: the fence below completes the put before `origin`'s borrow ends.
+        unsafe { self.post(Op::Put, origin.as_ptr(), origin.len(), target, disp) };
+        self.win.fence();
+    }
+
+    /// MPI_Get, then MPI_Win_fence: as [`Epoch::put_fence`], the data is in `origin` when
+    /// this returns.
+    pub fn get_fence(&self, origin: &mut [T], target: Rank, disp: usize) {
+        assert!(self.fenced, "get_fence inside an epoch not opened by a fence");
+        // SAFETY: the fence below completes the get before `origin`'s borrow ends.
+        unsafe { self.post(Op::Get, origin.as_mut_ptr(), origin.len(), target, disp) };
+        self.win.fence();
+    }
+
+    /// MPI_Accumulate, then MPI_Win_fence: as [`Epoch::put_fence`].
+    pub fn accumulate_fence<O: Operation>(&self, origin: &[T], target: Rank, disp: usize, op: O) {
+        assert!(self.fenced, "accumulate_fence inside an epoch not opened by a fence");
+        let op = Op::Accumulate(op.as_raw());
+        // SAFETY: the fence below completes the accumulate before `origin`'s borrow ends.
+        unsafe { self.post(op, origin.as_ptr(), origin.len(), target, disp) };
+        self.win.fence();
+    }
+
+    /// Posts `op` on `len` elements at `origin` to `target`'s window at `disp`.
+    ///
+    /// # Safety
+    /// The `len` elements at `origin` must stay valid (and, for a get, unaliased) until the
+    /// synchronisation that completes the operation.
+    unsafe fn post(&self, op: Op, origin: *const T, len: usize, target: Rank, disp: usize) {
+        self.win.check_target(target, disp, len);
+        let (n, dt, at) = (count(len), datatype::<T>(), disp as ffi::MPI_Aint);
+        let buf = origin as *mut std::ffi::c_void;
+        let win = self.win.raw;
+        // SAFETY: the caller keeps the buffer valid until completion; the target range was
+        // checked against the target's window length.
+        unsafe {
+            match op {
+                Op::Put => ffi::MPI_Put(buf, n, dt, target, at, n, dt, win),
+                Op::Get => ffi::MPI_Get(buf, n, dt, target, at, n, dt, win),
+                Op::Accumulate(o) => ffi::MPI_Accumulate(buf, n, dt, target, at, n, dt, o, win),
+            }
         };
     }
 }
@@ -447,7 +456,7 @@ impl<'s, 'w, T: Plain> Passive<'s, 'w, T> {
     }
 }
 
-/// Which request-based operation [`Passive::issue`] posts.
+/// Which operation [`Epoch::post`] or [`Passive::issue`] posts.
 #[derive(Clone, Copy)]
 enum Op {
     Put,

@@ -4,9 +4,8 @@
 //! MPI_Barrier; N_WARMUP runs at the largest length; per length the repetitions of the
 //! rule, the benchmark's timing, and t_min, t_max, t_avg over the active processes.
 
-use crate::options::{self, counts_for, IterPolicy, Options};
+use crate::options::{self, counts_for, Options};
 use crate::output::{self, Arrangement, Columns, ProcessTimes, Times};
-use crate::settings::repetitions;
 use crate::{Benchmark, Ctx, Mode, Run, Suite};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
@@ -237,14 +236,7 @@ impl<K> Table<'_, K> {
             let label = format!("{} on {q} {processes}{heading}, {x} bytes", b.name);
             progress.step(&label, i == 0);
             paw_core::watchdog::step(label);
-            let per_sample = match mode {
-                Mode::NonAggregate => o.msgs_nonaggr,
-                Mode::Plain | Mode::Aggregate => o.per_sample,
-            };
-            let mut reps = match o.iter_policy {
-                IterPolicy::Off => per_sample,
-                IterPolicy::Dynamic => repetitions(x, per_sample, o.overall_vol),
-            };
+            let mut reps = o.repetitions(mode, x);
             if let Some(limit) = o.time {
                 reps = self.time_limited(r, x, reps, limit);
             }

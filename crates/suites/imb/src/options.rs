@@ -3,7 +3,7 @@
 //! ([`Options::encode`], [`Options::decode`]).
 
 use crate::settings::{lengths_for_unit, process_counts, standard_lengths};
-use crate::{Class, Suite};
+use crate::{Class, Mode, Suite};
 
 /// Where the message lengths come from.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,7 +99,7 @@ pub fn help<K>(suite: &Suite<K>) -> String {
     } else {
         format!("default all but {}", extra.join(", "))
     };
-    let nonaggr = if suite.benchmarks.iter().any(|b| b.modes.contains(&crate::Mode::NonAggregate)) {
+    let nonaggr = if suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate)) {
         format!(
             ",\n\x20              at most nonaggr in non-aggregate mode (MSGS_NONAGGR, default {})",
             st.msgs_nonaggr
@@ -437,14 +437,23 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
 
 /// The most repetitions any mode runs at length `x`.
 fn most_repetitions(o: &Options, x: usize) -> usize {
-    let most = o.per_sample.max(o.msgs_nonaggr);
-    match o.iter_policy {
-        IterPolicy::Off => most,
-        IterPolicy::Dynamic => crate::settings::repetitions(x, most, o.overall_vol),
-    }
+    o.repetitions(Mode::Aggregate, x).max(o.repetitions(Mode::NonAggregate, x))
 }
 
 impl Options {
+    /// Repetitions at length `x` in `mode` before `-time`: MSGS_NONAGGR in non-aggregate
+    /// mode, else MSGSPERSAMPLE, capped by OVERALL_VOL unless `-iter_policy off`.
+    pub fn repetitions(&self, mode: Mode, x: usize) -> usize {
+        let per_sample = match mode {
+            Mode::NonAggregate => self.msgs_nonaggr,
+            Mode::Plain | Mode::Aggregate => self.per_sample,
+        };
+        match self.iter_policy {
+            IterPolicy::Off => per_sample,
+            IterPolicy::Dynamic => crate::settings::repetitions(x, per_sample, self.overall_vol),
+        }
+    }
+
     /// The options as text, for rank 0 to send to the other ranks.
     pub fn encode(&self) -> String {
         let list = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");

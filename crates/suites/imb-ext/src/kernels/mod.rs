@@ -35,7 +35,8 @@ pub type Benchmark = paw_imb::Benchmark<Kernel>;
 /// Every one-sided transfer benchmark runs both modes, each its own table.
 const BOTH: &[Mode] = &[Mode::Aggregate, Mode::NonAggregate];
 
-/// Origin buffer and window of `reps` transfers of `x` bytes to disjoint offsets.
+/// Origin buffer and window of `reps` transfers of `x` bytes to disjoint offsets (the
+/// aggregate mode at the largest length: what transfer.rs allocates).
 fn disjoint(_q: usize, x: usize, reps: usize) -> (usize, usize) {
     (reps * x, reps * x)
 }
@@ -88,12 +89,20 @@ pub const BENCHMARKS: &[Benchmark] = &[
     },
 ];
 
-/// The suite's `start`: nothing is allocated before a length is measured (the window and
-/// origin buffers depend on the length and the repetitions).
-pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, _: &Options) -> Started<'a> {
+/// The suite's `start`: a transfer benchmark's window and origin buffer, made once for
+/// every length and mode (transfer.rs); Window makes its own windows in the timing.
+pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
+    let bytes = transfer::span(o, &o.lengths.for_benchmark(b.unit));
     Ok(match b.kernel {
         Kernel::Window => Box::new(window::Lifecycle { ctx }),
-        kernel => Box::new(transfer::Transfer { ctx, kernel }),
+        Kernel::Accumulate => {
+            let (window, origin) = transfer::floats_for(ctx.rank, bytes);
+            Box::new(transfer::Transfer::new(ctx, b.kernel, window, origin))
+        }
+        kernel => {
+            let (window, origin) = transfer::bytes_for(kernel, ctx.rank, bytes);
+            Box::new(transfer::Transfer::new(ctx, kernel, window, origin))
+        }
     })
 }
 

@@ -1,12 +1,14 @@
 //! Unidir_Put, Unidir_Get, Bidir_Put, Bidir_Get (guide §4.2.3.1-4, MPI_BYTE) and
 //! Accumulate (§4.2.3.5: MPI_FLOAT, MPI_SUM, root 0).
 //!
-//! For each length and mode a window of M X bytes is created and opened with
-//! MPI_Win_fence outside the timing (§5.2.3.1), and primed with one untimed transfer
-//! epoch (a new window's first access is slow); then N_BARR barriers and the timed
-//! transfers: transfer i moves X bytes between offset i X of the origin buffer and offset
-//! i X of the target's window (disjoint sections), followed by one MPI_Win_fence
-//! (aggregate) or each followed by its own (non-aggregate); t = Δt / M (§5.2.8.2).
+//! When a benchmark starts on a process count, outside the timing (§5.2.3.1), it gets one
+//! window and one origin buffer, as long as the longest span any of its lengths and modes
+//! needs; both serve every length and mode, and the N_WARMUP runs warm them. A timing is
+//! N_BARR barriers, then M transfers of X bytes, t = Δt / M (§5.2.8.2):
+//! - aggregate (§4.2.2.2): transfer i between offset i X of the origin buffer and offset
+//!   i X of the target's window (disjoint sections), then one MPI_Win_fence;
+//! - non-aggregate (§4.2.3, M = 1 per sample): every transfer between offset 0 of both,
+//!   the window's first X bytes, each followed by its MPI_Win_fence.
 
 use super::Kernel;
 use mpi_ext::rma::Window;
@@ -14,33 +16,40 @@ use mpi_ext::Plain;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, sent_bytes, sums, test_corruption, touched, Buffer, Expect};
-use paw_imb::settings::{FLOAT, MESSAGE_PASSING};
-use paw_imb::{Ctx, Mode, ProcessTimes, Run};
-
-/// A one-sided transfer benchmark on one group.
-pub struct Transfer<'a> {
-    /// The group.
-    pub ctx: Ctx<'a>,
-    /// Put, Get or Accumulate.
-    pub kernel: Kernel,
-}
+use paw_imb::settings::MESSAGE_PASSING;
+use paw_imb::{Ctx, Mode, Options, ProcessTimes, Run};
 
 /// The one-sided call of a transfer.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
     Put,
     Get,
     Accumulate,
 }
 
-/// What one epoch left behind: this rank's window and origin buffer.
-struct After<T> {
-    seconds: f64,
-    window: Vec<T>,
+/// A one-sided transfer benchmark on one group: its window and origin buffer, of
+/// elements `T` (bytes for Put and Get, floats for Accumulate).
+pub struct Transfer<'a, T: Plain> {
+    ctx: Ctx<'a>,
+    kernel: Kernel,
+    window: Window<T>,
     origin: Vec<T>,
 }
 
-impl Transfer<'_> {
+/// Bytes of window (and origin buffer) that benchmark `kernel` needs on `o`'s lengths:
+/// the aggregate span M X of the longest (the non-aggregate span X is never longer).
+pub fn span(o: &Options, lengths: &[usize]) -> usize {
+    lengths.iter().map(|&x| x * o.repetitions(Mode::Aggregate, x)).max().unwrap_or(0)
+}
+
+impl<'a, T: Plain + Default> Transfer<'a, T> {
+    /// Creates the window over `window` (group by group, see [`Ctx::in_turn`]) beside the
+    /// origin buffer `origin`.
+    pub fn new(ctx: Ctx<'a>, kernel: Kernel, window: Vec<T>, origin: Vec<T>) -> Self {
+        let window = ctx.in_turn(|| Window::create(ctx.comm, window));
+        Transfer { ctx, kernel, window, origin }
+    }
+
     fn op(&self) -> Op {
         match self.kernel {
             Kernel::Put { .. } => Op::Put,
@@ -60,158 +69,178 @@ impl Transfer<'_> {
         }
     }
 
-    /// The origin rank whose transfers land in (Put, Accumulate) or leave from (Get) this
-    /// rank's window, for Put and Get.
-    fn partner(&self) -> Option<usize> {
-        let other = 1 - self.ctx.rank;
-        match self.kernel {
-            Kernel::Put { bidir } | Kernel::Get { bidir } => (bidir || other == 0).then_some(other),
-            _ => None,
+    /// One fence epoch: N_BARR barriers, then `reps` transfers of `n` elements in `mode`,
+    /// timed with their completion; seconds per transfer.
+    fn epoch(&mut self, mode: Mode, n: usize, reps: usize) -> f64 {
+        let (op, target) = (self.op(), self.target());
+        let Transfer { ctx, window, origin, .. } = self;
+        let sum = SystemOperation::sum;
+        window.fenced(|e| {
+            for _ in 0..MESSAGE_PASSING.n_barr {
+                ctx.comm.barrier();
+            }
+            let start = paw_core::mpi::time();
+            match (mode, target) {
+                (Mode::NonAggregate, Some(t)) => {
+                    for _ in 0..reps {
+                        match op {
+                            Op::Put => e.put_fence(&origin[..n], t, 0),
+                            Op::Get => e.get_fence(&mut origin[..n], t, 0),
+                            Op::Accumulate => e.accumulate_fence(&origin[..n], t, 0, sum()),
+                        }
+                    }
+                }
+                // A process that only exposes its window takes part in every fence.
+                (Mode::NonAggregate, None) => (0..reps).for_each(|_| e.fence()),
+                (_, Some(t)) => {
+                    let mut rest = &mut origin[..reps * n];
+                    for i in 0..reps {
+                        let (chunk, tail) = std::mem::take(&mut rest).split_at_mut(n);
+                        rest = tail;
+                        match op {
+                            Op::Put => e.put(chunk, t, i * n),
+                            Op::Get => e.get(chunk, t, i * n),
+                            Op::Accumulate => e.accumulate(chunk, t, i * n, sum()),
+                        }
+                    }
+                    e.fence();
+                }
+                (_, None) => e.fence(),
+            }
+            (paw_core::mpi::time() - start) / reps as f64
+        })
+    }
+
+    /// Elements of `T` in `x` bytes.
+    fn elements(x: usize) -> usize {
+        x / size_of::<T>()
+    }
+
+    /// Elements a timing in `mode` reaches in the window and origin buffer.
+    fn reach(mode: Mode, n: usize, reps: usize) -> usize {
+        if mode == Mode::NonAggregate {
+            n
+        } else {
+            reps * n
         }
     }
 
-    /// `reps` transfers of `x` bytes in `mode` from the given starting window and origin.
-    fn bytes(
-        &self,
-        mode: Mode,
-        x: usize,
-        reps: usize,
-        window: Vec<u8>,
-        origin: Vec<u8>,
-    ) -> After<u8> {
-        epoch(&self.ctx, self.op(), self.target(), mode, x, reps, window, origin)
-    }
-
-    /// `reps` accumulates of `x / 4` floats in `mode`.
-    fn floats(&self, mode: Mode, x: usize, reps: usize, window: Vec<f32>) -> After<f32> {
-        let origin = Buffer::filled(reps * x, self.ctx.rank).floats(reps * (x / FLOAT)).to_vec();
-        epoch(&self.ctx, Op::Accumulate, self.target(), mode, x / FLOAT, reps, window, origin)
+    fn measure_any(&mut self, mode: Mode, x: usize, reps: usize) -> ProcessTimes {
+        let seconds = self.epoch(mode, Self::elements(x), reps);
+        ProcessTimes { t: seconds * 1e6, ..Default::default() }
     }
 }
 
-impl Run for Transfer<'_> {
+/// Put and Get move bytes.
+impl Run for Transfer<'_, u8> {
     fn warm_up(&mut self, x: usize, n: usize) -> Result<(), String> {
         for _ in 0..n {
-            self.measure(Mode::Aggregate, x, 1)?;
+            self.measure_any(Mode::Aggregate, x, 1);
         }
         Ok(())
     }
 
     fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
-        let n = reps * x;
-        let own = || Buffer::filled(n, self.ctx.rank).bytes(n).to_vec();
-        let seconds = match self.op() {
-            Op::Put => self.bytes(mode, x, reps, touched(0, n), own()).seconds,
-            Op::Get => self.bytes(mode, x, reps, own(), touched(0, n)).seconds,
-            Op::Accumulate => self.floats(mode, x, reps, touched(0.0, reps * (x / FLOAT))).seconds,
-        };
-        Ok(ProcessTimes { t: seconds * 1e6, ..Default::default() })
+        Ok(self.measure_any(mode, x, reps))
     }
 
-    /// Put: the target's window must hold the origin's buffer values; Get: the origin's
-    /// buffer the target's window values; Accumulate: root 0's window the sums over the
-    /// processes. What should arrive starts out as its complement (zero for sums).
+    /// Put: the target's window must then hold the origin's buffer bytes; Get: the
+    /// origin's buffer the target's window bytes. What should arrive is first set to its
+    /// complement.
     fn check(&mut self, mode: Mode, x: usize, reps: usize) -> Result<u64, String> {
-        let n = reps * x;
+        let reach = Self::reach(mode, x, reps);
         let rank = self.ctx.rank;
-        let own = || Buffer::filled(n, rank).bytes(n).to_vec();
         let complement = |b: &[u8]| b.iter().map(|v| !v).collect::<Vec<u8>>();
-        let (expect, mut got) = match (self.op(), self.partner()) {
-            (Op::Put, partner) => {
-                let expect = partner.map(|p| sent_bytes(p, 0, n)).unwrap_or_default();
-                let window = if expect.is_empty() { vec![0; n] } else { complement(&expect) };
-                let after = self.bytes(mode, x, reps, window, own());
-                (Expect::Bytes(expect.clone()), Buffer::from_bytes(&after.window[..expect.len()]))
-            }
-            (Op::Get, _) => {
-                let from = self.target().map(|t| t as usize);
-                let expect = from.map(|t| sent_bytes(t, 0, n)).unwrap_or_default();
-                let origin = if expect.is_empty() { vec![0; n] } else { complement(&expect) };
-                let after = self.bytes(mode, x, reps, own(), origin);
-                (Expect::Bytes(expect.clone()), Buffer::from_bytes(&after.origin[..expect.len()]))
-            }
-            (Op::Accumulate, _) => {
-                let l = reps * (x / FLOAT);
-                let after = self.floats(mode, x, reps, vec![0.0; l]);
-                let expect = if rank == 0 { sums(self.ctx.q, 0, l) } else { Expect::Nothing };
-                (expect, Buffer::from_floats(after.window))
-            }
+        let (sender, at_target) = match self.op() {
+            // The origin whose puts land in this rank's window.
+            Op::Put => (self.partner_puts().then(|| 1 - rank), true),
+            _ => (self.target().map(|t| t as usize), false),
         };
-        if x > 0 && test_corruption(rank) && !got.is_empty() {
+        let expect = sender.map(|s| sent_bytes(s, 0, reach)).unwrap_or_default();
+        if at_target {
+            self.window.store(0, &complement(&expect));
+        } else {
+            self.origin[..expect.len()].copy_from_slice(&complement(&expect));
+        }
+        self.epoch(mode, x, reps);
+        let mut got = if at_target {
+            let mut w = vec![0; expect.len()];
+            self.window.load(0, &mut w);
+            Buffer::from_bytes(&w)
+        } else {
+            Buffer::from_bytes(&self.origin[..expect.len()])
+        };
+        if !expect.is_empty() && test_corruption(rank) {
             got.bytes_mut(1)[0] ^= 1;
         }
+        Ok(defects(&Expect::Bytes(expect), &got) as u64)
+    }
+}
+
+impl Transfer<'_, u8> {
+    /// Whether the other rank puts into this rank's window (Bidir_Put, or rank 1 of
+    /// Unidir_Put).
+    fn partner_puts(&self) -> bool {
+        matches!(self.kernel, Kernel::Put { bidir: true }) || self.ctx.rank == 1
+    }
+}
+
+/// Accumulate adds floats.
+impl Run for Transfer<'_, f32> {
+    fn warm_up(&mut self, x: usize, n: usize) -> Result<(), String> {
+        for _ in 0..n {
+            self.measure_any(Mode::Aggregate, x, 1);
+        }
+        Ok(())
+    }
+
+    fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
+        Ok(self.measure_any(mode, x, reps))
+    }
+
+    /// Root 0's window, zeroed first, must hold the sums over the processes (each of the
+    /// `reps` sums in aggregate mode; `reps` times the sum in non-aggregate mode, where
+    /// every accumulate lands on the same elements).
+    fn check(&mut self, mode: Mode, x: usize, reps: usize) -> Result<u64, String> {
+        let n = Self::elements(x);
+        let reach = Self::reach(mode, n, reps);
+        let root = self.ctx.rank == 0;
+        if root {
+            self.window.store(0, &vec![0.0; reach]);
+        }
+        self.epoch(mode, n, reps);
+        if !root {
+            return Ok(0);
+        }
+        let mut got = vec![0.0; reach];
+        self.window.load(0, &mut got);
+        let mut got = Buffer::from_floats(got);
+        if reach > 0 && test_corruption(0) {
+            got.bytes_mut(1)[0] ^= 1;
+        }
+        let expect = match (mode, sums(self.ctx.q, 0, reach)) {
+            (Mode::NonAggregate, Expect::Sums { values, terms }) => Expect::Sums {
+                values: values.iter().map(|v| v * reps as f64).collect(),
+                terms: terms * reps,
+            },
+            (_, expect) => expect,
+        };
         Ok(defects(&expect, &got) as u64)
     }
 }
 
-/// One fence epoch over a window made of `window`: N_BARR barriers, then `reps` transfers
-/// of `n` elements (transfer i between origin offset i n and target offset i n), timed
-/// with their completion. Returns seconds per transfer and what window and origin hold.
-#[allow(clippy::too_many_arguments)]
-fn epoch<T: Plain + Default>(
-    ctx: &Ctx,
-    op: Op,
-    target: Option<i32>,
-    mode: Mode,
-    n: usize,
-    reps: usize,
-    window: Vec<T>,
-    mut origin: Vec<T>,
-) -> After<T> {
-    let len = window.len();
-    let win = ctx.in_turn(|| Window::create(ctx.comm, window));
-    let seconds = {
-        let mut chunks: Vec<&mut [T]> = match n {
-            0 => (0..reps).map(|_| <&mut [T]>::default()).collect(),
-            _ => origin.chunks_mut(n).take(reps).collect(),
-        };
-        if target.is_none() {
-            chunks.clear();
-        }
-        // The first transfer, one of `n` elements (zeros, which leave sums as they are),
-        // and a scratch buffer for a first get.
-        let first: Vec<T> = touched(T::default(), n);
-        let mut scratch: Vec<T> = touched(T::default(), if matches!(op, Op::Get) { n } else { 0 });
-        win.fenced(|e| {
-            // Untimed: the first access to a new window costs far more than the others
-            // (0.6 ms more at 4 MiB with Open MPI 4.1 here); N_WARMUP hides that for
-            // IMB's one window, and a window per length needs it per length.
-            if let Some(t) = target {
-                match op {
-                    Op::Put => e.put(&first, t, 0),
-                    Op::Get => e.get(&mut scratch, t, 0),
-                    Op::Accumulate => e.accumulate(&first, t, 0, SystemOperation::sum()),
-                }
-            }
-            e.fence();
-            for _ in 0..MESSAGE_PASSING.n_barr {
-                ctx.comm.barrier();
-            }
-            let start = paw_core::mpi::time();
-            let t = target.unwrap_or(0);
-            for (i, chunk) in chunks.into_iter().enumerate() {
-                match op {
-                    Op::Put => e.put(chunk, t, i * n),
-                    Op::Get => e.get(chunk, t, i * n),
-                    Op::Accumulate => e.accumulate(chunk, t, i * n, SystemOperation::sum()),
-                }
-                if mode == Mode::NonAggregate {
-                    e.fence();
-                }
-            }
-            if target.is_none() && mode == Mode::NonAggregate {
-                // A passive target takes part in every transfer's fence.
-                for _ in 0..reps {
-                    e.fence();
-                }
-            }
-            if mode != Mode::NonAggregate {
-                e.fence();
-            }
-            (paw_core::mpi::time() - start) / reps as f64
-        })
-    };
-    let mut after = vec![T::default(); len];
-    win.load(0, &mut after);
-    After { seconds, window: after, origin }
+/// The window and origin buffer of `bytes` bytes for `kernel` on rank `rank`: Put's
+/// origin and Get's window hold the rank's buffer values, what receives is zeroed.
+pub fn bytes_for(kernel: Kernel, rank: usize, bytes: usize) -> (Vec<u8>, Vec<u8>) {
+    let own = Buffer::filled(bytes, rank).bytes(bytes).to_vec();
+    match kernel {
+        Kernel::Get { .. } => (own, touched(0, bytes)),
+        _ => (touched(0, bytes), own),
+    }
+}
+
+/// Accumulate's window (zeroed) and origin buffer (the rank's buffer values) of `bytes`.
+pub fn floats_for(rank: usize, bytes: usize) -> (Vec<f32>, Vec<f32>) {
+    let n = bytes / size_of::<f32>();
+    (touched(0.0, n), Buffer::filled(bytes, rank).floats(n).to_vec())
 }
