@@ -60,6 +60,48 @@ pub fn parse_u64(env: &impl Lookup, var: &Var, range: RangeInclusive<u64>) -> Re
     Ok(Some(value))
 }
 
+/// Reads `var` as a byte count in `range`: a whole number with an optional binary suffix
+/// K, M or G (x 1024, 1024^2, 1024^3; either case), as IMB and OSU read sizes; its default
+/// when unset.
+pub fn parse_size(env: &impl Lookup, var: &Var, range: RangeInclusive<u64>) -> Result<u64> {
+    let accepted = || {
+        format!(
+            "accepted: a whole number of bytes from {} to {}, with an optional K, M or G \
+             suffix (x 1024)",
+            range.start(),
+            range.end()
+        )
+    };
+    let raw = env.get(var.name).unwrap_or_else(|| var.default.to_string());
+    let text = raw.trim();
+    let (digits, shift) = match text.char_indices().last() {
+        Some((at, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                _ => {
+                    return Err(Error::input(format!(
+                        "{}={raw:?} has an unknown suffix {c:?}; {}",
+                        var.name,
+                        accepted()
+                    )))
+                }
+            };
+            (&text[..at], shift)
+        }
+        _ => (text, 0),
+    };
+    let value =
+        digits.parse::<u64>().ok().and_then(|v| v.checked_mul(1 << shift)).ok_or_else(|| {
+            Error::input(format!("{}={raw:?} is not a size; {}", var.name, accepted()))
+        })?;
+    if !range.contains(&value) {
+        return Err(Error::input(format!("{}={raw} is out of range; {}", var.name, accepted())));
+    }
+    Ok(value)
+}
+
 /// Reads `var` as a number in `range` (a fraction, seconds), or its default when unset
 /// (`None` when the default is `-`, off).
 pub fn parse_f64(env: &impl Lookup, var: &Var, range: RangeInclusive<f64>) -> Result<Option<f64>> {
@@ -190,7 +232,12 @@ impl Family {
     pub fn parse(self, env: &impl Lookup, warmup: bool) -> Result<SizeRange> {
         let [vmin, vmed, vmax] = self.vars();
         let read = |v: &Var| -> Result<u64> {
-            Ok(parse_u64(env, v, 1..=self.limit())?.expect("size variables have defaults"))
+            match self {
+                Family::P2p | Family::Col | Family::Gpu => parse_size(env, v, 1..=self.limit()),
+                Family::Blas | Family::GpuBlas => {
+                    Ok(parse_u64(env, v, 1..=self.limit())?.expect("size variables have defaults"))
+                }
+            }
         };
         let min = read(&vmin)?;
         let max = read(&vmax)?;
@@ -278,6 +325,28 @@ mod tests {
         assert_eq!(Family::P2p.parse(&e, false).unwrap().med, 1);
         assert_eq!(Family::Blas.parse(&e, true).unwrap().max, 10_000);
         assert_eq!(Family::Gpu.parse(&e, true).unwrap().max, 200_000_000);
+    }
+
+    #[test]
+    fn sizes_take_binary_suffixes() {
+        let read =
+            |v: &str| parse_size(&env(&[("MAX_P2P_SIZE", v)]), &vars::MAX_P2P_SIZE, 1..=1 << 40);
+        assert_eq!(read("4M").unwrap(), 4_194_304);
+        assert_eq!(read("64K").unwrap(), 65_536);
+        assert_eq!(read("64k").unwrap(), 65_536);
+        assert_eq!(read(" 2G ").unwrap(), 2 << 30);
+        assert_eq!(read("4096").unwrap(), 4096);
+        let e = read("4X").unwrap_err().to_string();
+        assert!(e.contains("MAX_P2P_SIZE=\"4X\" has an unknown suffix 'X'"), "{e}");
+        assert!(e.contains("optional K, M or G suffix"), "{e}");
+        for bad in ["M", "4MB", "-1K", "1.5M", "", "0"] {
+            assert!(read(bad).is_err(), "{bad}");
+        }
+        assert!(read("2048G").is_err(), "beyond the range");
+        let e = env(&[("MAX_P2P_SIZE", "4M")]);
+        assert_eq!(Family::P2p.parse(&e, true).unwrap().max, 4_194_304);
+        let e = env(&[("MAX_BLAS_SIZE", "4K")]);
+        assert!(Family::Blas.parse(&e, true).is_err(), "matrix orders are plain numbers");
     }
 
     #[test]

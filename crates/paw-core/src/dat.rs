@@ -40,7 +40,8 @@ pub struct DatSpec {
     pub y: Axis,
     /// Extra header lines: formulas and facts of this file.
     pub notes: Vec<String>,
-    /// Also print the rows as a table on standard output (the run's summary).
+    /// Also print the rows as a table on standard output (the run's summary); else one
+    /// line names the file.
     pub echo: bool,
     /// Names of extra columns after NOISY, in the y axis's unit, described in `notes`.
     pub extra: Vec<&'static str>,
@@ -216,6 +217,9 @@ impl DatFile {
         if spec.echo {
             println!("\n{} [{}] -> {}", spec.y.label, spec.y.unit, dat.path.display());
             println!("{heading}");
+        } else {
+            // The terminal shows one table; it says where the others go.
+            println!("\n{} [{}] -> {} (file only)", spec.y.label, spec.y.unit, dat.path.display());
         }
         Ok(DatFile {
             out: Some((spec.file.clone(), dat, csv, place.clone())),

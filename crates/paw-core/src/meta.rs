@@ -41,6 +41,9 @@ impl RunInfo {
         if self.placement.len() <= 16 {
             lines.push(format!("placement: {}", self.placement.join("; ")));
         }
+        if let Some(shared) = shared_cpus(&self.placement) {
+            lines.push(format!("binding: {shared}"));
+        }
         if let Some(job) = &self.slurm {
             lines.push(format!("slurm: {}", job.describe()));
         }
@@ -79,6 +82,49 @@ fn hosts(placement: &[String]) -> Vec<(String, usize)> {
         }
     }
     hosts
+}
+
+/// Which tasks may run on the same CPUs as another task of their host (not bound, or
+/// bound together), from the placement; None when every task of a host has CPUs of its own
+/// or the CPUs are unknown. Such tasks' times include waiting for each other's CPU.
+pub fn shared_cpus(placement: &[String]) -> Option<String> {
+    let cpus = |p: &str| p.split_once(" cpus=").and_then(|(_, list)| cpu_list(list));
+    let mut sharing = Vec::new();
+    for (i, p) in placement.iter().enumerate() {
+        let host = p.split_whitespace().next();
+        let Some(mine) = cpus(p) else { continue };
+        let overlaps = placement.iter().enumerate().any(|(j, q)| {
+            j != i
+                && q.split_whitespace().next() == host
+                && cpus(q).is_some_and(|theirs| theirs.iter().any(|c| mine.contains(c)))
+        });
+        if overlaps {
+            sharing.push(i.to_string());
+        }
+    }
+    if sharing.is_empty() {
+        return None;
+    }
+    let n = sharing.len();
+    let which = if n <= 8 { format!(" ({})", sharing.join(", ")) } else { String::new() };
+    Some(format!(
+        "{n} of {} tasks{which} share CPUs with another task of their host (not bound, or \
+         bound together): their times include waiting for a CPU; bind them (mpirun \
+         --bind-to core, srun --cpu-bind=cores)",
+        placement.len()
+    ))
+}
+
+/// The CPUs of a list such as `0-3,8`; None if it is not one.
+fn cpu_list(list: &str) -> Option<Vec<u32>> {
+    let mut cpus = Vec::new();
+    for part in list.trim().split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => cpus.extend(a.parse::<u32>().ok()?..=b.parse::<u32>().ok()?),
+            None => cpus.push(part.parse().ok()?),
+        }
+    }
+    Some(cpus)
 }
 
 /// `host (N tasks)` for every distinct host, in order of first appearance.
@@ -397,6 +443,21 @@ mod tests {
     #[test]
     fn hosts_are_counted() {
         let p = vec!["a cpus=0".into(), "a cpus=1".into(), "b cpus=0".into()];
+        assert_eq!(shared_cpus(&p), None, "own CPUs, or alone on a host");
         assert_eq!(summarize_hosts(&p), "a (2 tasks), b (1 task)");
+    }
+
+    #[test]
+    fn tasks_sharing_cpus_are_named() {
+        let unbound: Vec<String> = vec!["a cpus=0-1".into(), "a cpus=0-1".into()];
+        let w = shared_cpus(&unbound).unwrap();
+        assert!(w.starts_with("2 of 2 tasks (0, 1) share CPUs"), "{w}");
+        let one_cpu: Vec<String> =
+            vec!["a cpus=0".into(), "a cpus=2,4-5".into(), "a cpus=0".into()];
+        assert!(shared_cpus(&one_cpu).unwrap().starts_with("2 of 3 tasks (0, 2)"));
+        let hosts: Vec<String> = vec!["a cpus=0-3".into(), "b cpus=0-3".into()];
+        assert_eq!(shared_cpus(&hosts), None, "one task per host");
+        assert_eq!(shared_cpus(&["a cpus=?".into(), "a cpus=?".into()]), None);
+        assert_eq!(cpu_list("0-3,8"), Some(vec![0, 1, 2, 3, 8]));
     }
 }

@@ -168,6 +168,9 @@ impl Paw {
         spec.ranks.check(spec.name, size as usize)?;
 
         let placement = gather_strings(&world, &meta::placement());
+        if let Some(shared) = meta::shared_cpus(&placement) {
+            process::warn(&shared);
+        }
         let mut libraries = vec![mpi_library()];
         if let Some((req, got)) = threading {
             libraries.push(format!("MPI thread level: requested {req:?}, granted {got:?}"));

@@ -13,7 +13,7 @@ use crate::record::{HostTasks, Ledger, Record, Setting, TimerRecord};
 use crate::spec::{Check, Spec};
 use crate::team::{Combine, Team};
 use crate::timer::TimerInfo;
-use crate::vars::Var;
+use crate::vars::{Unread, Var};
 use crate::{process, vars, watchdog};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::ops::RangeInclusive;
@@ -60,43 +60,51 @@ pub(crate) fn shared<T: Team, const N: usize>(
 }
 
 /// Warns, on rank 0's standard error, about each variable of the environment that looks
-/// like paw's (see [`vars::looks_like_paw`]) but that `name` does not read, naming the
-/// closest variable it does read: a misspelled variable must not be silently ignored.
-/// With `check`, PAW_CHECK is judged by the benchmark's check: refused where nothing can
-/// be checked, pointed out where results are always checked. Call it on rank 0.
+/// like paw's but that `name` does not read (see [`vars::unread`]: paw's prefixes, one of
+/// paw's names, in any case, or within two edits of one), naming the closest variable it
+/// reads: a misspelled variable must not be silently ignored. With PAW_STRICT=1 the first
+/// such variable is an input error instead. With `check`, PAW_CHECK is judged by the
+/// benchmark's check: refused where nothing can be checked, pointed out where results are
+/// always checked. Call it on rank 0.
 pub fn warn_unknown_vars<'a>(
     name: &str,
     reads: impl Iterator<Item = &'a Var> + Clone,
     check: Option<Check>,
 ) -> Result<()> {
+    let strict = config::parse_u64(&ProcessEnv, &vars::PAW_STRICT, 0..=1)?.is_some_and(|v| v == 1);
+    let reads: Vec<&str> = reads.map(|v| v.name).collect();
     let mut env: Vec<(String, String)> = std::env::vars().collect();
     env.sort();
     for (var, value) in env {
-        if !vars::looks_like_paw(&var) || reads.clone().any(|v| v.name == var) {
-            continue;
-        }
-        match (var.as_str(), check) {
-            ("PAW_CHECK", Some(Check::Never)) if value.trim() != "0" => {
+        let Some(why) = vars::unread(&var, &reads) else { continue };
+        let ignored = format!("{var} is not read by {name} and is ignored");
+        let message = match (var.as_str(), check, why) {
+            ("PAW_CHECK", Some(Check::Never), _) if value.trim() != "0" => {
                 return Err(Error::input(format!(
                     "PAW_CHECK={value}: {name} moves no data it could check; accepted: PAW_CHECK \
                      unset or 0"
                 )));
             }
-            ("PAW_CHECK", Some(Check::Never)) => {}
-            ("PAW_CHECK", Some(Check::Always(what))) => process::warn(&format!(
-                "PAW_CHECK is not read by {name}: its results are always checked ({what})"
-            )),
-            _ => {
-                let closest = reads
-                    .clone()
-                    .min_by_key(|v| strsim::levenshtein(v.name, &var))
-                    .map_or("none".to_string(), |v| v.name.to_string());
-                process::warn(&format!(
-                    "{var} is not read by {name} and is ignored; the closest variable it reads is \
-                     {closest} (see {name} -h)"
-                ));
+            ("PAW_CHECK", Some(Check::Never), _) => continue,
+            ("PAW_CHECK", Some(Check::Always(what)), _) => {
+                format!("PAW_CHECK is not read by {name}: its results are always checked ({what})")
             }
+            (_, _, Unread::Elsewhere) => format!("{ignored} (see {name} -h for what it reads)"),
+            (_, _, Unread::Case(k)) if reads.contains(&k) => {
+                format!("{ignored}; variable names are upper case: {k}")
+            }
+            (_, _, Unread::Case(k)) => {
+                format!("{ignored}; paw spells it {k}, which {name} does not read either")
+            }
+            (_, _, Unread::Near(Some(k))) => {
+                format!("{ignored}; the closest variable it reads is {k} (see {name} -h)")
+            }
+            (_, _, Unread::Near(None)) => format!("{ignored} (see {name} -h for what it reads)"),
+        };
+        if strict {
+            return Err(Error::input(format!("{message} (PAW_STRICT=1)")));
         }
+        process::warn(&message);
     }
     Ok(())
 }
@@ -294,6 +302,14 @@ impl<T: Team> Session<T> {
             let v = config::parse_u64(&ProcessEnv, var, range)?;
             Ok([v.unwrap_or_else(|| panic!("{} has no numeric default", var.name))])
         })?;
+        self.note(var, &v.to_string());
+        Ok(v)
+    }
+
+    /// A byte count in `range` (its default when unset; K, M and G suffixes, see
+    /// [`config::parse_size`]), read on rank 0 and shared (collective); noted in bytes.
+    pub fn bytes(&self, var: &Var, range: RangeInclusive<u64>) -> Result<u64> {
+        let [v] = shared(&self.team, || Ok([config::parse_size(&ProcessEnv, var, range)?]))?;
         self.note(var, &v.to_string());
         Ok(v)
     }

@@ -92,6 +92,9 @@ impl SuiteRun {
             );
         }
         let mut ledger = Rc::new(Ledger::default());
+        if let Some(shared) = meta::shared_cpus(&placement) {
+            process::warn(&shared);
+        }
         let info = RunInfo {
             benchmark: name.to_string(),
             date: meta::utc_now(),

@@ -64,6 +64,11 @@ var!(
     "600",
     "seconds one measurement step may take before the job is aborted (0: never)"
 );
+var!(
+    PAW_STRICT,
+    "0",
+    "1: a variable that looks like paw's but is not read is an error, not a warning"
+);
 var!(OPENBLAS_NUM_THREADS, "all cores", "threads OpenBLAS uses");
 var!(OMP_NUM_THREADS, "all cores", "threads, when the more specific variable is unset");
 var!(RAYON_NUM_THREADS, "all cores", "threads of the rayon pool");
@@ -94,7 +99,47 @@ pub const BLAS_THREADS: &[Var] = &[OPENBLAS_NUM_THREADS, OMP_NUM_THREADS];
 /// RAYON_NUM_THREADS, OMP_NUM_THREADS (rayon benchmarks).
 pub const RAYON_THREADS: &[Var] = &[RAYON_NUM_THREADS, OMP_NUM_THREADS];
 /// What every benchmark reads, listed or not.
-pub const EVERY: &[Var] = &[PAW_OUTPUT_DIR, PAW_TIMEOUT];
+pub const EVERY: &[Var] = &[PAW_OUTPUT_DIR, PAW_TIMEOUT, PAW_STRICT];
+/// paw's own shared variables (not other libraries' thread counts): a variable of the
+/// environment is measured against these and the benchmark's own to tell a near miss.
+pub const OWN: &[&[Var]] =
+    &[P2P_SIZES, COL_SIZES, BLAS_SIZES, GPU_SIZES, GPU_BLAS_SIZES, MEASURE, COMBINE, CHECK, EVERY];
+
+/// Why a variable of the environment that a benchmark does not read deserves a word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unread<'a> {
+    /// One of paw's variables, read by other benchmarks.
+    Elsewhere,
+    /// One of paw's names in another letter case: the name as paw spells it.
+    Case(&'a str),
+    /// A near miss (paw's prefixes, or within two edits of a name paw knows): the closest
+    /// variable the benchmark reads, if one is that close.
+    Near(Option<&'a str>),
+}
+
+/// What `var`, set in the environment, is to a benchmark that reads `reads` (None: it
+/// reads it, or the name is nothing like paw's). Known names are `reads` and [`OWN`].
+pub fn unread<'a>(var: &str, reads: &[&'a str]) -> Option<Unread<'a>> {
+    if reads.contains(&var) {
+        return None;
+    }
+    let own = OWN.iter().flat_map(|g| g.iter()).map(|v| v.name);
+    let known: Vec<&'a str> = reads.iter().copied().chain(own).collect();
+    if known.contains(&var) {
+        return Some(Unread::Elsewhere);
+    }
+    let upper = var.to_ascii_uppercase();
+    if let Some(k) = known.iter().find(|k| **k == upper) {
+        return Some(Unread::Case(k));
+    }
+    let distance = |k: &&str| strsim::levenshtein(k, &upper);
+    let near = |k: &&str| var.len() >= 4 && distance(k) <= 2;
+    if !looks_like_paw(&upper) && !known.iter().any(near) {
+        return None;
+    }
+    let closest = reads.iter().copied().filter(|k| distance(k) <= 2).min_by_key(|k| distance(k));
+    Some(Unread::Near(closest))
+}
 
 /// Patterns of names that look like paw's: a variable matching one that a benchmark does
 /// not read is probably a typo, and is warned about. The size families (`*_P2P_*` ...)
@@ -110,6 +155,24 @@ pub fn looks_like_paw(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unread_variables_are_told_apart() {
+        let reads = ["NREPS", "NLOOP", "MAX_P2P_SIZE", "PAW_MAX_TIME", "WINDOW_SIZE"];
+        assert_eq!(unread("NREPS", &reads), None);
+        assert_eq!(unread("NREP", &reads), Some(Unread::Near(Some("NREPS"))));
+        assert_eq!(unread("MAX_P2P_SZIE", &reads), Some(Unread::Near(Some("MAX_P2P_SIZE"))));
+        assert_eq!(unread("max_p2p_size", &reads), Some(Unread::Case("MAX_P2P_SIZE")));
+        assert_eq!(unread("window_size", &reads), Some(Unread::Case("WINDOW_SIZE")));
+        assert_eq!(unread("MAX_COL_SIZE", &reads), Some(Unread::Elsewhere));
+        assert_eq!(unread("PAW_FOO", &reads), Some(Unread::Near(None)));
+        assert_eq!(unread("WINDOW_SZE", &reads), Some(Unread::Near(Some("WINDOW_SIZE"))));
+        // A shared name this benchmark does not read is not a near miss of one it reads.
+        assert_eq!(unread("MAX_COL_SIZE", &["MAX_P2P_SIZE"]), Some(Unread::Elsewhere));
+        for other in ["PATH", "HOME", "OMP_NUM_THREADS", "WINDOWID", "LANG", "_", "SHLVL"] {
+            assert_eq!(unread(other, &reads), None, "{other}");
+        }
+    }
 
     #[test]
     fn paw_like_names() {

@@ -55,6 +55,8 @@ pub struct Launch {
     via: Option<Vec<String>>,
     /// Started by srun (with these options) instead of the MPI launcher.
     srun: Option<Vec<String>>,
+    /// Options for the MPI launcher, after `-np N`.
+    launcher_args: Vec<String>,
 }
 
 /// A signal sent to a running job by [`Launch::run_interrupting`].
@@ -122,6 +124,7 @@ impl Launch {
             quick_kill: true,
             via: None,
             srun: None,
+            launcher_args: Vec::new(),
         }
     }
 
@@ -129,6 +132,13 @@ impl Launch {
     /// the launcher's arguments and finds the launcher in `MPIRUN`.
     pub fn via<S: ToString>(mut self, command: impl IntoIterator<Item = S>) -> Launch {
         self.via = Some(command.into_iter().map(|a| a.to_string()).collect());
+        self
+    }
+
+    /// Passes `options` to the MPI launcher (`mpirun -np N OPTIONS… program`), e.g.
+    /// `-bind-to none`, which both Open MPI's and MPICH's launchers read.
+    pub fn launcher_args<S: ToString>(mut self, options: impl IntoIterator<Item = S>) -> Launch {
+        self.launcher_args.extend(options.into_iter().map(|a| a.to_string()));
         self
     }
 
@@ -322,7 +332,7 @@ impl Launch {
                     }
                     None => Command::new(launcher()),
                 };
-                c.arg("-np").arg(np.to_string());
+                c.arg("-np").arg(np.to_string()).args(&self.launcher_args);
                 if np > 2 && is_open_mpi() {
                     c.arg("--oversubscribe");
                 }

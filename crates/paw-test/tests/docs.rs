@@ -42,7 +42,7 @@ fn binaries_md_is_made_from_every_binarys_help() {
          check, the files it writes and every variable it reads. A test keeps this page equal \
          to the binaries; after changing a `SPEC`, regenerate it with\n\
          `PAW_BLESS=1 cargo test --release -p paw-test --test docs`.\n\n\
-         Every binary also reads `PAW_OUTPUT_DIR` and `PAW_TIMEOUT`; every `.dat` file has a \
+         Every binary also reads `PAW_OUTPUT_DIR`, `PAW_TIMEOUT` and `PAW_STRICT`; every `.dat` file has a \
          `.csv` twin and every run a JSON record (doc/results.md).\n\n",
     );
     for (list, names) in binaries::makefile_lists() {

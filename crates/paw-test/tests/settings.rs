@@ -20,6 +20,68 @@ fn a_misspelled_variable_is_named_with_the_closest_one_and_the_run_goes_on() {
 }
 
 #[test]
+fn near_misses_are_warned_about_and_paw_strict_refuses_them() {
+    let out = Launch::mpi(bin("p2p_send"), 2)
+        .env("NREP", 3)
+        .env("max_p2p_size", 64)
+        .env("MAX_COL_SIZE", 64)
+        .run();
+    out.success();
+    let expected = [
+        "NREP is not read by p2p_send and is ignored; the closest variable it reads is NREPS",
+        "max_p2p_size is not read by p2p_send and is ignored; variable names are upper case: \
+         MAX_P2P_SIZE",
+        "MAX_COL_SIZE is not read by p2p_send and is ignored (see p2p_send -h",
+    ];
+    for needle in expected {
+        assert_eq!(out.stderr_lines(needle).len(), 1, "{needle}\n{}", out.report());
+    }
+    // A variable another binary reads is not passed off as a near miss of one this reads.
+    let out = Launch::mpi(bin("latency"), 2).env("MAX_P2P_SIZE", 64).run();
+    out.success();
+    let warned = out.stderr_lines("MAX_P2P_SIZE is not read by latency");
+    assert_eq!(warned.len(), 1, "{}", out.report());
+    assert!(!warned[0].contains("PAW_MAX_TIME"), "{}", warned[0]);
+
+    let out = Launch::mpi(bin("p2p_send"), 2).env("NREP", 3).env("PAW_STRICT", 1).run();
+    out.failure("NREP is not read by p2p_send");
+    assert_eq!(out.code, Some(2), "{}", out.report());
+    assert_eq!(out.stderr_lines("(PAW_STRICT=1)").len(), 1, "one line\n{}", out.report());
+    assert!(out.dat_files().is_empty(), "nothing measured: {:?}", out.dat_files());
+}
+
+#[test]
+fn sizes_take_k_m_and_g_suffixes_and_the_header_records_bytes() {
+    let out = Launch::mpi(bin("p2p_send"), 2)
+        .env("MIN_P2P_SIZE", "1K")
+        .env("MED_P2P_SIZE", "2k")
+        .env("MAX_P2P_SIZE", "4k")
+        .run();
+    out.success();
+    let dat = out.dat("send_time-np_0002.dat");
+    assert_eq!(dat.numbers("SIZE"), [1024.0, 2048.0, 4096.0], "{}", out.report());
+    let settings = dat.header_value("settings").unwrap_or_default().to_string();
+    assert!(settings.contains("MAX_P2P_SIZE=4096"), "{settings}");
+    // The terminal shows the time table and names the bandwidth file.
+    let named = out.stdout.lines().filter(|l| l.ends_with("send_bw-np_0002.dat (file only)"));
+    assert_eq!(named.count(), 1, "{}", out.report());
+    let out = Launch::mpi(bin("p2p_send"), 2).env("MAX_P2P_SIZE", "4Q").run();
+    out.failure("MAX_P2P_SIZE=\"4Q\" has an unknown suffix 'Q'");
+    assert_eq!(out.code, Some(2), "{}", out.report());
+}
+
+#[test]
+fn tasks_that_share_cpus_are_pointed_out() {
+    let out = Launch::mpi(bin("p2p_send"), 2).launcher_args(["-bind-to", "none"]).run();
+    out.success();
+    let warned = out.stderr_lines("share CPUs with another task of their host");
+    assert_eq!(warned.len(), 1, "{}", out.report());
+    let dat = out.dat("send_time-np_0002.dat");
+    let binding = dat.header_value("binding").unwrap_or_default().to_string();
+    assert!(binding.starts_with("2 of 2 tasks (0, 1) share CPUs"), "{binding}");
+}
+
+#[test]
 fn nloop_fixes_the_count_and_the_default_minimum_gives_large_sizes_ten_transfers() {
     let out = Launch::mpi(bin("p2p_send"), 2).env("NLOOP", 7).run();
     out.success();

@@ -26,8 +26,8 @@ pub const TRANSFER_SIZE: Var = Var {
 /// IO_FILE_SIZE and IO_TRANSFER_SIZE, the transfer at most the file, the buffers (data
 /// and read-back) within memory.
 pub fn sizes(paw: &Paw) -> paw_core::Result<(usize, usize)> {
-    let file_size = paw.knob(&FILE_SIZE, 1..=1 << 40)? as usize;
-    let transfer = paw.knob(&TRANSFER_SIZE, 1..=1 << 30)? as usize;
+    let file_size = paw.bytes(&FILE_SIZE, 1..=1 << 40)? as usize;
+    let transfer = paw.bytes(&TRANSFER_SIZE, 1..=1 << 30)? as usize;
     if transfer > file_size {
         return Err(Error::input(format!(
             "IO_TRANSFER_SIZE={transfer} is larger than IO_FILE_SIZE={file_size}; \

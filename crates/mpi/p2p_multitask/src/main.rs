@@ -31,7 +31,7 @@ multitask_time-np_NNNN.dat (usec) and multitask_bw-np_NNNN.dat (MB/s), NNNN = ta
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let size = paw.knob(&vars::MAX_P2P_SIZE, 1..=paw_core::MPI_COUNT_LIMIT)?;
+        let size = paw.bytes(&vars::MAX_P2P_SIZE, 1..=paw_core::MPI_COUNT_LIMIT)?;
         let n = size as usize;
         let pairs = (paw.size() / 2) as f64;
         let pair = paw.pair();

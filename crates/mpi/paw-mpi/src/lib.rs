@@ -157,17 +157,7 @@ fn files(
 ) -> paw_core::Result<(DatFile, DatFile)> {
     let notes: Vec<String> = notes.iter().map(|n| n.to_string()).collect();
     let size = Axis::new("message size", "bytes");
-    let time = paw.dat(
-        bench,
-        DatSpec {
-            file: paw.np_file(&format!("{stem}_time"), paw.size()),
-            x: size.clone(),
-            y: Axis::new(time_label, "usec"),
-            notes: notes.clone(),
-            echo: true,
-            extra,
-        },
-    )?;
+    // The second file first: its line names it above the time table the terminal shows.
     let (file, y) = match second {
         Second::Bandwidth(label) => ("bw", Axis::new(label, "MB/s (MB = 2^20 B)")),
         Second::Rate(label) => ("rate", Axis::new(label, "messages/s")),
@@ -176,11 +166,22 @@ fn files(
         bench,
         DatSpec {
             file: paw.np_file(&format!("{stem}_{file}"), paw.size()),
-            x: size,
+            x: size.clone(),
             y,
-            notes,
+            notes: notes.clone(),
             echo: false,
             extra: vec![],
+        },
+    )?;
+    let time = paw.dat(
+        bench,
+        DatSpec {
+            file: paw.np_file(&format!("{stem}_time"), paw.size()),
+            x: size,
+            y: Axis::new(time_label, "usec"),
+            notes,
+            echo: true,
+            extra,
         },
     )?;
     Ok((time, other))
