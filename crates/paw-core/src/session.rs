@@ -417,6 +417,12 @@ impl<T: Team> Session<T> {
         Ok(c)
     }
 
+    /// The rule PAW_COMBINE sets, if the benchmark reads it and it is set (collective the
+    /// first time).
+    pub fn combine_setting(&self) -> Result<Option<Combine>> {
+        self.combine_override()
+    }
+
     /// A bench for a sweep with the given timing model, rank combination (PAW_COMBINE may
     /// replace it) and loop policy. Collective: reads the loop variables the first time.
     pub fn bench(&self, timing: Timing, combine: Combine, policy: Policy) -> Result<Bench<'_, T>> {

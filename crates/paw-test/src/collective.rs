@@ -3,10 +3,22 @@
 use crate::launch::{Launch, Outcome};
 use crate::p2p::tiny_p2p_sizes;
 
+/// The timing line of the MPI-1 collectives' default loop (IMB's: calls back to back).
+pub const BACK_TO_BACK: &str = "barrier, clock, NLOOP iterations, clock";
+/// The timing line of PAW 1.6's per-call loop (the one-sided collectives).
+pub const PER_CALL: &str = "barrier, clock, one call, clock";
+
 /// Runs `bin` on `np` tasks and checks `<stem>_time-np_NNNN.dat` and `<stem>_bw-np_NNNN.dat`:
 /// every size of the tiny sweep, sane statistics, TASK_MIN <= TASK_MAX, the header naming
-/// the rank rule (`minimum` or `maximum`), and bandwidth = `factor` x SIZE / time.
-pub fn assert_collective(bin: &str, np: usize, stem: &str, rule: &str, factor: f64) -> Outcome {
+/// the rank rule (`minimum` or `maximum`) and the loop (`timing`, e.g. [`PER_CALL`]), and
+/// bandwidth = `factor` x SIZE / time.
+pub fn assert_collective(
+    bin: &str,
+    np: usize,
+    stem: &str,
+    (rule, timing): (&str, &str),
+    factor: f64,
+) -> Outcome {
     let out = Launch::mpi(bin, np).run();
     out.success();
     let time = out.dat(&format!("{stem}_time-np_{np:04}.dat"));
@@ -18,7 +30,8 @@ pub fn assert_collective(bin: &str, np: usize, stem: &str, rule: &str, factor: f
         let combined = dat.header_value("ranks combined").unwrap();
         assert!(combined.starts_with(rule), "{name}: {combined}");
     }
-    assert!(time.header_value("timing").unwrap().contains("barrier, clock, one call, clock"));
+    let model = time.header_value("timing").unwrap();
+    assert!(model.contains(timing), "timing: {model}, expected {timing}");
     for (lo, hi) in time.numbers("TASK_MIN").iter().zip(time.numbers("TASK_MAX")) {
         assert!(*lo > 0.0 && *lo <= hi * (1.0 + 1e-5), "TASK_MIN {lo} > TASK_MAX {hi}");
     }

@@ -113,13 +113,16 @@ fn a_range_the_timer_floor_cannot_meet_is_refused() {
 
 #[test]
 fn paw_combine_min_makes_the_median_the_fastest_tasks() {
-    // col_ardc's own rule is the maximum; PAW_COMBINE=min gives PAW 1.6's minimum.
+    // col_ardc's own rule is the maximum; PAW_COMBINE=min gives PAW 1.6's minimum ...
     let out = Launch::mpi(bin("col_ardc"), 4).env("PAW_COMBINE", "min").run();
     out.success();
     let dat = out.dat("ardc_time-np_0004.dat");
     assert_eq!(dat.numbers("MEDIAN"), dat.numbers("TASK_MIN"), "{}", out.report());
     let rule = dat.header_value("ranks combined").unwrap();
     assert!(rule.starts_with("minimum over tasks") && rule.contains("PAW_COMBINE=min"), "{rule}");
+    // ... in PAW 1.6's loop, a barrier before each timed call.
+    let model = dat.header_value("timing").unwrap();
+    assert!(model.contains(paw_test::collective::PER_CALL), "{model}");
     let out = Launch::mpi(bin("col_ardc"), 2).env("PAW_COMBINE", "median").run();
     out.failure("PAW_COMBINE=\"median\" is not a rule; accepted: min, max or avg");
 }

@@ -1,15 +1,20 @@
-//! col_a2a -- MPI_Alltoall of SIZE bytes between every pair of tasks, timed call by call (PAW 1.6
-//! §7.1).
+//! col_a2a -- MPI_Alltoall of SIZE bytes between every pair of tasks (PAW 1.6 §7.1), timed
+//! in IMB's loop by default.
 //!
 //! What is timed and reported, the task counts, the variables read, the data check and
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Combine, Family, Paw, Policy, Spec, Timing, MB};
+use paw_core::{buffer, check, Family, Paw, Spec, MB};
 use paw_mpi::collective_files;
 
-const SPEC: Spec =
-    paw_mpi::collective_spec!("col_a2a", "MPI_Alltoall of SIZE bytes between every pair of tasks, timed call by call (PAW 1.6 section 7.1)", "MPI_Alltoall", "bytes each task sends to each task", "a2a");
+const SPEC: Spec = paw_mpi::collective_spec!(
+    "col_a2a",
+    "MPI_Alltoall of SIZE bytes between every pair of tasks (PAW 1.6 section 7.1, IMB's loop)",
+    "MPI_Alltoall",
+    "bytes each task sends to each task",
+    "a2a"
+);
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
@@ -23,7 +28,7 @@ fn main() -> std::process::ExitCode {
         let mut recv = buffer(most * p);
         let call = |send: &[u8], recv: &mut [u8]| world.all_to_all_into(send, recv);
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let (mut bench, _) = paw_mpi::collective_bench(&paw)?;
         let (mut time, mut bw) =
             collective_files(&paw, &bench, "a2a", "bandwidth, SIZE / time per call", &[])?;
         let w = sizes.med as usize;

@@ -1,4 +1,4 @@
-use paw_test::collective::assert_collective;
+use paw_test::collective::{assert_collective, PER_CALL};
 use paw_test::Launch;
 use std::time::Duration;
 
@@ -8,7 +8,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_col_acc");
 fn every_size_at_2_3_and_4_tasks() {
     for np in [2, 3, 4] {
         // Bandwidth counts the bytes of all n-1 origins.
-        assert_collective(BIN, np, "acc", "maximum", (np - 1) as f64);
+        assert_collective(BIN, np, "acc", ("maximum", PER_CALL), (np - 1) as f64);
     }
 }
 

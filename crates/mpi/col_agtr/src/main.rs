@@ -1,15 +1,20 @@
-//! col_agtr -- MPI_Allgather of SIZE bytes from every task to every task, timed call by call (PAW
-//! 1.6 §7.1).
+//! col_agtr -- MPI_Allgather of SIZE bytes from every task to every task (PAW 1.6 §7.1),
+//! timed in IMB's loop by default.
 //!
 //! What is timed and reported, the task counts, the variables read, the data check and
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Combine, Family, Paw, Policy, Spec, Timing, MB};
+use paw_core::{buffer, check, Family, Paw, Spec, MB};
 use paw_mpi::collective_files;
 
-const SPEC: Spec =
-    paw_mpi::collective_spec!("col_agtr", "MPI_Allgather of SIZE bytes from every task to every task, timed call by call (PAW 1.6 section 7.1)", "MPI_Allgather", "bytes each task contributes (each receives SIZE x tasks)", "agtr");
+const SPEC: Spec = paw_mpi::collective_spec!(
+    "col_agtr",
+    "MPI_Allgather of SIZE bytes from every task to every task (PAW 1.6 section 7.1, IMB's loop)",
+    "MPI_Allgather",
+    "bytes each task contributes (each receives SIZE x tasks)",
+    "agtr"
+);
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
@@ -22,7 +27,7 @@ fn main() -> std::process::ExitCode {
         let mut recv = buffer(most * p);
         let call = |send: &[u8], recv: &mut [u8]| world.all_gather_into(send, recv);
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let (mut bench, _) = paw_mpi::collective_bench(&paw)?;
         let (mut time, mut bw) =
             collective_files(&paw, &bench, "agtr", "bandwidth, SIZE / time per call", &[])?;
         let w = sizes.med as usize;

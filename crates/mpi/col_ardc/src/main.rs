@@ -1,16 +1,21 @@
-//! col_ardc -- MPI_Allreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes, timed call by call (PAW 1.6
-//! §7.1).
+//! col_ardc -- MPI_Allreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes (PAW 1.6 §7.1), timed
+//! in IMB's loop by default.
 //!
 //! What is timed and reported, the task counts, the variables read, the data check and
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Combine, Family, Paw, Policy, Spec, Timing, MB};
+use paw_core::{buffer, check, Family, Paw, Spec, MB};
 use paw_mpi::collective_files;
 
-const SPEC: Spec =
-    paw_mpi::collective_spec!("col_ardc", "MPI_Allreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes, timed call by call (PAW 1.6 section 7.1)", "MPI_Allreduce (MPI_SUM over MPI_UINT8_T)", "bytes of the vector reduced", "ardc");
+const SPEC: Spec = paw_mpi::collective_spec!(
+    "col_ardc",
+    "MPI_Allreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes (PAW 1.6 section 7.1, IMB's loop)",
+    "MPI_Allreduce (MPI_SUM over MPI_UINT8_T)",
+    "bytes of the vector reduced",
+    "ardc"
+);
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
@@ -26,7 +31,7 @@ fn main() -> std::process::ExitCode {
             world.all_reduce_into(send, recv, SystemOperation::sum())
         };
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let (mut bench, _) = paw_mpi::collective_bench(&paw)?;
         let (mut time, mut bw) =
             collective_files(&paw, &bench, "ardc", "bandwidth, SIZE / time per call", &[])?;
         let w = sizes.med as usize;

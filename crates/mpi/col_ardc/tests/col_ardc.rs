@@ -1,10 +1,10 @@
-use paw_test::collective::assert_collective;
+use paw_test::collective::{assert_collective, BACK_TO_BACK};
 
 const BIN: &str = env!("CARGO_BIN_EXE_col_ardc");
 
 #[test]
 fn every_size_at_2_3_and_4_tasks() {
     for np in [2, 3, 4] {
-        assert_collective(BIN, np, "ardc", "maximum", 1.0);
+        assert_collective(BIN, np, "ardc", ("maximum", BACK_TO_BACK), 1.0);
     }
 }

@@ -1,18 +1,18 @@
-//! col_gtr -- MPI_Gather of SIZE bytes from every task to task 0, timed call by call (PAW 1.6
-//! §7.1).
+//! col_gtr -- MPI_Gather of SIZE bytes from every task to a root task (PAW 1.6 §7.1), timed
+//! in IMB's loop by default.
 //!
 //! What is timed and reported, the task counts, the variables read, the data check and
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Combine, Family, Paw, Policy, Spec, Timing, MB};
+use paw_core::{buffer, check, Family, Paw, Spec, MB};
 use paw_mpi::collective_files;
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_gtr",
-    "MPI_Gather of SIZE bytes from every task to task 0, timed call by call (PAW 1.6 section 7.1)",
-    "MPI_Gather to task 0",
-    "bytes each task sends to task 0",
+    "MPI_Gather of SIZE bytes from every task to a root task (PAW 1.6 section 7.1, IMB's loop)",
+    "MPI_Gather to a root task",
+    "bytes each task sends to the root",
     "gtr"
 );
 
@@ -21,35 +21,36 @@ fn main() -> std::process::ExitCode {
         let paw = Paw::init(&SPEC)?;
         let sizes = paw.sizes(Family::Col)?;
         let world = paw.world();
-        let root = world.process_at_rank(0);
-        let is_root = paw.rank() == 0;
         let p = paw.size();
         let most = sizes.largest() as usize;
+        // Every task is a root in turn (collective_bench), so every task has the root's buffer.
         let mut send = buffer(most);
-        let mut recv = buffer(if is_root { most * p } else { 0 });
-        let call = |send: &[u8], recv: &mut [u8]| {
-            if is_root {
-                root.gather_into_root(send, recv)
+        let mut recv = buffer(most * p);
+        let call = |root: i32, send: &[u8], recv: &mut [u8]| {
+            if paw.rank() == root {
+                world.process_at_rank(root).gather_into_root(send, recv)
             } else {
-                root.gather_into(send)
+                world.process_at_rank(root).gather_into(send)
             }
         };
-        let into = |n: usize| if is_root { n * p } else { 0 };
+        let into = |n: usize| n * p;
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let (mut bench, mut roots) = paw_mpi::collective_bench(&paw)?;
         let (mut time, mut bw) =
             collective_files(&paw, &bench, "gtr", "bandwidth, SIZE / time per call", &[])?;
         let w = sizes.med as usize;
-        call(&send[..w], &mut recv[..into(w)]);
+        call(0, &send[..w], &mut recv[..into(w)]);
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(&send[..n], &mut recv[..into(n)]))?;
+            let m = bench.measure(size, || call(roots.next(), &send[..n], &mut recv[..into(n)]))?;
             let mut wrong = 0;
             if paw.checking() {
                 check::fill(&mut send[..n], paw.rank(), size, seq);
-                call(&send[..n], &mut recv[..into(n)]);
-                for (from, block) in recv[..into(n)].chunks_exact(n).enumerate() {
-                    wrong += check::mismatches(block, from as i32, size, seq);
+                call(0, &send[..n], &mut recv[..into(n)]);
+                if paw.rank() == 0 {
+                    for (from, block) in recv[..into(n)].chunks_exact(n).enumerate() {
+                        wrong += check::mismatches(block, from as i32, size, seq);
+                    }
                 }
             }
             let verdict = paw.verdict(wrong);

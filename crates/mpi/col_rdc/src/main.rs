@@ -1,49 +1,49 @@
-//! col_rdc -- MPI_Reduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes to task 0, timed call by call
-//! (PAW 1.6 §7.1).
+//! col_rdc -- MPI_Reduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes to a root task (PAW 1.6
+//! §7.1), timed in IMB's loop by default.
 //!
 //! What is timed and reported, the task counts, the variables read, the data check and
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Combine, Family, Paw, Policy, Spec, Timing, MB};
+use paw_core::{buffer, check, Family, Paw, Spec, MB};
 use paw_mpi::collective_files;
 
 const SPEC: Spec =
-    paw_mpi::collective_spec!("col_rdc", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes to task 0, timed call by call (PAW 1.6 section 7.1)", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) to task 0", "bytes of the vector reduced", "rdc");
+    paw_mpi::collective_spec!("col_rdc", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes to a root task (PAW 1.6 section 7.1, IMB's loop)", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) to a root task", "bytes of the vector reduced", "rdc");
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
         let sizes = paw.sizes(Family::Col)?;
         let world = paw.world();
-        let root = world.process_at_rank(0);
         let is_root = paw.rank() == 0;
         let p = paw.size() as i32;
         let tasks = p as usize;
         let most = sizes.largest() as usize;
         let mut send = buffer(most);
         let mut recv = buffer(most);
-        let call = |send: &[u8], recv: &mut [u8]| {
-            if is_root {
-                root.reduce_into_root(send, recv, SystemOperation::sum())
+        let call = |root: i32, send: &[u8], recv: &mut [u8]| {
+            let at = world.process_at_rank(root);
+            if paw.rank() == root {
+                at.reduce_into_root(send, recv, SystemOperation::sum())
             } else {
-                root.reduce_into(send, SystemOperation::sum())
+                at.reduce_into(send, SystemOperation::sum())
             }
         };
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let (mut bench, mut roots) = paw_mpi::collective_bench(&paw)?;
         let (mut time, mut bw) =
             collective_files(&paw, &bench, "rdc", "bandwidth, SIZE / time per call", &[])?;
         let w = sizes.med as usize;
-        call(&send[..w], &mut recv[..w]);
+        call(0, &send[..w], &mut recv[..w]);
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(&send[..n], &mut recv[..n]))?;
+            let m = bench.measure(size, || call(roots.next(), &send[..n], &mut recv[..n]))?;
             let mut wrong = 0;
             if paw.checking() {
                 check::fill_summand(&mut send[..n], paw.rank(), size, seq, tasks);
-                call(&send[..n], &mut recv[..n]);
+                call(0, &send[..n], &mut recv[..n]);
                 if is_root {
                     wrong = check::differences(&recv[..n], &check::sum_of(0..p, tasks, size, seq));
                 }

@@ -9,7 +9,10 @@ use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{Axis, Bench, Column, DatFile, DatSpec, Error, Paw, SizeRange, Var, World};
+use paw_core::{
+    Axis, Bench, Column, Combine, DatFile, DatSpec, Error, Paw, Policy, SizeRange, Timing, Var,
+    World,
+};
 
 /// What the point-to-point tests check with PAW_CHECK=1.
 pub const PAIR_CHECK: &str = "one more transfer of a pattern set by the sender's rank, the size \
@@ -23,8 +26,8 @@ pub const COLLECTIVE_CHECK: &str = "one more call with buffers holding patterns 
                                     overflows)";
 
 /// The SPEC of an MPI-1 collective test: the binary's name, its title, the call as the
-/// text says it, what SIZE means and the file stem; the rest (per-call timing, the rank
-/// rule, formulas, variables, check) is common to the seven.
+/// text says it, what SIZE means and the file stem; the rest (the two loops, the rank
+/// rule, formulas, variables, check) is common to the seven. See [`collective_bench`].
 #[macro_export]
 macro_rules! collective_spec {
     ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal) => {
@@ -32,20 +35,24 @@ macro_rules! collective_spec {
             name: $name,
             title: $title,
             timed: concat!(
-                "Per sample: NLOOP x (MPI_Barrier, clock, ",
+                "Per sample, by default: MPI_Barrier, clock, NLOOP calls of ",
                 $call,
-                ", clock), every task timing its own calls; SIZE = ",
+                " back to back, a rooted call's root moving to the next task after every \
+                 call (IMB's loop), clock; with PAW_COMBINE set, PAW 1.6's NLOOP x \
+                 (MPI_Barrier, clock, one call, root task 0, clock). SIZE = ",
                 $size,
                 ". Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE, after one untimed call at \
                  MED_COL_SIZE (PAW 1.6 section 7.1)."
             ),
-            reports: "time per call = sum of the call times / NLOOP, usec, by default the maximum \
-                 over tasks: the task that waits for the data, so that no time falls below \
-                 the messages the operation needs (PAW 1.6 takes the minimum for all collectives \
-                 but Bcast and Scatter, as PAW_COMBINE=min does; the ranks-combined line names \
-                 the rule used), with \
-                 the medians of the minimum and maximum over tasks in TASK_MIN, TASK_MAX; \
-                 bandwidth = SIZE / time per call, MB/s (MB = 2^20 B).",
+            reports: "time per call = the sample / NLOOP, usec, by default the maximum over \
+                 tasks in IMB's loop, where each call's data must reach the next call's root, \
+                 so that no time falls below the messages the operation needs (a barrier \
+                 before each call lets a task start its clock after its data left); with \
+                 PAW_COMBINE=min|max|avg, PAW 1.6's loop combined by that rule (PAW 1.6's \
+                 figure: min, max for Bcast and Scatter; OSU's: avg); the timing and \
+                 ranks-combined lines name what was used; the medians of the minimum and \
+                 maximum over tasks in TASK_MIN, TASK_MAX; bandwidth = SIZE / time per \
+                 call, MB/s (MB = 2^20 B).",
             ranks: ::paw_core::Ranks::Any,
             vars: &[
                 ::paw_core::vars::COL_SIZES,
@@ -62,6 +69,37 @@ macro_rules! collective_spec {
             ),
         }
     };
+}
+
+/// The bench of an MPI-1 collective test and the roots of its calls. By default IMB's
+/// loop, the maximum over tasks: calls back to back, a rooted call's root moving on after
+/// every call, so that each call waits for the data of the one before. With PAW_COMBINE
+/// set, PAW 1.6's loop (and OSU's): a barrier before each call, timed alone, root task 0,
+/// the tasks' times combined by that rule.
+pub fn collective_bench(paw: &Paw) -> paw_core::Result<(Bench<'_, World>, Roots)> {
+    let imb = paw.combine_setting()?.is_none();
+    let timing = if imb { Timing::Batch { ops_per_iter: 1.0 } } else { Timing::PerCall };
+    let bench = paw.bench(timing, Combine::Max, Policy::Calibrated)?;
+    Ok((bench, Roots { rotate: imb, tasks: paw.size(), next: 0 }))
+}
+
+/// The root of each timed call of a rooted collective (see [`collective_bench`]).
+#[derive(Debug, Clone)]
+pub struct Roots {
+    rotate: bool,
+    tasks: usize,
+    next: usize,
+}
+
+impl Roots {
+    /// The root of the next call: task 0, or the task after the last call's root.
+    pub fn next(&mut self) -> i32 {
+        let root = self.next;
+        if self.rotate {
+            self.next = (self.next + 1) % self.tasks;
+        }
+        root as i32
+    }
 }
 
 /// What the one-sided collectives check with PAW_CHECK=1.
