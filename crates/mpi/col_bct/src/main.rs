@@ -30,7 +30,7 @@ fn main() -> std::process::ExitCode {
         call(0, &mut data[..sizes.med as usize]);
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(roots.next(), &mut data[..n]))?;
+            let m = bench.measure(size, || call(roots.take(), &mut data[..n]))?;
             let mut wrong = 0;
             if paw.checking() {
                 if paw.rank() == 0 {

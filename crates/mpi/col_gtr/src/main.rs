@@ -42,7 +42,7 @@ fn main() -> std::process::ExitCode {
         call(0, &send[..w], &mut recv[..into(w)]);
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(roots.next(), &send[..n], &mut recv[..into(n)]))?;
+            let m = bench.measure(size, || call(roots.take(), &send[..n], &mut recv[..into(n)]))?;
             let mut wrong = 0;
             if paw.checking() {
                 check::fill(&mut send[..n], paw.rank(), size, seq);

@@ -39,7 +39,7 @@ fn main() -> std::process::ExitCode {
         call(0, &send[..w], &mut recv[..w]);
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(roots.next(), &send[..n], &mut recv[..n]))?;
+            let m = bench.measure(size, || call(roots.take(), &send[..n], &mut recv[..n]))?;
             let mut wrong = 0;
             if paw.checking() {
                 check::fill_summand(&mut send[..n], paw.rank(), size, seq, tasks);

@@ -42,7 +42,7 @@ fn main() -> std::process::ExitCode {
         call(0, &send[..from(w)], &mut recv[..w]);
         for (seq, size) in sizes.sweep().into_iter().enumerate() {
             let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(roots.next(), &send[..from(n)], &mut recv[..n]))?;
+            let m = bench.measure(size, || call(roots.take(), &send[..from(n)], &mut recv[..n]))?;
             let mut wrong = 0;
             if paw.checking() {
                 // Block j is task j's: its pattern names the receiver.

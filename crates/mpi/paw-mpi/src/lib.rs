@@ -93,7 +93,7 @@ pub struct Roots {
 
 impl Roots {
     /// The root of the next call: task 0, or the task after the last call's root.
-    pub fn next(&mut self) -> i32 {
+    pub fn take(&mut self) -> i32 {
         let root = self.next;
         if self.rotate {
             self.next = (self.next + 1) % self.tasks;
