@@ -66,35 +66,23 @@ pub fn parse_u64(env: &impl Lookup, var: &Var, range: RangeInclusive<u64>) -> Re
 pub fn parse_size(env: &impl Lookup, var: &Var, range: RangeInclusive<u64>) -> Result<u64> {
     let accepted = || {
         format!(
-            "accepted: a whole number of bytes from {} to {}, with an optional K, M or G \
-             suffix (x 1024)",
+            "accepted: a whole number from {} to {} (bytes; an optional K, M or G suffix \
+             multiplies by 1024, 1024^2, 1024^3)",
             range.start(),
             range.end()
         )
     };
     let raw = env.get(var.name).unwrap_or_else(|| var.default.to_string());
     let text = raw.trim();
-    let (digits, shift) = match text.char_indices().last() {
-        Some((at, c)) if c.is_ascii_alphabetic() => {
-            let shift = match c.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                _ => {
-                    return Err(Error::input(format!(
-                        "{}={raw:?} has an unknown suffix {c:?}; {}",
-                        var.name,
-                        accepted()
-                    )))
-                }
-            };
-            (&text[..at], shift)
-        }
+    let (digits, shift) = match text.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&text[..text.len() - 1], 10),
+        Some('M') => (&text[..text.len() - 1], 20),
+        Some('G') => (&text[..text.len() - 1], 30),
         _ => (text, 0),
     };
     let value =
         digits.parse::<u64>().ok().and_then(|v| v.checked_mul(1 << shift)).ok_or_else(|| {
-            Error::input(format!("{}={raw:?} is not a size; {}", var.name, accepted()))
+            Error::input(format!("{}={raw:?} is not a number; {}", var.name, accepted()))
         })?;
     if !range.contains(&value) {
         return Err(Error::input(format!("{}={raw} is out of range; {}", var.name, accepted())));
@@ -337,8 +325,8 @@ mod tests {
         assert_eq!(read(" 2G ").unwrap(), 2 << 30);
         assert_eq!(read("4096").unwrap(), 4096);
         let e = read("4X").unwrap_err().to_string();
-        assert!(e.contains("MAX_P2P_SIZE=\"4X\" has an unknown suffix 'X'"), "{e}");
-        assert!(e.contains("optional K, M or G suffix"), "{e}");
+        assert!(e.contains("MAX_P2P_SIZE=\"4X\" is not a number; accepted: a whole number"), "{e}");
+        assert!(e.contains("an optional K, M or G suffix"), "{e}");
         for bad in ["M", "4MB", "-1K", "1.5M", "", "0"] {
             assert!(read(bad).is_err(), "{bad}");
         }

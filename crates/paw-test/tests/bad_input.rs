@@ -96,7 +96,8 @@ const TABLE: &[(&str, Kind)] = &[
 ];
 
 /// Variables whose zero is a meaning (off, none), not an error.
-const ZERO_ALLOWED: &[&str] = &["PAW_CHECK", "PAW_TIMEOUT", "PAW_MAX_TIME", "PAW_TOLERANCE"];
+const ZERO_ALLOWED: &[&str] =
+    &["PAW_CHECK", "PAW_TIMEOUT", "PAW_MAX_TIME", "PAW_TOLERANCE", "PAW_STRICT"];
 /// Variables whose values are text, not numbers.
 const TEXT: &[&str] =
     &["PAW_OUTPUT_DIR", "PAW_IO_DIR", "PAW_THREAD_LEVEL", "PAW_COMBINE", "PAW_FIXTURE"];

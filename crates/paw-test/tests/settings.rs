@@ -66,7 +66,7 @@ fn sizes_take_k_m_and_g_suffixes_and_the_header_records_bytes() {
     let named = out.stdout.lines().filter(|l| l.ends_with("send_bw-np_0002.dat (file only)"));
     assert_eq!(named.count(), 1, "{}", out.report());
     let out = Launch::mpi(bin("p2p_send"), 2).env("MAX_P2P_SIZE", "4Q").run();
-    out.failure("MAX_P2P_SIZE=\"4Q\" has an unknown suffix 'Q'");
+    out.failure("MAX_P2P_SIZE=\"4Q\" is not a number; accepted: a whole number from 1 to");
     assert_eq!(out.code, Some(2), "{}", out.report());
 }
 
