@@ -146,6 +146,8 @@ impl<T: Team> Session<T> {
         session.note(&vars::PAW_OUTPUT_DIR, if dir.is_empty() { "." } else { &dir });
         let timeout = session.knob(&vars::PAW_TIMEOUT, 0..=1_000_000)?;
         watchdog::start(timeout);
+        // Already applied by warn_unknown_vars; read again to be recorded.
+        session.knob(&vars::PAW_STRICT, 0..=1)?;
         if let Check::Data(_) = spec.check {
             session.checking = session.knob(&vars::PAW_CHECK, 0..=1)? == 1;
         }
