@@ -125,8 +125,10 @@ impl Ledger {
         self.path.borrow().is_some()
     }
 
-    /// Starts writing the record to `path`.
+    /// Starts writing the record to `path`. Its temporary name is registered as a scratch
+    /// file, so that a run ended by a signal between a write and its rename leaves none.
     pub fn place(&self, path: PathBuf) -> std::io::Result<()> {
+        crate::scratch::register([temporary(&path)]);
         *self.path.borrow_mut() = Some(path);
         self.save()
     }
@@ -171,8 +173,13 @@ impl Ledger {
     }
 }
 
+/// The name the record is written under before it is renamed over `path`.
+fn temporary(path: &Path) -> PathBuf {
+    path.with_extension("json.tmp")
+}
+
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("json.tmp");
+    let tmp = temporary(path);
     std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path)).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
