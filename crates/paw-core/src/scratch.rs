@@ -99,7 +99,14 @@ fn set_mask(how: libc::c_int) {
 /// Removes every registered file that exists (a missing one is no error) and the companions
 /// that appeared beside it since it was registered.
 pub fn remove_all() {
-    for file in files().lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+    let registered: Vec<Scratch> =
+        files().lock().unwrap_or_else(|p| p.into_inner()).drain(..).collect();
+    remove(registered);
+}
+
+/// Removes each file and the companions that appeared beside it since it was registered.
+fn remove(files: Vec<Scratch>) {
+    for file in files {
         let _ = std::fs::remove_file(&file.path);
         let dir = file.path.parent().unwrap_or(Path::new("."));
         for name in companions(&file.path).difference(&file.before) {
@@ -174,11 +181,12 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let old = dir.join("f-1-1.lock");
         std::fs::write(&old, "").unwrap();
-        register([dir.join("f")]);
+        // Not the process's list: other tests register files of their own meanwhile.
+        let f = Scratch { before: companions(&dir.join("f")), path: dir.join("f") };
         for name in ["f", "f-7-8.lock", ".f.shfp.3", "g-7-8.lock"] {
             std::fs::write(dir.join(name), "").unwrap();
         }
-        remove_all();
+        remove(vec![f]);
         let mut left: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())

@@ -5,11 +5,13 @@
 //!
 //! The floor is taken around each collective: a latency run before and one after. On a
 //! small VM the one-way latency switches between levels as the host moves its virtual
-//! CPUs (MPICH on a 2-core EPYC VM here: 0.17-0.19 usec in some runs, 0.63-0.69 usec in
-//! others, for minutes at a time, bound or not), and a floor taken in one level cannot judge
-//! a run made in the other. So a collective is judged only between two latency runs within
-//! a factor 2 of each other (the levels are 3-4x apart; within a level runs vary by up to
-//! 1.6x), against the lower; when they are not, it is measured again (at most 6 times).
+//! CPUs (a 2-core EPYC VM here: MPICH 0.17-0.26 usec or 0.60-0.69 usec, Open MPI 0.14-0.17
+//! or about 0.35, bound or not), and a floor taken in one level cannot judge a run made in
+//! the other. A collective is judged only between two latency runs within a factor 2 of
+//! each other (the levels are 2-4x apart), against the lower; and as a level can also
+//! change and change back inside one collective's run, unseen by the two around it, a
+//! collective below the floor is measured again: it fails when 3 judged runs are below, as
+//! a definition that times less than a message is every time (at most 10 runs).
 
 use paw_test::binaries::bin;
 use paw_test::Launch;
@@ -51,11 +53,13 @@ fn one_byte(name: &str, stem: &str) -> (f64, f64) {
 fn every_collective_at_one_byte_takes_at_least_a_one_way_message() {
     let mut before = one_way();
     for (name, stem) in COLLECTIVES {
-        let mut judged = false;
-        for attempt in 1..=6 {
+        let mut below = Vec::new();
+        let mut passed = false;
+        for attempt in 1..=10 {
             let (median, fastest) = one_byte(name, stem);
             let after = one_way();
-            let (floor, steady) = (before.min(after), before.max(after) <= 2.0 * before.min(after));
+            let floor = before.min(after);
+            let steady = before.max(after) <= 2.0 * floor;
             eprintln!(
                 "{name}: median {median:.3} usec (fastest task {fastest:.3}), one-way \
                  {before:.3} before, {after:.3} after{}",
@@ -65,17 +69,21 @@ fn every_collective_at_one_byte_takes_at_least_a_one_way_message() {
             if !steady {
                 continue;
             }
-            eprintln!(
-                "measured: {name} {:.2} x the one-way latency (attempt {attempt})",
-                median / floor
-            );
-            assert!(
-                median >= 0.9 * floor,
-                "{name}: {median:.3} usec at 1 byte, below the one-way latency {floor:.3} usec"
-            );
-            judged = true;
-            break;
+            if median >= 0.9 * floor {
+                let ratio = median / floor;
+                eprintln!("measured: {name} {ratio:.2} x the one-way latency (attempt {attempt})");
+                passed = true;
+                break;
+            }
+            below.push(format!("{median:.3} against {floor:.3}"));
+            if below.len() == 3 {
+                break;
+            }
         }
-        assert!(judged, "{name}: the one-way latency never held still over 6 attempts");
+        assert!(
+            passed,
+            "{name}: at 1 byte below the one-way latency (usec) in every judged run: {}",
+            below.join(", ")
+        );
     }
 }
