@@ -277,9 +277,12 @@ impl DatFile {
             cells.push(row.check.as_str().to_string());
         }
         let dat_line = format!("{line}\n");
-        let written = dat.append(dat_line.as_bytes()).and_then(|_| {
-            // Keep the two files in step: without its CSV row the .dat row goes too.
-            csv.append(&csv_line(&cells)).inspect_err(|_| dat.undo(dat_line.len()))
+        // The row goes to both files as one step: an interrupting signal waits for it
+        // (crate::scratch::undivided). Without its CSV row the .dat row goes too.
+        let written = crate::scratch::undivided(|| {
+            dat.append(dat_line.as_bytes()).and_then(|_| {
+                csv.append(&csv_line(&cells)).inspect_err(|_| dat.undo(dat_line.len()))
+            })
         });
         let recorded = written.and_then(|_| place.ledger.row_written(name, noisy));
         if let Err(e) = recorded {

@@ -169,7 +169,8 @@ impl Ledger {
         let Some(path) = self.path.borrow().clone() else {
             return Ok(());
         };
-        write_atomically(&path, &serde_json::to_vec_pretty(&*self.record.borrow())?)
+        let bytes = serde_json::to_vec_pretty(&*self.record.borrow())?;
+        crate::scratch::undivided(|| write_atomically(&path, &bytes))
     }
 }
 

@@ -72,6 +72,8 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
             .spawn(move || {
                 set_mask(libc::SIG_UNBLOCK);
                 if let Some(sig) = signals.forever().next() {
+                    // Held until the process ends: no new write step starts.
+                    let _no_more = step_lock().lock().unwrap_or_else(|p| p.into_inner());
                     remove_all();
                     // Die of the signal, as without the handler.
                     let _ = signal_hook::low_level::emulate_default_handler(sig);
@@ -80,6 +82,19 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
             })
             .expect("cannot start the signal thread");
     });
+}
+
+/// Runs `f` as one step that an interrupting signal does not cut: the signal thread waits
+/// for it before it removes the scratch files and ends the process. For writes that must
+/// be whole (a row in a `.dat` file and its CSV twin, the run record and its rename).
+pub fn undivided<R>(f: impl FnOnce() -> R) -> R {
+    let _held = step_lock().lock().unwrap_or_else(|p| p.into_inner());
+    f()
+}
+
+fn step_lock() -> &'static Mutex<()> {
+    static STEP: Mutex<()> = Mutex::new(());
+    &STEP
 }
 
 /// Blocks or unblocks (`how`) SIGINT, SIGTERM and SIGHUP in the calling thread.
