@@ -13,10 +13,14 @@ usage: paw-report summary DIR
 
 summary   the headline figures of every .dat file of DIR: the median at the first and last
           size and the best one, and how many rows are NOISY.
-compare   matches files and sizes between two result directories and prints the ratio of
-          their medians; a change is flagged when it exceeds the threshold (default 10%)
-          and the two runs' MIN..MAX ranges do not overlap. Exit status 1 when a flagged
-          change is a slowdown (more time, less bandwidth), 0 otherwise, 2 on bad usage.
+compare   matches files and sizes between two result directories: first the settings and
+          environment variables whose values differ between the runs' headers, then per
+          size both medians with their 95% intervals and the change in percent of the cost
+          (the time, or the inverse of a rate: +100% is twice the time or half the
+          bandwidth, for every unit), a word (slower, faster, same) and per file a verdict.
+          A change counts when it exceeds the threshold (default 10%) and the two runs'
+          MIN..MAX ranges do not overlap. Exit status 1 when a counted change is a
+          slowdown, 0 otherwise, 2 on bad usage.
 plot      draws with gnuplot; overlays label each run by its directory's name and date.";
 
 fn main() -> ExitCode {
@@ -76,19 +80,60 @@ fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {
         return Err(format!("compare takes two directories\n{USAGE}"));
     };
     let report = compare(base, new, threshold / 100.0)?;
+    if !report.differences.is_empty() {
+        println!("settings that differ between the runs (base -> new):");
+        let width = report.differences.iter().map(|(d, _)| d.what.len()).max().unwrap_or(0);
+        for (d, n) in &report.differences {
+            let files = if *n == report.files {
+                "all files".to_string()
+            } else {
+                format!("{n} of {} files", report.files)
+            };
+            println!("  {:<width$}  {} -> {}  ({files})", d.what, d.base, d.new);
+        }
+        println!();
+    }
     println!(
-        "{:<34} {:>12} {:>14} {:>14} {:>8}  change",
-        "file", "size", "base median", "new median", "ratio"
+        "{:>12}  {:>11} {:<25} {:>11} {:<25} {:>9}",
+        "size", "base median", "[95% interval]", "new median", "[95% interval]", "change"
     );
-    for r in &report.rows {
-        let flag = match r.flag {
-            Flag::Same => "",
-            Flag::Slower => "SLOWER",
-            Flag::Faster => "faster",
+    let mut files: Vec<&str> = report.rows.iter().map(|r| r.file.as_str()).collect();
+    files.dedup();
+    for file in files {
+        let rows: Vec<_> = report.rows_of(file).collect();
+        println!("{file} [{}]", rows[0].unit);
+        for r in &rows {
+            let word = match r.flag {
+                Flag::Same => "same",
+                Flag::Slower => "slower",
+                Flag::Faster => "faster",
+            };
+            let interval = |(lo, hi): (f64, f64)| format!("[{}, {}]", sig(lo), sig(hi));
+            println!(
+                "{:>12}  {:>11} {:<25} {:>11} {:<25} {:>+8.1}%  {word}",
+                r.size,
+                sig(r.base),
+                interval(r.base_interval),
+                sig(r.new),
+                interval(r.new_interval),
+                r.change
+            );
+        }
+        let count = |f: Flag| rows.iter().filter(|r| r.flag == f).count();
+        let (slower, faster) = (count(Flag::Slower), count(Flag::Faster));
+        let verdict = if slower > 0 {
+            "SLOWER"
+        } else if faster > 0 {
+            "faster"
+        } else {
+            "same"
         };
+        let worst = rows.iter().max_by(|a, b| a.change.total_cmp(&b.change)).expect("a row");
         println!(
-            "{:<34} {:>12} {:>14.6} {:>14.6} {:>8.3}  {flag}",
-            r.file, r.size, r.base, r.new, r.ratio
+            "{file}: {verdict} ({slower} of {} rows slower, {faster} faster; largest change {:+.1}% at {})",
+            rows.len(),
+            worst.change,
+            worst.size
         );
     }
     for f in &report.only_base {
@@ -104,6 +149,15 @@ fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {
         report.slower()
     );
     Ok(if report.slower() > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// `x` with six significant digits at most, without trailing zeros' noise for large values.
+fn sig(x: f64) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return format!("{x}");
+    }
+    let decimals = (5 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    format!("{x:.decimals$}")
 }
 
 fn plot_cmd(rest: &[String]) -> Result<ExitCode, String> {

@@ -67,18 +67,45 @@ fn compare_flags_exactly_the_slowed_row_and_lists_unmatched_files() {
     let text = String::from_utf8_lossy(&same.stdout);
     assert!(same.status.success(), "{text}");
     assert!(text.contains("4 rows compared: 0 slower, 0 faster"), "{text}");
+    assert!(text.contains("fixture_time-np_0002.dat: same (0 of 4 rows slower"), "{text}");
+    assert!(!text.contains("settings that differ"), "{text}");
 
-    double_row(&new.path().join("fixture_time-np_0002.dat"), "4");
+    // Twice the time at one size, and the new run made with another transport.
+    let file = new.path().join("fixture_time-np_0002.dat");
+    double_row(&file, "4");
+    let head = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, head.replacen("# x:", "# environment: OMPI_MCA_btl=self,tcp\n# x:", 1))
+        .unwrap();
+    // A bandwidth that halves: slower reads the same as for a time.
+    for (dir, mbs) in [(b, 200.0), (n, 100.0)] {
+        let (lo, hi) = (mbs * 0.99, mbs * 1.01);
+        std::fs::write(
+            Path::new(dir).join("bw.dat"),
+            format!(
+                "# paw bw -- crafted\n# tasks: 2\n# y: bandwidth [MB/s (MB = 2^20 B)]\n\
+                 # columns: SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS CI_LO CI_HI NOISY\n\
+                 1024 {mbs} {lo} {hi} 1 {mbs} 10 5 {lo} {hi} 0\n"
+            ),
+        )
+        .unwrap();
+    }
     let slow = report(&["compare", b, n]);
     let text = String::from_utf8_lossy(&slow.stdout);
     assert_eq!(slow.status.code(), Some(1), "{text}");
-    let flagged: Vec<&str> = text.lines().filter(|l| l.ends_with("SLOWER")).collect();
-    assert_eq!(flagged.len(), 1, "{text}");
+    let flagged: Vec<&str> = text.lines().filter(|l| l.ends_with(" slower")).collect();
+    assert_eq!(flagged.len(), 2, "{text}");
+    assert_eq!(flagged[0].split_whitespace().next(), Some("1024"), "{text}");
+    assert_eq!(flagged[1].split_whitespace().next(), Some("4"), "{text}");
+    assert!(flagged.iter().all(|l| l.contains("+100.0%")), "{text}");
+    assert!(text.contains("bw.dat: SLOWER (1 of 1 rows slower"), "{text}");
+    assert!(text.contains("fixture_time-np_0002.dat: SLOWER (1 of 4 rows slower"), "{text}");
+    let settings = text.lines().skip_while(|l| !l.starts_with("settings that differ"));
+    let changed: Vec<&str> = settings.skip(1).take_while(|l| !l.is_empty()).collect();
+    assert_eq!(changed.len(), 1, "{text}");
     assert!(
-        flagged[0].starts_with("fixture_time-np_0002.dat")
-            && flagged[0].split_whitespace().nth(1) == Some("4")
+        changed[0].contains("environment OMPI_MCA_btl  (unset) -> self,tcp  (1 of 2 files)"),
+        "{text}"
     );
-    assert!(text.contains(" 2.000  SLOWER"), "{text}");
 
     // Different benchmarks: the unmatched files are listed, not an error.
     let other = tempfile::tempdir().unwrap();
