@@ -188,6 +188,20 @@ fn paw_runs_under_srun_and_sbatch() {
     let imb_log =
         std::fs::read_to_string(results.join("imb-mpi1/imb-mpi1.log")).unwrap_or_default();
     assert!(imb_log.contains("-no-such-option"), "{imb_log}");
+    // The template binds (--cpu-bind=cores): each task on a CPU of its own, so the header
+    // has no `binding:` line (tasks sharing CPUs).
+    let ardc = std::fs::read_to_string(results.join("col/ardc_time-np_0002.dat")).unwrap();
+    let dat = paw_test::Dat::parse(&ardc).expect("ardc_time");
+    let cpus: Vec<&str> = dat
+        .header_value("placement")
+        .unwrap_or("")
+        .split("; ")
+        .filter_map(|t| t.rsplit_once("cpus=").map(|(_, c)| c))
+        .collect();
+    let single = |c: &str| c.parse::<u32>().is_ok();
+    assert!(cpus.len() == 2 && cpus[0] != cpus[1] && cpus.iter().all(|c| single(c)), "{ardc}");
+    assert!(dat.header_value("binding").is_none(), "{ardc}");
+    assert!(report.contains("--cpu-bind=cores"), "{report}");
 
     // Down: nothing of the cluster is left.
     let before = cluster_before(&cluster);
