@@ -1,7 +1,9 @@
 //! Figures with gnuplot: one `.dat` file as a PNG beside it, or the same file of several
 //! runs overlaid in one PNG, each run labelled. The size axis reads in binary prefixes
-//! (1K, 1M), time files use a logarithmic y axis, every point stays inside the frame and
-//! the legend sits below the plot; the title names the benchmark, hosts and date.
+//! (1K, 1M), time files use a logarithmic y axis fitted to the data, every point stays
+//! inside the frame and the legend sits below the plot; the title names the benchmark, the
+//! file and what tells it apart, the tasks and how their times were combined, the hosts and
+//! date (or the runs overlaid).
 
 use crate::{dat_files, Dat};
 use std::io::Write;
@@ -34,21 +36,74 @@ fn quote(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// Ten colours told apart on screen and paper; with [`DASHES`] dash styles, 40 series.
+const PALETTE: [&str; 10] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#bcbd22", "#7f7f7f",
+];
+
+/// Dash styles cycled once the palette is used up.
+const DASHES: usize = 4;
+
+/// The colour and dash style of the `i`-th series: distinct for the first 40.
+fn style(i: usize) -> String {
+    format!("lc rgb \"{}\" dt {}", PALETTE[i % PALETTE.len()], i / PALETTE.len() % DASHES + 1)
+}
+
+/// Header keys that tell files of one run apart (b_eff_io's partition and access).
+const DISTINGUISHING: [&str; 4] = ["partition", "access", "mode", "group"];
+
+/// The y range of `values` with a margin, so that the axis spans the data rather than
+/// the decades around it: from 0 on a linear axis, positive values only on a log one.
+fn y_range(values: impl Iterator<Item = f64>, log: bool) -> Option<(f64, f64)> {
+    let v: Vec<f64> = values.filter(|x| x.is_finite() && (!log || *x > 0.0)).collect();
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if v.is_empty() {
+        None
+    } else if log {
+        let margin = (hi / lo).powf(0.05).max(1.1);
+        Some((lo / margin, hi * margin))
+    } else {
+        Some((0.0, if hi > 0.0 { hi * 1.08 } else { 1.0 }))
+    }
+}
+
+/// Every number of the columns `cols` (0-based) of `dat`.
+fn values(dat: &Dat, cols: &[usize]) -> Vec<f64> {
+    dat.rows.iter().flat_map(|r| cols.iter().filter_map(|&c| r.get(c)?.parse().ok())).collect()
+}
+
+/// The three title lines: the benchmark's title; the file and what tells it apart from
+/// the run's other files; the tasks and how their times were combined, then the hosts and
+/// date (one run) or the runs overlaid.
+fn title(series: &[Series]) -> String {
+    let first = &series[0].dat;
+    let header = |k: &str| first.header_value(k).unwrap_or("").to_string();
+    let stem = series[0].file.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let mut which = vec![stem.unwrap_or_default()];
+    which.extend(
+        DISTINGUISHING.iter().filter_map(|k| Some(format!("{k}: {}", first.header_value(k)?))),
+    );
+    let mut how = format!("{} tasks", header("tasks"));
+    if let Some(rule) = first.header_value("ranks combined") {
+        how += &format!(", ranks combined: {rule}");
+    }
+    let runs = if series.len() == 1 {
+        format!("hosts: {}   date: {}", header("hosts"), header("date"))
+    } else {
+        let labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
+        format!("{} runs: {}", series.len(), labels.join(", "))
+    };
+    let lines = [first.header.first().cloned().unwrap_or_default(), which.join("   "), how, runs];
+    lines.iter().map(|l| quote(l)).collect::<Vec<_>>().join("\\n")
+}
+
 /// The gnuplot script drawing `series` (the same file of one or more runs) into `png`.
 pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     let first = &series[0].dat;
     let col = |name: &str| first.find(name).map(|i| i + 1);
     let header = |k: &str| first.header_value(k).unwrap_or("").to_string();
-    let title_line = first.header.first().cloned().unwrap_or_default();
-    let sub = if series.len() == 1 {
-        format!("hosts: {}   date: {}", header("hosts"), header("date"))
-    } else {
-        format!(
-            "{} runs: {}",
-            series.len(),
-            series.iter().map(|s| s.label.as_str()).collect::<Vec<_>>().join(", ")
-        )
-    };
     let unit = first.y_unit().unwrap_or("").to_string();
     let log_y = matches!(unit.as_str(), "usec" | "s");
     let xlabel = header("x").trim_start_matches("SIZE = ").to_string();
@@ -58,22 +113,39 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     let named = xs.is_empty();
     let mut g = format!(
         "set terminal pngcairo size 1000,680 noenhanced font \",10\"\nset output \"{}\"\n\
-         set title \"{}\\n{}\"\nset xlabel \"{}\"\nset ylabel \"{}\"\nset grid\nset key below\n",
+         set title \"{}\"\nset xlabel \"{}\"\nset ylabel \"{}\"\nset grid\nset key below\n",
         quote(&png.display().to_string()),
-        quote(&title_line),
-        quote(&sub),
+        title(series),
         quote(&xlabel),
         quote(&ylabel)
     );
+    // The columns drawn, for the y range: the statistics, or every curve of the first run
+    // (and only the first curve of each other run).
+    let stats: &[&str] = if series.len() == 1 {
+        &["MEDIAN", "CI_LO", "CI_HI", "MIN", "MAX"]
+    } else {
+        &["MEDIAN", "CI_LO", "CI_HI"]
+    };
+    let drawn: Vec<f64> = if first.find("MEDIAN").is_some() {
+        let cols: Vec<usize> = stats.iter().filter_map(|c| first.find(c)).collect();
+        series.iter().flat_map(|s| values(&s.dat, &cols)).collect()
+    } else if series.len() == 1 {
+        values(first, &(1..first.columns.len()).collect::<Vec<_>>())
+    } else {
+        series.iter().flat_map(|s| values(&s.dat, &[1])).collect()
+    };
     if log_y {
         g += "set logscale y\n";
-    } else {
-        g += "set yrange [0:*]\n";
+    }
+    match y_range(drawn.into_iter(), log_y) {
+        Some((lo, hi)) => g += &format!("set yrange [{lo:.6e}:{hi:.6e}]\n"),
+        None if !log_y => g += "set yrange [0:*]\n",
+        None => {}
     }
     let (lo, hi) = xs.iter().fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
     let log_x = !named && lo > 0.0 && hi / lo >= 64.0;
     if named {
-        g += "set offsets 0.5, 0.5, graph 0.05, graph 0.05\nset style fill solid 0.5 border -1\n";
+        g += "set offsets 0.5, 0.5, 0, 0\nset style fill solid 0.5 border -1\n";
     } else if log_x {
         g += "set logscale x 2\n";
         let ticks: Vec<String> = (0..=62)
@@ -84,13 +156,18 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
             .map(|c| format!("\"{}\" {}", binary(c[0]), c[0]))
             .collect();
         g += &format!(
-            "set xtics ({})\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n",
+            "set xtics ({})\nset offsets graph 0.03, graph 0.03, 0, 0\n",
             ticks.join(", ")
         );
     } else if lo == hi {
-        g += &format!("set xrange [{}:{}]\nset xtics (\"{}\" {lo})\nset offsets 0, 0, graph 0.05, graph 0.05\n", lo * 0.5, hi * 1.5, binary(lo));
+        g += &format!(
+            "set xrange [{}:{}]\nset xtics (\"{}\" {lo})\n",
+            lo * 0.5,
+            hi * 1.5,
+            binary(lo)
+        );
     } else {
-        g += "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n";
+        g += "set offsets graph 0.03, graph 0.03, 0, 0\n";
     }
     let (med, ci_lo, ci_hi, min, max) =
         (col("MEDIAN"), col("CI_LO"), col("CI_HI"), col("MIN"), col("MAX"));
@@ -109,13 +186,15 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
         if named {
             let shift = (i as f64 - (series.len() as f64 - 1.0) / 2.0) * 0.8 / series.len() as f64;
             plots.push(format!(
-                "\"{f}\" using ($0+{shift}):{med}{bars}:({:.3}):xtic(1) with boxerrorbars title \"{}{what}\"",
+                "\"{f}\" using ($0+{shift}):{med}{bars}:({:.3}):xtic(1) with boxerrorbars {} title \"{}{what}\"",
                 0.8 / series.len() as f64,
+                style(i),
                 quote(&label)
             ));
         } else {
             plots.push(format!(
-                "\"{f}\" using 1:{med}{bars} with yerrorlines lw 2 title \"{}{what}\"",
+                "\"{f}\" using 1:{med}{bars} with yerrorlines lw 2 {} title \"{}{what}\"",
+                style(i),
                 quote(&label)
             ));
             if series.len() == 1 {
@@ -133,34 +212,71 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     g + &format!("plot {}\n", plots.join(", \\\n     "))
 }
 
-/// Titled lines of a table without statistics columns (b_eff's bandwidth per pattern).
-const TITLED: usize = 10;
+/// A numbered family of columns drawn as one muted band: at least this many names of the
+/// same letters followed by digits only (b_eff's `random01` ... `random30`).
+const FAMILY: usize = 6;
 
-/// The plot command of a table whose columns after SIZE are each a curve: the first
-/// [`TITLED`] named (the first bold), the rest thin and grey; with several runs, the first
-/// curve of each run.
+/// The family of a column name: its letters when the rest is digits (`random07` ->
+/// `random`).
+fn family(name: &str) -> Option<&str> {
+    let letters = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    (letters.len() < name.len() && !letters.is_empty() && letters.chars().all(char::is_alphabetic))
+        .then_some(letters)
+}
+
+/// The plot command of a table whose columns after SIZE are each a curve. Leading columns
+/// without a digit in their name are aggregates (b_eff, and its ring and random averages):
+/// bold, the first black. The others are single patterns in distinct colours and dashes,
+/// except a numbered family of [`FAMILY`] or more, drawn thin in one muted colour with one
+/// legend entry. With several runs, the first curve of each run.
 fn curves(series: &[Series], named: bool) -> String {
     let first = &series[0].dat;
     if named || first.find("SIZE") != Some(0) || first.columns.len() < 2 {
         return "plot 0 title \"no MEDIAN column\"\n".to_string();
     }
     let mut plots = Vec::new();
-    for s in series {
-        let f = quote(&s.file.display().to_string());
-        let label = if series.len() == 1 { String::new() } else { format!("{}: ", s.label) };
-        let last = if series.len() == 1 { s.dat.columns.len() } else { 2 };
-        for (i, name) in s.dat.columns.iter().enumerate().take(last).skip(1) {
-            let style = match i {
-                1 if series.len() == 1 => {
-                    format!("lw 3 lc rgb \"black\" title \"{}\"", quote(name))
-                }
-                1 => format!("lw 3 title \"{}{}\"", quote(&label), quote(name)),
-                _ if i <= TITLED => format!("lw 1 title \"{}\"", quote(name)),
-                _ => "lw 1 lc rgb \"gray70\" notitle".to_string(),
-            };
-            plots.push(format!("\"{f}\" using 1:{} with linespoints pt 7 ps 0.5 {style}", i + 1));
+    if series.len() > 1 {
+        for (i, s) in series.iter().enumerate() {
+            let f = quote(&s.file.display().to_string());
+            plots.push(format!(
+                "\"{f}\" using 1:2 with linespoints pt 7 ps 0.5 lw 3 {} title \"{}: {}\"",
+                style(i),
+                quote(&s.label),
+                quote(&s.dat.columns[1])
+            ));
         }
+        return format!("plot {}\n", plots.join(", \\\n     "));
     }
+    let f = quote(&series[0].file.display().to_string());
+    let names = &first.columns[1..];
+    let size_of = |fam: &str| names.iter().filter(|n| family(n) == Some(fam)).count();
+    let leading = names.iter().take_while(|n| !n.chars().any(|c| c.is_ascii_digit())).count();
+    let (mut colour, mut shown) = (0, Vec::new());
+    for (i, name) in names.iter().enumerate() {
+        let using = format!("\"{f}\" using 1:{} with linespoints pt 7 ps 0.5", i + 2);
+        let style = match family(name).filter(|fam| size_of(fam) >= FAMILY) {
+            Some(fam) if shown.contains(&fam) => "lw 1 lc rgb \"#c0c0c0\" notitle".to_string(),
+            Some(fam) => {
+                shown.push(fam);
+                let last = names.iter().rev().find(|n| family(n) == Some(fam)).expect("member");
+                format!(
+                    "lw 1 lc rgb \"#c0c0c0\" title \"{} .. {} ({} patterns)\"",
+                    quote(name),
+                    quote(last),
+                    size_of(fam)
+                )
+            }
+            None if i == 0 => format!("lw 4 lc rgb \"black\" title \"{}\"", quote(name)),
+            None => {
+                colour += 1;
+                let width = if i < leading { "3" } else { "1.5" };
+                format!("lw {width} {} title \"{}\"", style(colour - 1), quote(name))
+            }
+        };
+        plots.push(format!("{using} {style}"));
+    }
+    // The family first, so that the named curves are drawn over it.
+    plots.sort_by_key(|p| !p.contains("#c0c0c0"));
     format!("plot {}\n", plots.join(", \\\n     "))
 }
 
@@ -252,27 +368,46 @@ mod tests {
     #[test]
     fn a_table_of_curves_is_drawn_curve_by_curve() {
         let mut text = String::from(
-            "# paw b_eff -- t\n# x: SIZE = message length [bytes]\n\
-             # y: bandwidth [MB/s (MB = 10^6 B)]\n# columns: SIZE b_eff",
+            "# paw b_eff -- t\n# tasks: 4\n# partition: 4 processes; access: write\n\
+             # x: SIZE = message length [bytes]\n# y: bandwidth [MB/s (MB = 10^6 B)]\n\
+             # columns: SIZE b_eff rings ring1-fix ring2-&+1",
         );
         for k in 1..=12 {
-            text += &format!(" p{k}");
+            text += &format!(" random{k:02}");
         }
         text += "\n";
         for size in [1, 2, 4] {
-            text += &format!("{size} 1.5{}\n", " 2".repeat(12));
+            text += &format!("{size} 1.5 1.2 0.5 4{}\n", " 2".repeat(12));
         }
         let dat = Dat::parse(&text).unwrap();
-        let series = [Series { label: "a".into(), file: "f.dat".into(), dat }];
+        let series = [Series { label: "a".into(), file: "d/f.dat".into(), dat }];
         let g = gnuplot_script(&series, Path::new("f.png"));
-        assert!(g.contains(
-            "using 1:2 with linespoints pt 7 ps 0.5 lw 3 lc rgb \"black\" title \"b_eff\""
-        ));
-        assert!(g.contains("using 1:11 with linespoints pt 7 ps 0.5 lw 1 title \"p9\""), "{g}");
-        assert!(
-            g.contains("using 1:14 with linespoints pt 7 ps 0.5 lw 1 lc rgb \"gray70\" notitle")
-        );
-        assert!(!g.contains("no MEDIAN"), "{g}");
+        let plot = |col: usize| {
+            let at = format!("using 1:{col} with linespoints pt 7 ps 0.5 ");
+            g.lines().find(|l| l.contains(&at)).unwrap_or_else(|| panic!("{at}\n{g}")).to_string()
+        };
+        assert!(plot(2).ends_with("lw 4 lc rgb \"black\" title \"b_eff\", \\"), "{g}");
+        assert!(plot(3).contains(&format!("lw 3 {} title \"rings\"", style(0))), "{g}");
+        assert!(plot(4).contains(&format!("lw 1.5 {} title \"ring1-fix\"", style(1))), "{g}");
+        assert!(plot(6).contains("title \"random01 .. random12 (12 patterns)\""), "{g}");
+        assert!(plot(7).contains("#c0c0c0\" notitle"), "{g}");
+        assert!(g.find("random01 ..").unwrap() < g.find("title \"b_eff\"").unwrap(), "{g}");
+        assert!(g.contains("set yrange [0.000000e0:4.320000e0]"), "{g}");
+        assert!(g.contains("\\nf   partition: 4 processes; access: write\\n4 tasks\\n"), "{g}");
+    }
+
+    #[test]
+    fn forty_series_are_told_apart_and_a_log_axis_spans_the_data() {
+        let styles: Vec<String> = (0..40).map(style).collect();
+        for (i, s) in styles.iter().enumerate() {
+            assert!(!styles[..i].contains(s), "{s} twice");
+        }
+        let (lo, hi) = y_range([0.095, 375.0].into_iter(), true).unwrap();
+        assert!(lo > 0.05 && lo < 0.095 && hi > 375.0 && hi < 700.0, "{lo} {hi}");
+        assert_eq!(y_range([f64::NAN, -1.0].into_iter(), true), None);
+        assert_eq!(family("random07"), Some("random"));
+        assert_eq!(family("ring1-fix"), None);
+        assert_eq!(family("b_eff"), None);
     }
 
     #[test]
