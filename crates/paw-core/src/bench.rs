@@ -3,6 +3,7 @@
 
 use crate::calib::Calibration;
 use crate::check::Verdict;
+use crate::config::{Until, DEFAULT_BUDGET};
 use crate::error::{Error, Result};
 use crate::stats::{median_interval, Stats};
 use crate::team::{Combine, Team};
@@ -188,14 +189,26 @@ impl<'t, T: Team> Bench<'t, T> {
             self.combine.describe().to_string()
         };
         let n = loops.nreps;
-        let repetitions = match loops.precision {
-            None => format!("NREPS={n} samples per size"),
-            Some(p) => format!(
+        let budget = if loops.max_time_set {
+            format!("{} s spent on them (PAW_MAX_TIME)", loops.max_time)
+        } else {
+            format!("their time would pass {DEFAULT_BUDGET} x the first {n} samples' time")
+        };
+        let repetitions = match loops.until() {
+            Until::Fixed => format!("NREPS={n} samples per size, fixed (PAW 1.6's rule; unset NREPS to add samples until the interval is narrow)"),
+            Until::Reach(p) => format!(
                 "at least NREPS={n} samples per size, more (in growing batches) until the \
-                 median's 95% interval lies within +-{}% of it (PAW_PRECISION={p}) or {} s were \
-                 spent on added samples (PAW_MAX_TIME), at most {MAX_SAMPLES}",
+                 median's 95% interval lies within +-{}% of it (PAW_PRECISION={p}) or the next \
+                 batch would pass {} s spent on added samples (PAW_MAX_TIME), at most {MAX_SAMPLES}",
                 p * 100.0,
                 loops.max_time
+            ),
+            Until::Narrow => format!(
+                "at least {n} samples per size, more (in growing batches) until the median's 95% \
+                 interval is within PAW_TOLERANCE={} of it (the row is not NOISY) or the next batch \
+                 of added samples would make {budget}, at most {MAX_SAMPLES}: a NOISY row is one \
+                 whose budget ran out (NREPS=N: exactly N samples, as PAW 1.6)",
+                loops.tolerance
             ),
         };
         let (l, u, cover) = median_interval(n as usize);
@@ -279,8 +292,10 @@ impl<'t, T: Team> Bench<'t, T> {
 
         let nreps = self.calibration.loops().nreps as usize;
         let mut reruns = 0;
-        let (mut local, mut combined) = loop {
+        let (mut local, mut combined, first) = loop {
+            let t0 = team.now();
             let local = self.samples(nreps, nloop, &mut op);
+            let first = team.now() - t0;
             let combined = team.combine(&local, self.combine);
             let shortest = combined.iter().copied().fold(f64::INFINITY, f64::min);
             // Rank 0 decides: go on, measure again with NLOOP doubled, or stop (a range of
@@ -316,25 +331,35 @@ impl<'t, T: Team> Bench<'t, T> {
                             self.calibration.floor() * 1e6
                         ));
                     }
-                    break (local, combined);
+                    break (local, combined, first);
                 }
             }
         };
         let per_iter = nloop as f64 * self.timing.ops_per_iter();
         let per_op = |v: &[f64]| v.iter().map(|s| s / per_iter).collect::<Vec<_>>();
 
-        if let Some(precision) = self.calibration.loops().precision {
-            let max_time = self.calibration.loops().max_time;
+        // Rank 0 adds samples in growing batches until the interval is as narrow as asked,
+        // as long as the next batch fits in the size's budget (at its samples' mean time).
+        let loops = *self.calibration.loops();
+        let until = loops.until();
+        if until != Until::Fixed {
+            let budget = loops.budget(first);
             let started = team.now();
             loop {
-                let enough = team.is_root()
-                    && (Stats::of(&per_op(&combined)).relative_reach() <= precision
-                        || team.now() - started >= max_time
-                        || local.len() >= MAX_SAMPLES);
+                let add = (local.len() / 2).max(nreps).min(MAX_SAMPLES - local.len());
+                let enough = team.is_root() && {
+                    let stats = Stats::of(&per_op(&combined));
+                    let reached = match until {
+                        Until::Reach(p) => stats.relative_reach() <= p,
+                        _ => !stats.noisy(loops.tolerance),
+                    };
+                    let spent = team.now() - started;
+                    let next = add as f64 * (first + spent) / local.len() as f64;
+                    reached || add == 0 || spent + next > budget * (1.0 + 1e-6)
+                };
                 if team.share_u64(enough as u64) == 1 {
                     break;
                 }
-                let add = (local.len() / 2).max(nreps).min(MAX_SAMPLES - local.len());
                 local.extend(self.samples(add, nloop, &mut op));
                 combined = team.combine(&local, self.combine);
             }
@@ -447,8 +472,10 @@ mod tests {
         nloop_max_set: false,
         nloop_min: Some(1),
         nreps: 5,
+        nreps_set: true,
         precision: None,
         max_time: 10.0,
+        max_time_set: false,
         tolerance: 0.05,
     };
 
@@ -589,7 +616,8 @@ mod tests {
     #[test]
     fn precision_stops_at_the_time_budget() {
         // Every other sample is ten times longer: the interval never narrows below 2%, so
-        // the 0.05 s budget (about 300 samples of 0.1-1 ms) ends the size.
+        // the 0.05 s budget (about 90 samples of 0.1-1 ms) ends the size before the next
+        // batch would pass it.
         let team = FakeTeam { clock: Cell::new(0.0) };
         let loops =
             Loops { nloop: Some(1), nreps: 5, precision: Some(0.02), max_time: 0.05, ..LOOPS };
@@ -599,7 +627,31 @@ mod tests {
         let m = b.measure(1, || noisy(&team, &calls, 2)).unwrap();
         assert!(m.per_op.len() > 5 && m.per_op.len() < MAX_SAMPLES, "{}", m.per_op.len());
         let spent = team.clock.get() - before;
-        assert!((0.05..0.2).contains(&spent), "stopped after {spent} s");
+        assert!((0.03..0.05).contains(&spent), "stopped after {spent} s");
+    }
+
+    #[test]
+    fn by_default_samples_are_added_until_the_row_is_not_noisy_within_a_budget() {
+        let team = FakeTeam { clock: Cell::new(0.0) };
+        let loops = Loops { nloop: Some(1), nreps: 5, nreps_set: false, ..LOOPS };
+        assert_eq!(loops.until(), Until::Narrow);
+        let mut b = bench_with(&team, loops, Policy::Fewest, 1e-9);
+        // A steady operation: the first samples are narrow, none is added.
+        let m = b.measure(1, || team.clock.set(team.clock.get() + 1e-4)).unwrap();
+        assert_eq!(m.per_op.len(), 5);
+        // Every other call ten times longer never narrows: the budget (the first five
+        // samples' time again) ends the size after one batch of five.
+        let calls = Cell::new(0);
+        let m = b.measure(1, || noisy(&team, &calls, 2)).unwrap();
+        assert_eq!(m.per_op.len(), 10);
+        assert!(Stats::of(&m.per_op).noisy(0.05));
+        // Every third call longer: with PAW_MAX_TIME's second, samples are added until the
+        // spikes fall outside the median's interval.
+        let loops = Loops { max_time: 1.0, max_time_set: true, ..loops };
+        let mut b = bench_with(&team, loops, Policy::Fewest, 1e-9);
+        let m = b.measure(1, || noisy(&team, &calls, 3)).unwrap();
+        let s = Stats::of(&m.per_op);
+        assert!(m.per_op.len() > 10 && !s.noisy(0.05), "{} samples, {s:?}", m.per_op.len());
     }
 
     /// Ranks as threads: collectives meet at a barrier and exchange through shared slots.

@@ -200,8 +200,10 @@ mod tests {
         nloop_max_set: false,
         nloop_min: Some(1),
         nreps: 10,
+        nreps_set: true,
         precision: None,
         max_time: 10.0,
+        max_time_set: false,
         tolerance: 0.05,
     };
 

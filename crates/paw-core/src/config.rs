@@ -117,15 +117,36 @@ pub struct Loops {
     pub nloop_max_set: bool,
     /// NLOOP_MIN, when set; unset, the default minimum yields for long iterations.
     pub nloop_min: Option<u64>,
-    /// NREPS: samples per workload size (before PAW_PRECISION adds any).
+    /// NREPS: samples per workload size (before any are added: see [`Until`]).
     pub nreps: u64,
+    /// Whether NREPS was set (without PAW_PRECISION: exactly NREPS samples).
+    pub nreps_set: bool,
     /// PAW_PRECISION: wanted relative half-width of the median's interval.
     pub precision: Option<f64>,
     /// PAW_MAX_TIME: seconds a size may spend on added samples.
     pub max_time: f64,
+    /// Whether PAW_MAX_TIME was set (unset, the default sampling has a relative budget).
+    pub max_time_set: bool,
     /// PAW_TOLERANCE: relative width of the median's interval above which a row is NOISY.
     pub tolerance: f64,
 }
+
+/// When a size stops taking samples.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Until {
+    /// NREPS set, PAW_PRECISION not: exactly NREPS samples, as PAW 1.6 takes them.
+    Fixed,
+    /// PAW_PRECISION set: until the median's interval reaches no further than this
+    /// fraction of it, or PAW_MAX_TIME seconds were spent on added samples.
+    Reach(f64),
+    /// Neither set (the default): until the row is not NOISY (the interval within
+    /// PAW_TOLERANCE of the median), or the size's budget ([`Loops::budget`]) is spent.
+    Narrow,
+}
+
+/// Without PAW_PRECISION and PAW_MAX_TIME, samples added to a size may take this many
+/// times as long as its first NREPS samples: a size costs at most twice its fixed count.
+pub const DEFAULT_BUDGET: f64 = 1.0;
 
 /// Largest loop count a variable accepts.
 const LOOP_LIMIT: u64 = 1_000_000_000;
@@ -154,16 +175,39 @@ impl Loops {
             )));
         }
         let nloop_max_set = env.get(vars::NLOOP_MAX.name).is_some();
+        let nreps_set = env.get(vars::NREPS.name).is_some();
+        let max_time_set = env.get(vars::PAW_MAX_TIME.name).is_some();
         Ok(Loops {
             nloop,
             nloop_max,
             nloop_max_set,
             nloop_min,
             nreps,
+            nreps_set,
             precision,
             max_time,
+            max_time_set,
             tolerance,
         })
+    }
+
+    /// When a size stops taking samples.
+    pub fn until(&self) -> Until {
+        match self.precision {
+            Some(p) => Until::Reach(p),
+            None if self.nreps_set => Until::Fixed,
+            None => Until::Narrow,
+        }
+    }
+
+    /// Seconds a size may spend on added samples when its first NREPS took `first`:
+    /// PAW_MAX_TIME when set or with PAW_PRECISION, else [`DEFAULT_BUDGET`] x `first`.
+    pub fn budget(&self, first: f64) -> f64 {
+        if self.max_time_set || self.precision.is_some() {
+            self.max_time
+        } else {
+            DEFAULT_BUDGET * first
+        }
     }
 
     /// The lowest NLOOP for an iteration of `t` seconds, before the timer floor.
@@ -306,6 +350,13 @@ mod tests {
         let l = Loops::parse(&e).unwrap();
         assert_eq!((l.nloop, l.nloop_max, l.nloop_min, l.nreps), (None, 1000, None, 10));
         assert_eq!((l.precision, l.max_time, l.tolerance), (None, 10.0, 0.05));
+        assert_eq!((l.until(), l.budget(0.5)), (Until::Narrow, 0.5));
+        let fixed = Loops::parse(&env(&[("NREPS", "10")])).unwrap();
+        assert_eq!((fixed.until(), fixed.nreps), (Until::Fixed, 10));
+        let precise = Loops::parse(&env(&[("NREPS", "3"), ("PAW_PRECISION", "0.02")])).unwrap();
+        assert_eq!((precise.until(), precise.budget(0.5)), (Until::Reach(0.02), 10.0));
+        let budget = Loops::parse(&env(&[("PAW_MAX_TIME", "2")])).unwrap();
+        assert_eq!((budget.until(), budget.budget(0.5)), (Until::Narrow, 2.0));
         assert_eq!(
             Family::P2p.parse(&e, true).unwrap(),
             SizeRange { min: 1, med: 20_000, max: 1_000_000 }

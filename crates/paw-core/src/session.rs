@@ -5,7 +5,7 @@
 use crate::bench::{Bench, Timing};
 use crate::calib::{Calibration, Policy};
 use crate::check::Verdict;
-use crate::config::{self, Family, Loops, ProcessEnv, SizeRange};
+use crate::config::{self, Family, Loops, ProcessEnv, SizeRange, Until};
 use crate::dat::{self, Column, DatFile, DatSpec, Layout, Place, Table};
 use crate::error::{Error, Result};
 use crate::meta::{self, RunInfo};
@@ -389,7 +389,8 @@ impl<T: Team> Session<T> {
         );
         self.note(&vars::NREPS, &l.nreps.to_string());
         self.note(&vars::PAW_PRECISION, &off(l.precision));
-        self.note(&vars::PAW_MAX_TIME, &l.max_time.to_string());
+        let relative = l.until() == Until::Narrow && !l.max_time_set;
+        self.note(&vars::PAW_MAX_TIME, &if relative { "-".into() } else { l.max_time.to_string() });
         self.note(&vars::PAW_TOLERANCE, &l.tolerance.to_string());
         let _ = self.loops.set(l);
         Ok(l)
@@ -593,8 +594,10 @@ fn share_loops<T: Team>(team: &T, mine: Option<Loops>) -> Loops {
         nloop_max_set: false,
         nloop_min: None,
         nreps: 0,
+        nreps_set: false,
         precision: None,
         max_time: 0.0,
+        max_time_set: false,
         tolerance: 0.0,
     });
     let maybe = |v: Option<u64>| team.share_u64(v.unwrap_or(0));
@@ -607,8 +610,10 @@ fn share_loops<T: Team>(team: &T, mine: Option<Loops>) -> Loops {
         nloop_max_set: team.share_u64(l.nloop_max_set as u64) == 1,
         nloop_min: (nloop_min > 0).then_some(nloop_min),
         nreps: team.share_u64(l.nreps),
+        nreps_set: team.share_u64(l.nreps_set as u64) == 1,
         precision: (!precision.is_nan()).then_some(precision),
         max_time: team.share_f64(l.max_time),
+        max_time_set: team.share_u64(l.max_time_set as u64) == 1,
         tolerance: team.share_f64(l.tolerance),
     }
 }
@@ -644,9 +649,20 @@ pub(crate) fn finish(ledger: &Ledger, outcome: &Result<()>) {
     }
     let (noisy, rows) = ledger.noisy_rows();
     if noisy > 0 {
+        let why = match Loops::parse(&ProcessEnv).map(|l| l.until()) {
+            Ok(Until::Fixed) => {
+                "NREPS fixes the samples per size; unset, samples are added \
+                                 until the interval is narrow"
+            }
+            Ok(Until::Reach(_)) => "PAW_MAX_TIME ran out first at those sizes",
+            _ => {
+                "their size's time budget ran out first; PAW_MAX_TIME=S gives each size S \
+                  seconds of added samples"
+            }
+        };
         eprintln!(
             "{}: {noisy} of {rows} rows are NOISY (the median's 95% interval is wider than \
-             PAW_TOLERANCE of it); PAW_PRECISION=0.02 adds samples until it is narrower",
+             PAW_TOLERANCE of it): {why}",
             process::name()
         );
     }

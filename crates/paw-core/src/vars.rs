@@ -44,13 +44,21 @@ var!(
     "10",
     "lower bound on iterations per sample (unset: 10 in sweeps, fewer where 10 would last over 0.1 s; 1 in single-size tests)"
 );
-var!(NREPS, "10", "samples (repetitions) per size");
+var!(
+    NREPS,
+    "10",
+    "samples per size: set, exactly this many (PAW 1.6); unset, at least 10 and more until the row is not NOISY or the size's budget is spent"
+);
 var!(
     PAW_PRECISION,
     "-",
     "add samples until the median's 95% interval is within this fraction of it, e.g. 0.02"
 );
-var!(PAW_MAX_TIME, "10", "seconds one size may spend on samples added for PAW_PRECISION");
+var!(
+    PAW_MAX_TIME,
+    "-",
+    "seconds one size may spend on added samples (unset: as long as its first NREPS took; 10 with PAW_PRECISION)"
+);
 var!(
     PAW_TOLERANCE,
     "0.05",
