@@ -355,7 +355,7 @@ impl<'t, T: Team> Bench<'t, T> {
                     };
                     let spent = team.now() - started;
                     let next = add as f64 * (first + spent) / local.len() as f64;
-                    reached || add == 0 || spent + next > budget * (1.0 + 1e-6)
+                    reached || add == 0 || spent + next > budget * 1.1
                 };
                 if team.share_u64(enough as u64) == 1 {
                     break;

@@ -145,8 +145,9 @@ pub enum Until {
 }
 
 /// Without PAW_PRECISION and PAW_MAX_TIME, samples added to a size may take this many
-/// times as long as its first NREPS samples: a size costs at most twice its fixed count.
-pub const DEFAULT_BUDGET: f64 = 1.0;
+/// times as long as its first NREPS samples: a size costs at most three times its fixed
+/// count.
+pub const DEFAULT_BUDGET: f64 = 2.0;
 
 /// Largest loop count a variable accepts.
 const LOOP_LIMIT: u64 = 1_000_000_000;

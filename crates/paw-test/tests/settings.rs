@@ -1,5 +1,6 @@
 //! How settings reach a run: typos are pointed out, NLOOP and the default minimum, PAW_COMBINE,
-//! PAW_PRECISION, earlier runs kept, PAW_CHECK where nothing can be checked.
+//! samples added by default and PAW_PRECISION, earlier runs kept, PAW_CHECK where nothing
+//! can be checked.
 
 use paw_test::binaries::bin;
 use paw_test::{Dat, Launch};
@@ -150,6 +151,41 @@ fn paw_precision_adds_samples_where_needed_and_narrows_the_interval() {
     let (wide, narrow) = (mean(relative_width(&plain)), mean(relative_width(&precise)));
     assert!(narrow < wide, "interval {narrow} with PAW_PRECISION, {wide} without");
     assert!(precise.header_value("repetitions").unwrap().contains("PAW_PRECISION=0.005"));
+}
+
+#[test]
+fn by_default_every_row_is_precise_or_spent_its_budget() {
+    for (name, file) in [
+        ("p2p_send", "send_time-np_0002.dat"),
+        ("p2p_isend", "isend_time-np_0002.dat"),
+        ("col_ardc", "ardc_time-np_0002.dat"),
+    ] {
+        let mut launch = Launch::mpi(bin(name), 2);
+        for var in ["NREPS", "NLOOP_MAX", "MIN_P2P_SIZE", "MED_P2P_SIZE", "MAX_P2P_SIZE"] {
+            launch = launch.unset(var);
+        }
+        for var in ["MIN_COL_SIZE", "MED_COL_SIZE", "MAX_COL_SIZE"] {
+            launch = launch.unset(var);
+        }
+        let out = launch.run();
+        out.success();
+        let dat = out.dat(file);
+        // A row without added samples was narrow at once; a NOISY row spent its budget.
+        let (reps, noisy) = (dat.numbers("NREPS"), dat.numbers("NOISY"));
+        for (i, (n, flag)) in reps.iter().zip(&noisy).enumerate() {
+            assert!(*n >= 10.0, "{name} row {i}: {n} samples\n{}", out.report());
+            assert!(*flag == 0.0 || *n > 10.0, "{name} row {i}: NOISY with 10 samples");
+        }
+        let rule = dat.header_value("repetitions").unwrap();
+        assert!(rule.contains("a NOISY row is one whose budget ran out"), "{rule}");
+        let noisy = noisy.iter().filter(|&&f| f == 1.0).count();
+        eprintln!("measured: {name} default: {noisy} of {} rows NOISY", reps.len());
+    }
+    let fixed = Launch::mpi(bin("p2p_send"), 2).env("NREPS", 10).run();
+    fixed.success();
+    let dat = fixed.dat("send_time-np_0002.dat");
+    assert!(dat.numbers("NREPS").iter().all(|&n| n == 10.0));
+    assert!(dat.header_value("repetitions").unwrap().contains("fixed (PAW 1.6's rule"));
 }
 
 #[test]
