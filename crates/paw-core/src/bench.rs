@@ -639,12 +639,16 @@ mod tests {
         // A steady operation: the first samples are narrow, none is added.
         let m = b.measure(1, || team.clock.set(team.clock.get() + 1e-4)).unwrap();
         assert_eq!(m.per_op.len(), 5);
-        // Every other call ten times longer never narrows: the budget (the first five
-        // samples' time again) ends the size after one batch of five.
+        // Every other call ten times longer never narrows: the budget (twice the first five
+        // samples' time) ends the size after two batches of five, before a third of seven
+        // would pass it.
         let calls = Cell::new(0);
         let m = b.measure(1, || noisy(&team, &calls, 2)).unwrap();
-        assert_eq!(m.per_op.len(), 10);
+        assert_eq!(m.per_op.len(), 15);
         assert!(Stats::of(&m.per_op).noisy(0.05));
+        let first: f64 = m.per_op[..5].iter().sum();
+        let added: f64 = m.per_op[5..].iter().sum();
+        assert!(added <= 2.2 * first, "{added} s added to {first} s");
         // Every third call longer: with PAW_MAX_TIME's second, samples are added until the
         // spikes fall outside the median's interval.
         let loops = Loops { max_time: 1.0, max_time_set: true, ..loops };

@@ -351,7 +351,7 @@ mod tests {
         let l = Loops::parse(&e).unwrap();
         assert_eq!((l.nloop, l.nloop_max, l.nloop_min, l.nreps), (None, 1000, None, 10));
         assert_eq!((l.precision, l.max_time, l.tolerance), (None, 10.0, 0.05));
-        assert_eq!((l.until(), l.budget(0.5)), (Until::Narrow, 0.5));
+        assert_eq!((l.until(), l.budget(0.5)), (Until::Narrow, 1.0));
         let fixed = Loops::parse(&env(&[("NREPS", "10")])).unwrap();
         assert_eq!((fixed.until(), fixed.nreps), (Until::Fixed, 10));
         let precise = Loops::parse(&env(&[("NREPS", "3"), ("PAW_PRECISION", "0.02")])).unwrap();
