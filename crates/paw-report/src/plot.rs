@@ -69,6 +69,18 @@ fn y_range(values: impl Iterator<Item = f64>, log: bool) -> Option<(f64, f64)> {
     }
 }
 
+/// The y axis label: the `y:` line's quantity before its first qualification (a comma or
+/// parenthesis), with the unit.
+fn y_label(y: &str, unit: &str) -> String {
+    let quantity = y.split(';').next().unwrap_or("");
+    let quantity = quantity.split(['[', '(', ',']).next().unwrap_or("").trim();
+    if unit.is_empty() {
+        quantity.to_string()
+    } else {
+        format!("{quantity} [{unit}]")
+    }
+}
+
 /// Every number of the columns `cols` (0-based) of `dat`.
 fn values(dat: &Dat, cols: &[usize]) -> Vec<f64> {
     dat.rows.iter().flat_map(|r| cols.iter().filter_map(|&c| r.get(c)?.parse().ok())).collect()
@@ -85,7 +97,8 @@ fn title(series: &[Series]) -> String {
     which.extend(
         DISTINGUISHING.iter().filter_map(|k| Some(format!("{k}: {}", first.header_value(k)?))),
     );
-    let mut how = format!("{} tasks", header("tasks"));
+    let tasks = header("tasks");
+    let mut how = format!("{tasks} task{}", if tasks == "1" { "" } else { "s" });
     if let Some(rule) = first.header_value("ranks combined") {
         how += &format!(", ranks combined: {rule}");
     }
@@ -105,9 +118,9 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     let col = |name: &str| first.find(name).map(|i| i + 1);
     let header = |k: &str| first.header_value(k).unwrap_or("").to_string();
     let unit = first.y_unit().unwrap_or("").to_string();
-    let log_y = matches!(unit.as_str(), "usec" | "s");
+    let time = matches!(unit.as_str(), "usec" | "s");
     let xlabel = header("x").trim_start_matches("SIZE = ").to_string();
-    let ylabel = header("y").split(';').next().unwrap_or("").to_string();
+    let ylabel = y_label(&header("y"), &unit);
     let xs: Vec<f64> =
         series.iter().flat_map(|s| s.dat.cells("SIZE")).filter_map(|c| c.parse().ok()).collect();
     let named = xs.is_empty();
@@ -134,6 +147,13 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     } else {
         series.iter().flat_map(|s| values(&s.dat, &[1])).collect()
     };
+    // A log axis for times that span a decade or more (a narrower one would show no
+    // labelled tick).
+    let (lo, hi) = drawn
+        .iter()
+        .filter(|v| v.is_finite() && **v > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(l, h), &v| (l.min(v), h.max(v)));
+    let log_y = time && hi >= 10.0 * lo;
     if log_y {
         g += "set logscale y\n";
     }
@@ -405,6 +425,11 @@ mod tests {
         let (lo, hi) = y_range([0.095, 375.0].into_iter(), true).unwrap();
         assert!(lo > 0.05 && lo < 0.095 && hi > 375.0 && hi < 700.0, "{lo} {hi}");
         assert_eq!(y_range([f64::NAN, -1.0].into_iter(), true), None);
+        assert_eq!(
+            y_label("bandwidth of the pattern, maximum over methods [MB/s (MB = 10^6 B)]", "MB/s"),
+            "bandwidth of the pattern [MB/s]"
+        );
+        assert_eq!(y_label("one-way time [usec]; AVG MIN", "usec"), "one-way time [usec]");
         assert_eq!(family("random07"), Some("random"));
         assert_eq!(family("ring1-fix"), None);
         assert_eq!(family("b_eff"), None);
