@@ -2,12 +2,16 @@
 //! shared, pairing and allocation, the butterfly barrier and the time sample, the
 //! activation of the pairs of each process count, the run's description, the closing
 //! lines (pairs, MPI_Wtick, MPI_Wtime overhead, clock ticks of the shortest sample) and the
-//! `.dat` tables of bandwidth over size per process count. allred and globalop use the
-//! description and tables only.
+//! `.dat` tables of bandwidth over size per process count; rma's tests and windows
+//! ([`rma`]); allred's and globalop's arguments, compute phase, operations and reports
+//! ([`allred`], [`globalop`]).
 #![warn(missing_docs)]
 
+pub mod allred;
+pub mod globalop;
 pub mod options;
 pub mod pairs;
+pub mod rma;
 pub mod timing;
 
 use options::{Options, Takes};
@@ -15,6 +19,15 @@ use pairs::Layout;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
 use paw_core::{Column, RunInfo, SuiteRun, Table};
+
+/// One compute phase of allred and globalop: `steps` dependent multiply-adds on `x`, kept
+/// by black_box so the optimiser cannot remove them.
+pub fn compute(steps: u64, mut x: f64) -> f64 {
+    for _ in 0..steps {
+        x = std::hint::black_box(x * 0.999_999_9 + 1e-7);
+    }
+    x
+}
 
 /// MB of PRESTA's bandwidth columns: 10^6 bytes.
 pub const MB: f64 = 1e6;
