@@ -20,8 +20,9 @@
 //!     name: "demo",
 //!     title: "a demonstration",
 //!     timed: "NLOOP round trips per sample",
-//!     reports: "one-way time = sample / (2 NLOOP), usec",
+//!     reports: "one-way time = sample / (2 NLOOP), usec, {ranks}",
 //!     ranks: Ranks::Exactly(2),
+//!     combine: Combine::Min,
 //!     vars: &[vars::MEASURE, vars::COMBINE],
 //!     check: Check::Never,
 //!     files: "demo.dat",
@@ -29,7 +30,7 @@
 //! fn main() -> std::process::ExitCode {
 //!     paw_core::main(SPEC.name, || {
 //!         let paw = Paw::init(&SPEC)?;
-//!         let mut bench = paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Min, Policy::Calibrated)?;
+//!         let mut bench = paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Policy::Calibrated)?;
 //!         let mut out = paw.dat(&bench, DatSpec {
 //!             file: "demo.dat".into(),
 //!             x: Axis::new("message size", "bytes"),

@@ -426,9 +426,11 @@ impl<T: Team> Session<T> {
         self.combine_override()
     }
 
-    /// A bench for a sweep with the given timing model, rank combination (PAW_COMBINE may
-    /// replace it) and loop policy. Collective: reads the loop variables the first time.
-    pub fn bench(&self, timing: Timing, combine: Combine, policy: Policy) -> Result<Bench<'_, T>> {
+    /// A bench for a sweep with the given timing model and loop policy, the tasks' times
+    /// combined by the Spec's rule (PAW_COMBINE may replace it). Collective: reads the loop
+    /// variables the first time.
+    pub fn bench(&self, timing: Timing, policy: Policy) -> Result<Bench<'_, T>> {
+        let combine = self.spec.combine;
         let loops = self.loops()?;
         let chosen = self.combine_override()?;
         if self.spec.reads_var(vars::PAW_COMBINE.name) {
@@ -462,7 +464,7 @@ impl<T: Team> Session<T> {
         ));
         lines.extend(self.info.environment_lines());
         lines.push(format!("timed: {}", one_line(self.spec.timed)));
-        lines.push(format!("reported: {}", one_line(self.spec.reports)));
+        lines.push(format!("reported: {}", one_line(&self.spec.reported())));
         let check = match self.spec.check {
             Check::Data(what) if self.checking => format!("on (PAW_CHECK=1): {}", one_line(what)),
             Check::Data(_) => "off (PAW_CHECK=1 turns it on)".to_string(),

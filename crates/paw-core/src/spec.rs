@@ -4,6 +4,7 @@
 //! output file and doc/binaries.md all come from the [`Spec`].
 
 use crate::error::{Error, Result};
+use crate::team::Combine;
 use crate::vars::{self, Var};
 
 /// Task counts a benchmark accepts.
@@ -74,10 +75,14 @@ pub struct Spec {
     pub title: &'static str,
     /// What one sample times: the calls and the loop around them.
     pub timed: &'static str,
-    /// What is reported and by which formulas, and how ranks are combined.
+    /// What is reported and by which formulas; `{ranks}` stands where the rule of
+    /// [`Spec::combine`] is named ([`Spec::reported`]).
     pub reports: &'static str,
     /// Accepted task counts.
     pub ranks: Ranks,
+    /// How the tasks' times of a sample combine into one (PAW_COMBINE may replace it where
+    /// the benchmark reads it).
+    pub combine: Combine,
     /// The variables it reads, in groups ([`vars`] holds the shared ones); PAW_OUTPUT_DIR
     /// and PAW_TIMEOUT are read by every benchmark and need not be listed.
     pub vars: &'static [&'static [Var]],
@@ -127,6 +132,11 @@ impl Spec {
         }
     }
 
+    /// What is reported, the rank rule named from [`Spec::combine`].
+    pub fn reported(&self) -> String {
+        self.reports.replace("{ranks}", self.combine.describe())
+    }
+
     /// The full `-h` text.
     pub fn help_text(&self) -> String {
         let mut vars = String::new();
@@ -140,7 +150,7 @@ impl Spec {
             self.name,
             self.title,
             self.timed,
-            self.reports,
+            self.reported(),
             self.ranks.describe(self.name),
             self.check_text(),
             self.files,
@@ -176,12 +186,20 @@ mod tests {
         name: "t",
         title: "a test",
         timed: "nothing",
-        reports: "nothing",
+        reports: "a time, {ranks}",
         ranks: Ranks::Any,
+        combine: Combine::Min,
         vars: &[vars::P2P_SIZES, vars::MEASURE],
         check: Check::Never,
         files: "none",
     };
+
+    #[test]
+    fn the_rank_rule_is_named_from_combine() {
+        assert_eq!(SPEC.reported(), "a time, minimum over tasks of each repetition's time");
+        let max = Spec { combine: Combine::Max, ..SPEC };
+        assert!(max.help_text().contains("Reported: a time, maximum over tasks"));
+    }
 
     #[test]
     fn rank_rules() {

@@ -150,6 +150,11 @@ fn headers_record_what_help_lists_and_csv_and_json_agree_with_the_dat_files() {
                 continue; // a gathered table: its header holds only what every run shares
             }
             assert_eq!(recorded(&dat), listed, "{name}: {file}: header vs -h\n{}", help.text);
+            // The reported rank rule is the one the measurement used (one Spec field).
+            if let Some(rule) = dat.header_value("ranks combined").filter(|r| r.contains("over")) {
+                let reported = dat.header_value("reported").unwrap_or("");
+                assert!(reported.contains(rule), "{name}: {file}: {rule:?} not in {reported:?}");
+            }
             let claim = dat.header_value("check").unwrap_or("");
             if help.checks_data {
                 assert!(claim.starts_with("on (PAW_CHECK=1)"), "{name}: {claim}");

@@ -26,6 +26,7 @@ aggregate bandwidth = tasks x IO_FILE_SIZE / time, MB/s (MB = 2^20 B), time = ma
 over tasks (the aggregate is done when the slowest task is); the fastest and slowest \
 task's own bandwidth in TASK_MAX_BW, TASK_MIN_BW (medians).",
     ranks: Ranks::Any,
+    combine: Combine::Max,
     vars: &[&[IO_DIR, FILE_SIZE, TRANSFER_SIZE], vars::MEASURE, vars::COMBINE],
     check: Check::Always("every byte read back against the byte written"),
     files: "posix_io_write-np_NNNN.dat and posix_io_read-np_NNNN.dat (MB/s), NNNN = tasks",
@@ -44,8 +45,7 @@ fn main() -> std::process::ExitCode {
         let mut back = vec![0u8; file_size];
         let mut failure = None;
 
-        let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Fewest)?;
+        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Fewest)?;
         let spec = |kind: &str, what: &str| DatSpec {
             file: paw.np_file(&format!("posix_io_{kind}"), paw.size()),
             x: Axis::new("file size per task", "bytes"),

@@ -20,6 +20,7 @@ serial reference (one delay) is measured the same way.",
     reports: "\
 overhead = construct time - the median time of one serial delay, usec (EPCC's measure).",
     ranks: Ranks::Node,
+    combine: Combine::Min,
     vars: &[&[DELAY], vars::MEASURE, &[vars::RAYON_NUM_THREADS]],
     check: Check::Never,
     files: "\
@@ -48,13 +49,13 @@ fn main() -> std::process::ExitCode {
         let d = constructs::iterations_for(delay_ns);
 
         let timing = Timing::Batch { ops_per_iter: 1.0 };
-        let mut reference = node.bench(timing, Combine::Min, Policy::Calibrated)?;
+        let mut reference = node.bench(timing, Policy::Calibrated)?;
         let serial =
             reference.measure("serial delay", || constructs::delay(d))?.row(|t| t).stats.median;
         println!("serial delay: {:.4} usec ({d} iterations)", serial * 1e6);
 
         for (name, code, construct) in constructs::CONSTRUCTS {
-            let mut bench = node.bench(timing, Combine::Min, Policy::Calibrated)?;
+            let mut bench = node.bench(timing, Policy::Calibrated)?;
             let mut out = node.dat(
                 &bench,
                 DatSpec {

@@ -21,6 +21,7 @@ array, first touched by it.",
 memory bandwidth, MB/s with MB = 10^6 B (STREAM's convention), from 16 N bytes per pass \
 (Copy, Scale) and 24 N (Add, Triad); the best rate is the MAX column.",
     ranks: Ranks::Node,
+    combine: Combine::Min,
     vars: &[&[setup::ARRAY_SIZE], vars::MEASURE, vars::RAYON_THREADS],
     check: Check::Always("every element of a, b and c against the scalar replay (STREAM's check)"),
     files: "stream_bw-np_TTTT.dat (MB/s, one row per kernel), TTTT = threads",
@@ -36,8 +37,7 @@ fn main() -> std::process::ExitCode {
         let block = n.div_ceil(threads);
         let [mut a, mut b, mut c] = setup::first_touched(n, block);
 
-        let mut bench =
-            node.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Fewest)?;
+        let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Fewest)?;
         let mut out = node.dat(
             &bench,
             DatSpec {

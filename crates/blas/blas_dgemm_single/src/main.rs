@@ -19,6 +19,7 @@ timed warm-up call. Untimed: allocating and filling A and B.",
 seconds per call, and GFLOP/s = 2 N^2 (N+1) / time / 1e9. Threads: OPENBLAS_NUM_THREADS, \
 else OMP_NUM_THREADS, else all cores.",
     ranks: Ranks::Node,
+    combine: Combine::Min,
     vars: &[&[vars::MAX_BLAS_SIZE], vars::MEASURE, vars::BLAS_THREADS],
     check: Check::Always(RESULT_CHECK),
     files: "\
@@ -37,8 +38,7 @@ fn main() -> std::process::ExitCode {
         let (a, b) = (paw_blas::fill::<f64>(n * n, 1), paw_blas::fill::<f64>(n * n, 7));
         let mut c = vec![0.0; n * n];
 
-        let mut bench =
-            node.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Fewest)?;
+        let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Fewest)?;
         let notes = vec![format!("flops per call: 2 N^2 (N+1) = {:.6e}", paw_blas::gemm_flops(n))];
         let mut time_out = node.dat(
             &bench,

@@ -3,7 +3,7 @@
 #![warn(missing_docs)]
 
 use paw_blas::{fill, gemm, gemm_error, gemm_flops, tolerance, Real};
-use paw_core::{Combine, Family, Node, Policy, Spec, Timing};
+use paw_core::{Family, Node, Policy, Spec, Timing};
 
 /// Runs the sweep in precision `T` for the binary described by `spec` (`spec.name` is the
 /// BLAS call: `dgemm` or `sgemm`).
@@ -21,8 +21,7 @@ fn sweep<T: Real>(spec: &Spec) -> paw_core::Result<()> {
     let (a, b) = (fill::<T>(most * most, 1), fill::<T>(most * most, 7));
     let mut c = vec![T::default(); most * most];
 
-    let mut bench =
-        node.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Calibrated)?;
+    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
     let (mut time, mut rate) = paw_blas::time_and_flops(&node, &bench, call, threads)?;
     let w = sizes.med as usize;
     gemm(w, &a[..w * w], &b[..w * w], &mut c[..w * w]);

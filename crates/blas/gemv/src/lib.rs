@@ -3,7 +3,7 @@
 #![warn(missing_docs)]
 
 use paw_blas::{fill, gemv, gemv_error, gemv_flops, tolerance, Real};
-use paw_core::{Combine, Family, Node, Policy, Spec, Timing};
+use paw_core::{Family, Node, Policy, Spec, Timing};
 
 /// Runs the sweep in precision `T` for the binary described by `spec` (`spec.name` is the
 /// BLAS call: `dgemv` or `sgemv`).
@@ -21,8 +21,7 @@ fn sweep<T: Real>(spec: &Spec) -> paw_core::Result<()> {
     let (a, x) = (fill::<T>(most * most, 1), fill::<T>(most, 7));
     let mut y = vec![T::default(); most];
 
-    let mut bench =
-        node.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Calibrated)?;
+    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
     let (mut time, mut rate) = paw_blas::time_and_flops(&node, &bench, call, threads)?;
     let w = sizes.med as usize;
     gemv(w, &a[..w * w], &x[..w], &mut y[..w]);

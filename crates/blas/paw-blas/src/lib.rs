@@ -55,6 +55,7 @@ macro_rules! sweep_spec {
                  cores."
             ),
             ranks: ::paw_core::Ranks::Node,
+            combine: ::paw_core::Combine::Min,
             vars: &[
                 ::paw_core::vars::BLAS_SIZES,
                 ::paw_core::vars::MEASURE,

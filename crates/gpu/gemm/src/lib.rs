@@ -3,7 +3,7 @@
 #![warn(missing_docs)]
 
 use paw_blas::{fill, gemm_error, gemm_flops, tolerance, Real};
-use paw_core::{Combine, Family, Node, Policy, Spec, Timing};
+use paw_core::{Family, Node, Policy, Spec, Timing};
 use paw_gpu::cudarc::cublas::{sys::cublasOperation_t, CudaBlas, Gemm, GemmConfig};
 use paw_gpu::cudarc::driver::{CudaSlice, DeviceRepr, ValidAsZeroBits};
 use paw_gpu::{failed, FirstError, Gpu};
@@ -27,6 +27,7 @@ macro_rules! gpu_gemm_spec {
             ),
             reports: "seconds per call, and GFLOP/s = 2 N^2 (N+1) / time / 1e9.",
             ranks: ::paw_core::Ranks::Node,
+            combine: ::paw_core::Combine::Min,
             vars: &[::paw_core::vars::GPU_BLAS_SIZES, ::paw_core::vars::MEASURE],
             check: ::paw_core::Check::Always(::paw_blas::RESULT_CHECK),
             files: concat!($name, "_time.dat (s) and ", $name, "_flops.dat (GFLOP/s)"),
@@ -68,8 +69,7 @@ where
     let (da, db) = (copy(&a)?, copy(&b)?);
     let mut dc = stream.alloc_zeros::<T>(most * most).map_err(|e| failed("allocating C", e))?;
 
-    let mut bench =
-        node.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Calibrated)?;
+    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
     let call = if std::mem::size_of::<T>() == 8 { "cublasDgemm" } else { "cublasSgemm" };
     let files = [format!("{name}_time.dat"), format!("{name}_flops.dat")];
     let (mut time, mut rate) = paw_blas::rate_files(&node, &bench, files, call)?;

@@ -10,8 +10,7 @@
 use crate::memory::{copy_in, copy_out, DeviceBuffer, HostBuffer, PageableBuffer, PinnedBuffer};
 use crate::{devices, FirstError, Gpu};
 use paw_core::{
-    check, Axis, Combine, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing,
-    Var,
+    check, Axis, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing, Var,
 };
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -196,8 +195,7 @@ fn measure_sweep(
     sizes: &SizeRange,
     lanes: &mut [Lane],
 ) -> Result<()> {
-    let mut bench =
-        node.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Calibrated)?;
+    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
     let per_size = if lanes[0].direction == Direction::InOut { 2 } else { 1 } * lanes.len();
     let mut notes = Vec::new();
     if lanes.len() == 2 {
@@ -350,6 +348,7 @@ macro_rules! transfer_main {
                 "."
             ),
             ranks: ::paw_core::Ranks::Node,
+            combine: ::paw_core::Combine::Min,
     vars: $crate::transfer_text!(vars $host),
             check: ::paw_core::Check::Data($crate::transfer::COPY_CHECK),
             files: concat!(

@@ -19,10 +19,11 @@ window, MPI_Win_complete; task 0 runs MPI_Win_post, MPI_Win_wait (PAW Table 7.1,
 section 7.2.1). Untimed: windows (MAX_COL_SIZE bytes on task 0) and groups. Sizes \
 MIN_COL_SIZE, doubling, to MAX_COL_SIZE.",
     reports: "\
-time per epoch = sum of the epoch times / NLOOP, usec, maximum over tasks (task 0's \
+time per epoch = sum of the epoch times / NLOOP, usec, {ranks} (task 0's \
 completion covers every contribution), with TASK_MIN, TASK_MAX; bandwidth = (n-1) x \
 SIZE / time, the bytes reduced into task 0 per second, MB/s (MB = 2^20 B).",
     ranks: Ranks::AtLeast(2),
+    combine: Combine::Max,
     vars: &[vars::COL_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(ACC_CHECK),
     files: "\
@@ -49,7 +50,7 @@ fn main() -> std::process::ExitCode {
             }
         };
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let mut bench = paw.bench(Timing::PerCall, Policy::Calibrated)?;
         let (mut time, mut bw) = collective_files(
             &paw,
             &bench,

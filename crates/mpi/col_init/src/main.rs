@@ -18,6 +18,7 @@ tMax = maximum over tasks (no task starts work before the slowest is through), w
 the minimum and the mean, seconds; start-up cost grows with the node count: \
 scripts/initest sweeps it.",
     ranks: Ranks::Any,
+    combine: paw_core::Combine::Max,
     vars: &[],
     check: Check::Never,
     files: "\

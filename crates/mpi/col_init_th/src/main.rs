@@ -18,6 +18,7 @@ read just before and after it in main (PAW section 5).",
 tMax = maximum over tasks, with the minimum and the mean, seconds; the thread level \
 granted is in the header.",
     ranks: Ranks::Any,
+    combine: paw_core::Combine::Max,
     vars: &[&[THREAD_LEVEL]],
     check: Check::Never,
     files: "\

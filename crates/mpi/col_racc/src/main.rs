@@ -19,10 +19,11 @@ task 0's window, MPI_Wait, MPI_Win_flush_all; task 0 times an empty transfer (PA
 Table 7.3, section 7.3). Untimed: windows (MAX_COL_SIZE bytes on task 0). Sizes \
 MIN_COL_SIZE, doubling, to MAX_COL_SIZE.",
     reports: "\
-time per transfer = sum of the transfer times / NLOOP, usec, maximum over tasks (task \
+time per transfer = sum of the transfer times / NLOOP, usec, {ranks} (task \
 0's completion covers every contribution), with TASK_MIN, TASK_MAX; bandwidth = (n-1) \
 x SIZE / time, the bytes reduced into task 0 per second, MB/s (MB = 2^20 B).",
     ranks: Ranks::AtLeast(2),
+    combine: Combine::Max,
     vars: &[vars::COL_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(ACC_CHECK),
     files: "\
@@ -40,7 +41,7 @@ fn main() -> std::process::ExitCode {
         let mut send = buffer(sizes.max as usize);
         let win = Window::create(paw.world(), buffer(held));
 
-        let mut bench = paw.bench(Timing::PerCall, Combine::Max, Policy::Calibrated)?;
+        let mut bench = paw.bench(Timing::PerCall, Policy::Calibrated)?;
         let (mut time, mut bw) = collective_files(
             &paw,
             &bench,

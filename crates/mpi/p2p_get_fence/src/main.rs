@@ -17,9 +17,10 @@ epochs; origins run MPI_Win_fence, MPI_Get, MPI_Win_fence, targets MPI_Win_fence
 MPI_Win_fence (PAW Table 7.7). Untimed: window creation (MAX_P2P_SIZE bytes per task). \
 Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE.",
     reports: "\
-time per epoch = sample / NLOOP, usec, maximum over tasks; bandwidth per pair = SIZE / \
+time per epoch = sample / NLOOP, usec, {ranks}; bandwidth per pair = SIZE / \
 time per epoch, MB/s (MB = 2^20 B).",
     ranks: Ranks::Even,
+    combine: Combine::Max,
     vars: &[vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: "\
@@ -43,8 +44,7 @@ fn main() -> std::process::ExitCode {
         let mut recv = buffer(sizes.max as usize);
         let win = Window::create(paw.world(), buffer(sizes.max as usize));
 
-        let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated)?;
+        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
         let (mut time, mut bw) = time_and_second(
             &paw,
             &bench,

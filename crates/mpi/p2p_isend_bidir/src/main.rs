@@ -20,9 +20,10 @@ bytes each way; tasks 0..n/2-1 post MPI_Isend then MPI_Irecv, tasks n/2..n-1 MPI
 then MPI_Isend, each then MPI_Waitall (PAW Table 7.12). Sizes MIN_P2P_SIZE, doubling, \
 to MAX_P2P_SIZE, after one untimed exchange at MED_P2P_SIZE.",
     reports: "\
-time per exchange = sample / NLOOP, usec, minimum over tasks (PAW section 7); \
+time per exchange = sample / NLOOP, usec, {ranks} (PAW section 7); \
 bidirectional bandwidth per pair = 2 x SIZE / time per exchange, MB/s (MB = 2^20 B).",
     ranks: Ranks::Even,
+    combine: Combine::Min,
     vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: "\
@@ -53,8 +54,7 @@ fn main() -> std::process::ExitCode {
         let mut recv = buffer(send.len());
         let mut batch = Batch::with_capacity(2);
 
-        let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Min, Policy::Calibrated)?;
+        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
         let (mut time, mut bw) = time_and_second(
             &paw,
             &bench,

@@ -20,9 +20,10 @@ tasks 0..n/2-1 post WINDOW_SIZE x (MPI_Isend, MPI_Irecv), tasks n/2..n-1 WINDOW_
 doubling, to MAX_P2P_SIZE; each task holds WINDOW_SIZE x MAX_P2P_SIZE bytes of receive \
 buffers.",
     reports: "\
-time per message = sample / (NLOOP x 2 x WINDOW_SIZE), usec, maximum over tasks; \
+time per message = sample / (NLOOP x 2 x WINDOW_SIZE), usec, {ranks}; \
 aggregate message rate of the n/2 pairs = n/2 / time per message, messages/s.",
     ranks: Ranks::Even,
+    combine: Combine::Max,
     vars: &[&[WINDOW_SIZE], vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: "\
@@ -57,11 +58,8 @@ fn main() -> std::process::ExitCode {
         let mut recv = buffer(ws * sizes.max as usize);
         let mut batch = Batch::with_capacity(2 * ws);
 
-        let mut bench = paw.bench(
-            Timing::Batch { ops_per_iter: 2.0 * ws as f64 },
-            Combine::Max,
-            Policy::Calibrated,
-        )?;
+        let mut bench =
+            paw.bench(Timing::Batch { ops_per_iter: 2.0 * ws as f64 }, Policy::Calibrated)?;
         let window_note = format!("WINDOW_SIZE = {ws} messages in flight per pair and direction");
         let (mut time, mut rate) = time_and_second(
             &paw,

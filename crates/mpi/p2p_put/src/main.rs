@@ -19,10 +19,11 @@ NLOOP epochs; origins run MPI_Win_start, MPI_Put, MPI_Win_complete, targets \
 MPI_Win_post, MPI_Win_wait (PAW Table 7.8). Untimed: window creation (MAX_P2P_SIZE \
 bytes per task) and groups. Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE.",
     reports: "\
-time per epoch = sample / NLOOP, usec, maximum over tasks (the target's MPI_Win_wait \
+time per epoch = sample / NLOOP, usec, {ranks} (the target's MPI_Win_wait \
 covers the data's arrival); bandwidth per pair = SIZE / time per epoch, MB/s (MB = \
 2^20 B).",
     ranks: Ranks::Even,
+    combine: Combine::Max,
     vars: &[vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: "\
@@ -47,8 +48,7 @@ fn main() -> std::process::ExitCode {
         let win = Window::create(paw.world(), buffer(sizes.max as usize));
         let partner = paw.world().group().include(&[pair.partner]);
 
-        let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated)?;
+        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
         let (mut time, mut bw) = time_and_second(
             &paw,
             &bench,

@@ -18,9 +18,10 @@ Task i (origin) writes SIZE bytes into the window of task i + n/2 in a passive-t
 MPI_Win_flush_all); targets time an empty loop (PAW Table 7.11). Untimed: window \
 creation (MAX_P2P_SIZE bytes per task). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE.",
     reports: "\
-time per transfer = sample / NLOOP, usec, maximum over tasks; bandwidth per pair = \
+time per transfer = sample / NLOOP, usec, {ranks}; bandwidth per pair = \
 SIZE / time per transfer, MB/s (MB = 2^20 B).",
     ranks: Ranks::Even,
+    combine: Combine::Max,
     vars: &[vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: "\
@@ -35,8 +36,7 @@ fn main() -> std::process::ExitCode {
         let mut send = buffer(sizes.max as usize);
         let win = Window::create(paw.world(), buffer(sizes.max as usize));
 
-        let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Calibrated)?;
+        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
         let (mut time, mut bw) = time_and_second(
             &paw,
             &bench,

@@ -17,9 +17,10 @@ bytes; tasks 0..n/2-1 run MPI_Send, MPI_Recv, tasks n/2..n-1 MPI_Recv, MPI_Send 
 Table 7.5). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE, after one untimed ping-pong \
 at MED_P2P_SIZE.",
     reports: "\
-one-way time = sample / (2 NLOOP), usec, minimum over tasks (PAW section 7); bandwidth \
+one-way time = sample / (2 NLOOP), usec, {ranks} (PAW section 7); bandwidth \
 per pair = SIZE / one-way time, MB/s (MB = 2^20 B).",
     ranks: Ranks::Even,
+    combine: Combine::Min,
     vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: "\
@@ -35,8 +36,7 @@ fn main() -> std::process::ExitCode {
         let mut send = buffer(sizes.max.max(sizes.med) as usize);
         let mut recv = buffer(send.len());
 
-        let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Combine::Min, Policy::Calibrated)?;
+        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Policy::Calibrated)?;
         let (mut time, mut bw) = time_and_second(
             &paw,
             &bench,

@@ -10,8 +10,7 @@ use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
 use paw_core::{
-    Axis, Bench, Column, Combine, DatFile, DatSpec, Error, Paw, Policy, SizeRange, Timing, Var,
-    World,
+    Axis, Bench, Column, DatFile, DatSpec, Error, Paw, Policy, SizeRange, Timing, Var, World,
 };
 
 /// What the point-to-point tests check with PAW_CHECK=1.
@@ -44,8 +43,8 @@ macro_rules! collective_spec {
                 ". Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE, after one untimed call at \
                  MED_COL_SIZE (PAW 1.6 section 7.1)."
             ),
-            reports: "time per call = the sample / NLOOP, usec, by default the maximum over \
-                 tasks in IMB's loop, where each call's data must reach the next call's root, \
+            reports: "time per call = the sample / NLOOP, usec, by default the {ranks} \
+                 in IMB's loop, where each call's data must reach the next call's root, \
                  so that no time falls below the messages the operation needs (a barrier \
                  before each call lets a task start its clock after its data left); with \
                  PAW_COMBINE=min|max|avg, PAW 1.6's loop combined by that rule (PAW 1.6's \
@@ -54,6 +53,7 @@ macro_rules! collective_spec {
                  maximum over tasks in TASK_MIN, TASK_MAX; bandwidth = SIZE / time per \
                  call, MB/s (MB = 2^20 B).",
             ranks: ::paw_core::Ranks::Any,
+            combine: ::paw_core::Combine::Max,
             vars: &[
                 ::paw_core::vars::COL_SIZES,
                 ::paw_core::vars::MEASURE,
@@ -79,7 +79,7 @@ macro_rules! collective_spec {
 pub fn collective_bench(paw: &Paw) -> paw_core::Result<(Bench<'_, World>, Roots)> {
     let imb = paw.combine_setting()?.is_none();
     let timing = if imb { Timing::Batch { ops_per_iter: 1.0 } } else { Timing::PerCall };
-    let bench = paw.bench(timing, Combine::Max, Policy::Calibrated)?;
+    let bench = paw.bench(timing, Policy::Calibrated)?;
     Ok((bench, Roots { rotate: imb, tasks: paw.size(), next: 0 }))
 }
 

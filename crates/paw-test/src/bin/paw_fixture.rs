@@ -15,8 +15,9 @@ PAW_FIXTURE=sweep: a P2P-size sweep whose operation sleeps PAW_FIXTURE_SLEEP_US,
 fixture_time-np_NNNN.dat row by row; with PAW_CHECK=1 task PAW_FIXTURE_RANK reports \
 PAW_FIXTURE_BAD wrong bytes per size. PAW_FIXTURE=panic: every task enters a barrier \
 except task PAW_FIXTURE_RANK, which panics. PAW_FIXTURE=hang: every task waits forever.",
-    reports: "the sleep time per operation, usec, maximum over tasks.",
+    reports: "the sleep time per operation, usec, {ranks}.",
     ranks: Ranks::Any,
+    combine: Combine::Max,
     vars: &[
         &[MODE, RANK, SLEEP_US, BAD],
         vars::P2P_SIZES,
@@ -55,8 +56,7 @@ fn main() -> std::process::ExitCode {
                 let bad_rank = paw.knob(&RANK, 0..=1 << 20)? as i32;
                 let bad = paw.knob(&BAD, 0..=1 << 20)? as usize;
                 let sizes = paw.sizes(Family::P2p)?;
-                let mut bench =
-                    paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Combine::Max, Policy::Fewest)?;
+                let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Fewest)?;
                 let mut out = paw.dat(
                     &bench,
                     DatSpec {
