@@ -22,9 +22,9 @@ bytes, fsync, close; read = open(O_RDONLY), posix_fadvise(DONTNEED) to drop the 
 cached pages, read() calls of IO_TRANSFER_SIZE bytes, close. Untimed: the data (a \
 pattern per task). Files: PAW_IO_DIR/paw_io.<rank>, removed at the end.",
     reports: "\
-aggregate bandwidth = tasks x IO_FILE_SIZE / time, MB/s (MB = 2^20 B), time = maximum \
-over tasks (the aggregate is done when the slowest task is); the fastest and slowest \
-task's own bandwidth in TASK_MAX_BW, TASK_MIN_BW (medians).",
+aggregate bandwidth = tasks x IO_FILE_SIZE / time, MB/s (MB = 2^20 B), time = {ranks} \
+(the aggregate is done when the slowest task is); the fastest and slowest task's own \
+bandwidth in TASK_MAX_BW, TASK_MIN_BW (medians).",
     ranks: Ranks::Any,
     combine: Combine::Max,
     vars: &[&[IO_DIR, FILE_SIZE, TRANSFER_SIZE], vars::MEASURE, vars::COMBINE],
