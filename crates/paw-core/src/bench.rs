@@ -190,9 +190,9 @@ impl<'t, T: Team> Bench<'t, T> {
         };
         let n = loops.nreps;
         let budget = if loops.max_time_set {
-            format!("{} s spent on them (PAW_MAX_TIME)", loops.max_time)
+            format!("{} s (PAW_MAX_TIME)", loops.max_time)
         } else {
-            format!("their time would pass {DEFAULT_BUDGET} x the first {n} samples' time")
+            format!("{DEFAULT_BUDGET} x the first {n} samples' time")
         };
         let repetitions = match loops.until() {
             Until::Fixed => format!("NREPS={n} samples per size, fixed (PAW 1.6's rule; unset NREPS to add samples until the interval is narrow)"),
@@ -206,7 +206,7 @@ impl<'t, T: Team> Bench<'t, T> {
             Until::Narrow => format!(
                 "at least {n} samples per size, more (in growing batches) until the median's 95% \
                  interval is within PAW_TOLERANCE={} of it (the row is not NOISY) or the next batch \
-                 of added samples would make {budget}, at most {MAX_SAMPLES}: a NOISY row is one \
+                 would take the added samples' time past {budget}, at most {MAX_SAMPLES}: a NOISY row is one \
                  whose budget ran out (NREPS=N: exactly N samples, as PAW 1.6)",
                 loops.tolerance
             ),
@@ -339,7 +339,8 @@ impl<'t, T: Team> Bench<'t, T> {
         let per_op = |v: &[f64]| v.iter().map(|s| s / per_iter).collect::<Vec<_>>();
 
         // Rank 0 adds samples in growing batches until the interval is as narrow as asked,
-        // as long as the next batch fits in the size's budget (at its samples' mean time).
+        // as long as the next batch fits in the size's budget (at its samples' mean time;
+        // 10 % slack, as that estimate is only an estimate).
         let loops = *self.calibration.loops();
         let until = loops.until();
         if until != Until::Fixed {

@@ -137,7 +137,7 @@ pub enum Until {
     /// NREPS set, PAW_PRECISION not: exactly NREPS samples, as PAW 1.6 takes them.
     Fixed,
     /// PAW_PRECISION set: until the median's interval reaches no further than this
-    /// fraction of it, or PAW_MAX_TIME seconds were spent on added samples.
+    /// fraction of it, or the next batch would take the added samples past PAW_MAX_TIME.
     Reach(f64),
     /// Neither set (the default): until the row is not NOISY (the interval within
     /// PAW_TOLERANCE of the median), or the size's budget ([`Loops::budget`]) is spent.

@@ -11,7 +11,7 @@ mod summary;
 pub use compare::{compare, Comparison, Direction, Flag};
 pub use dat::Dat;
 pub use plot::{gnuplot_script, plot_files, plot_runs, Series};
-pub use summary::summary;
+pub use summary::{short, summary};
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! paw-report -- what a results directory says: a summary, a comparison of two runs that
 //! exits non-zero on a real slowdown (a CI regression gate), and gnuplot figures.
 
-use paw_report::{compare, plot_files, plot_runs, summary, Flag};
+use paw_report::{compare, plot_files, plot_runs, short, summary, Flag};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -108,13 +108,13 @@ fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {
                 Flag::Slower => "slower",
                 Flag::Faster => "faster",
             };
-            let interval = |(lo, hi): (f64, f64)| format!("[{}, {}]", sig(lo), sig(hi));
+            let interval = |(lo, hi): (f64, f64)| format!("[{}, {}]", short(lo), short(hi));
             println!(
                 "{:>12}  {:>11} {:<25} {:>11} {:<25} {:>+8.1}%  {word}",
                 r.size,
-                sig(r.base),
+                short(r.base),
                 interval(r.base_interval),
-                sig(r.new),
+                short(r.new),
                 interval(r.new_interval),
                 r.change
             );
@@ -149,15 +149,6 @@ fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {
         report.slower()
     );
     Ok(if report.slower() > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-/// `x` with six significant digits at most, without trailing zeros' noise for large values.
-fn sig(x: f64) -> String {
-    if !x.is_finite() || x == 0.0 {
-        return format!("{x}");
-    }
-    let decimals = (5 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
-    format!("{x:.decimals$}")
 }
 
 fn plot_cmd(rest: &[String]) -> Result<ExitCode, String> {

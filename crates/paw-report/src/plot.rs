@@ -53,19 +53,20 @@ fn style(i: usize) -> String {
 /// Header keys that tell files of one run apart (b_eff_io's partition and access).
 const DISTINGUISHING: [&str; 4] = ["partition", "access", "mode", "group"];
 
-/// The y range of `values` with a margin, so that the axis spans the data rather than
-/// the decades around it: from 0 on a linear axis, positive values only on a log one.
-fn y_range(values: impl Iterator<Item = f64>, log: bool) -> Option<(f64, f64)> {
-    let v: Vec<f64> = values.filter(|x| x.is_finite() && (!log || *x > 0.0)).collect();
-    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if v.is_empty() {
-        None
-    } else if log {
+/// The smallest and largest positive finite value of `values`, if any.
+fn extent(values: &[f64]) -> Option<(f64, f64)> {
+    let v = values.iter().copied().filter(|x| x.is_finite() && *x > 0.0);
+    v.fold(None, |e, x| Some(e.map_or((x, x), |(lo, hi): (f64, f64)| (lo.min(x), hi.max(x)))))
+}
+
+/// The y range of data spanning `(lo, hi)` with a margin, so that the axis spans the data
+/// rather than the decades around it: from 0 on a linear axis.
+fn y_range((lo, hi): (f64, f64), log: bool) -> (f64, f64) {
+    if log {
         let margin = (hi / lo).powf(0.05).max(1.1);
-        Some((lo / margin, hi * margin))
+        (lo / margin, hi * margin)
     } else {
-        Some((0.0, if hi > 0.0 { hi * 1.08 } else { 1.0 }))
+        (0.0, hi * 1.08)
     }
 }
 
@@ -149,18 +150,14 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     };
     // A log axis for times that span a decade or more (a narrower one would show no
     // labelled tick).
-    let (lo, hi) = drawn
-        .iter()
-        .filter(|v| v.is_finite() && **v > 0.0)
-        .fold((f64::INFINITY, 0.0f64), |(l, h), &v| (l.min(v), h.max(v)));
-    let log_y = time && hi >= 10.0 * lo;
+    let span = extent(&drawn);
+    let log_y = time && span.is_some_and(|(lo, hi)| hi >= 10.0 * lo);
     if log_y {
         g += "set logscale y\n";
     }
-    match y_range(drawn.into_iter(), log_y) {
+    match span.map(|e| y_range(e, log_y)) {
         Some((lo, hi)) => g += &format!("set yrange [{lo:.6e}:{hi:.6e}]\n"),
-        None if !log_y => g += "set yrange [0:*]\n",
-        None => {}
+        None => g += "set yrange [0:*]\n",
     }
     let (lo, hi) = xs.iter().fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
     let log_x = !named && lo > 0.0 && hi / lo >= 64.0;
@@ -422,9 +419,10 @@ mod tests {
         for (i, s) in styles.iter().enumerate() {
             assert!(!styles[..i].contains(s), "{s} twice");
         }
-        let (lo, hi) = y_range([0.095, 375.0].into_iter(), true).unwrap();
+        let (lo, hi) = y_range(extent(&[0.2, 0.095, 375.0]).unwrap(), true);
         assert!(lo > 0.05 && lo < 0.095 && hi > 375.0 && hi < 700.0, "{lo} {hi}");
-        assert_eq!(y_range([f64::NAN, -1.0].into_iter(), true), None);
+        assert_eq!(extent(&[f64::NAN, -1.0, 0.0]), None);
+        assert_eq!(y_range((2.0, 4.0), false), (0.0, 4.32));
         assert_eq!(
             y_label("bandwidth of the pattern, maximum over methods [MB/s (MB = 10^6 B)]", "MB/s"),
             "bandwidth of the pattern [MB/s]"

@@ -53,8 +53,8 @@ pub fn summary(dir: &Path) -> Result<String, String> {
     Ok(out)
 }
 
-/// A value in at most 6 significant digits.
-fn short(x: f64) -> String {
+/// A value in at most 6 significant digits, as paw writes them.
+pub fn short(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
         return x.to_string();
     }
