@@ -24,6 +24,12 @@ compare   matches files and sizes between two result directories: first the sett
 plot      draws with gnuplot; overlays label each run by its directory's name and date.";
 
 fn main() -> ExitCode {
+    // Piped into `head`, end quietly as other Unix tools do rather than panic on the closed
+    // pipe (Rust ignores SIGPIPE by default).
+    // SAFETY: restoring the default action of a signal before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(code) => code,
