@@ -1,17 +1,17 @@
 //! The MPI session: start-up, panic-to-abort, task-count check, world team, pairing.
 
-use crate::error::{Error, Result};
-use crate::meta::{self, RunInfo};
-use crate::process;
-use crate::session::Session;
-use crate::spec::{Args, Spec};
-use crate::team::{Combine, Team};
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
 use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Threading;
+use paw_base::meta::{self, RunInfo};
+use paw_base::process;
+use paw_base::spec::{Args, Spec};
+use paw_base::Session;
+use paw_base::{Combine, Team};
+use paw_base::{Error, Result};
 use std::ops::Deref;
 
 /// MPI_COMM_WORLD as a [`Team`], timed with MPI_Wtime.
@@ -101,7 +101,7 @@ impl Pair {
 pub fn start_mpi(name: &'static str) -> Result<SimpleCommunicator> {
     let universe =
         mpi::initialize().ok_or_else(|| Error::runtime("MPI was already initialised"))?;
-    Ok(process::adopt_mpi(name, universe))
+    Ok(crate::runtime::adopt_mpi(name, universe))
 }
 
 /// An MPI benchmark's session. MPI stays initialised until [`crate::main`] returns, so
@@ -160,7 +160,7 @@ impl Paw {
         universe: Universe,
         threading: Option<(Threading, Threading)>,
     ) -> Result<Paw> {
-        let world = process::adopt_mpi(spec.name, universe);
+        let world = crate::runtime::adopt_mpi(spec.name, universe);
         let size = world.size();
         if let Args::Unknown(arg) = spec.read_args(std::env::args().skip(1)) {
             return Err(spec.unknown_arg(&arg));
@@ -183,7 +183,7 @@ impl Paw {
             tasks: size as usize,
             libraries,
             environment: Vec::new(),
-            mca_files: meta::mca_files(),
+            mca_files: crate::runtime::mca_files(),
             timer: String::new(),
             slurm: meta::SlurmJob::current(),
         };
@@ -194,17 +194,17 @@ impl Paw {
 
     /// MPI_COMM_WORLD.
     pub fn world(&self) -> &SimpleCommunicator {
-        &self.session.team.comm
+        &self.session.team().comm
     }
 
     /// This task's rank.
     pub fn rank(&self) -> i32 {
-        self.session.team.rank()
+        self.session.team().rank()
     }
 
     /// Number of tasks.
     pub fn size(&self) -> usize {
-        self.session.team.size()
+        self.session.team().size()
     }
 
     /// The thread level MPI granted, when started with [`Paw::init_thread`].
@@ -228,7 +228,7 @@ impl Deref for Paw {
 
 /// The MPI library line of output headers.
 fn mpi_library() -> String {
-    format!("MPI: {}", meta::mpi_library_version())
+    format!("MPI: {}", crate::runtime::mpi_library_version())
 }
 
 /// `text` of rank `from`, on every rank of `comm` (collective).
@@ -291,7 +291,7 @@ pub fn waiting_barrier(comm: &SimpleCommunicator) {
             Ok(_) => return,
             Err(pending) => request = pending,
         }
-        crate::watchdog::alive();
+        paw_base::watchdog::alive();
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
 }

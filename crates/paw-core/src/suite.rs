@@ -3,17 +3,17 @@
 //! when output files are asked for, CSV tables and a JSON run record in the output
 //! directory, earlier results kept.
 
-use crate::dat::{keep_earlier, np_file, Column, CsvTable, Place, Table, TextFile};
-use crate::error::{Error, Result};
-use crate::meta::mpi_library_version;
-use crate::meta::{self, RunInfo};
 use crate::paw::gather_strings;
-use crate::record::{HostTasks, Ledger, Record};
-use crate::session::{existing_dir, finish, output_error, warn_unknown_vars};
-use crate::vars::Var;
-use crate::{process, vars, watchdog};
+use crate::runtime::{mca_files, mpi_library_version};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
+use paw_base::dat::{keep_earlier, np_file, Column, CsvTable, Place, Table, TextFile};
+use paw_base::meta::{self, RunInfo};
+use paw_base::record::{HostTasks, Ledger, Record};
+use paw_base::session::{existing_dir, finish, output_error, warn_unknown_vars};
+use paw_base::Var;
+use paw_base::{process, vars, watchdog};
+use paw_base::{Error, Result};
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -51,8 +51,8 @@ impl SuiteRun {
             if root { warn_unknown_vars(name, all.iter().copied(), None).err() } else { None };
         let seconds = match timeout {
             Some(s) => Ok(s),
-            None => crate::config::parse_u64(
-                &crate::config::ProcessEnv,
+            None => paw_base::config::parse_u64(
+                &paw_base::config::ProcessEnv,
                 &vars::PAW_TIMEOUT,
                 0..=1_000_000,
             )
@@ -102,13 +102,13 @@ impl SuiteRun {
             tasks: world.size() as usize,
             libraries: vec![format!("MPI: {}", mpi_library_version())],
             environment: meta::environment(|_| false),
-            mca_files: meta::mca_files(),
+            mca_files: mca_files(),
             timer: format!("MPI_Wtime, tick {:e} s", mpi::environment::time_resolution()),
             slurm: meta::SlurmJob::current(),
             ..RunInfo::default()
         };
         if root {
-            let (paw_version, git_revision) = crate::record::version();
+            let (paw_version, git_revision) = paw_base::record::version();
             ledger = Rc::new(Ledger::new(Record {
                 paw_version,
                 git_revision,
@@ -127,7 +127,7 @@ impl SuiteRun {
                 slurm: info.slurm.clone(),
                 mpi_library: Some(mpi_library_version()),
                 environment: meta::environment(|_| false),
-                mca_files: meta::mca_files(),
+                mca_files: mca_files(),
                 ..Default::default()
             }));
             let l = ledger.clone();

@@ -3,7 +3,7 @@
 //!
 //! What is timed and reported, the variables read and the files written are stated once,
 //! in SPEC below: `-h`, the output headers and doc/binaries.md are made from it.
-use paw_core::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing, Var};
+use paw_base::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing, Var};
 
 mod constructs;
 
@@ -36,11 +36,11 @@ const DELAY: Var = Var {
 };
 
 fn main() -> std::process::ExitCode {
-    paw_core::main(SPEC.name, || {
+    paw_base::main(SPEC.name, || {
         let node = Node::init(&SPEC)?;
         let delay_ns = node.knob(&DELAY, 1..=10_000_000)?;
         let most =
-            node.threads(&[vars::RAYON_NUM_THREADS])?.map_or(paw_core::cores(), |t| t as usize);
+            node.threads(&[vars::RAYON_NUM_THREADS])?.map_or(paw_base::cores(), |t| t as usize);
         let mut counts: Vec<usize> =
             std::iter::successors(Some(1), |t| Some(t * 2)).take_while(|&t| t < most).collect();
         counts.push(most);
@@ -78,7 +78,7 @@ fn main() -> std::process::ExitCode {
             )?;
             for &t in &counts {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(|e| {
-                    paw_core::Error::runtime(format!("cannot start {t} threads: {e}"))
+                    paw_base::Error::runtime(format!("cannot start {t} threads: {e}"))
                 })?;
                 let m =
                     bench.measure(format!("{name} with {t} threads"), || construct(&pool, t, d))?;

@@ -6,7 +6,7 @@
 //! from it.
 mod setup;
 
-use paw_core::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing};
+use paw_base::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing};
 use rayon::prelude::*;
 
 const SPEC: Spec = Spec {
@@ -30,7 +30,7 @@ memory bandwidth, MB/s with MB = 10^6 B (STREAM's convention), from 16 N bytes p
 const SCALAR: f64 = 3.0;
 
 fn main() -> std::process::ExitCode {
-    paw_core::main(SPEC.name, || {
+    paw_base::main(SPEC.name, || {
         let mut node = Node::init(&SPEC)?;
         let threads = setup::pool(&mut node)?;
         let (n, notes) = setup::length(&node)?;

@@ -1,7 +1,7 @@
 //! stream's set-up and report: the thread pool, the three arrays (length by STREAM's rule,
 //! first touch), STREAM's summary table and its check of the arrays' final contents.
 
-use paw_core::{vars, Error, Measurement, Node, Var};
+use paw_base::{vars, Error, Measurement, Node, Var};
 use rayon::prelude::*;
 
 /// STREAM_ARRAY_SIZE: elements per array.
@@ -13,8 +13,8 @@ pub const ARRAY_SIZE: Var = Var {
 
 /// Elements per array (STREAM_ARRAY_SIZE, else STREAM's rule: at least 4x the last-level
 /// cache) and the header lines saying so; refused when the arrays do not fit in memory.
-pub fn length(node: &Node) -> paw_core::Result<(usize, Vec<String>)> {
-    let llc = paw_core::last_level_cache_bytes();
+pub fn length(node: &Node) -> paw_base::Result<(usize, Vec<String>)> {
+    let llc = paw_base::last_level_cache_bytes();
     let n = match std::env::var_os(ARRAY_SIZE.name) {
         Some(_) => node.knob(&ARRAY_SIZE, 1..=1 << 36)? as usize,
         None => (4 * llc.unwrap_or(0) as usize / 8).max(10_000_000),
@@ -27,7 +27,7 @@ pub fn length(node: &Node) -> paw_core::Result<(usize, Vec<String>)> {
     )];
     if (n as u64) * 8 < 4 * llc.unwrap_or(0) {
         let warning = "arrays smaller than 4x the last-level cache; rates may be cache rates";
-        paw_core::warn(warning);
+        paw_base::warn(warning);
         notes.push(format!("warning: {warning}"));
     }
     Ok((n, notes))
@@ -35,8 +35,8 @@ pub fn length(node: &Node) -> paw_core::Result<(usize, Vec<String>)> {
 
 /// Builds the global rayon pool from RAYON_NUM_THREADS or OMP_NUM_THREADS (checked), else
 /// one thread per core, and names it in the headers; returns the thread count.
-pub fn pool(node: &mut Node) -> paw_core::Result<usize> {
-    let threads = node.threads(vars::RAYON_THREADS)?.map_or(paw_core::cores(), |t| t as usize);
+pub fn pool(node: &mut Node) -> paw_base::Result<usize> {
+    let threads = node.threads(vars::RAYON_THREADS)?.map_or(paw_base::cores(), |t| t as usize);
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global()
@@ -66,7 +66,7 @@ pub fn first_touched(n: usize, block: usize) -> [Vec<f64>; 3] {
 
 /// STREAM's check with scalar `s`: each kernel rewrites one array from the others, so however many passes
 /// ran, a = 1 then c = a, b = s c, c = a + b, a = b + s c leaves known values everywhere.
-pub fn check(a: &[f64], b: &[f64], c: &[f64], s: f64) -> paw_core::Result<()> {
+pub fn check(a: &[f64], b: &[f64], c: &[f64], s: f64) -> paw_base::Result<()> {
     let b1 = s;
     let c2 = 1.0 + b1;
     let a1 = b1 + s * c2;

@@ -4,9 +4,9 @@
 //! What is timed and reported, the variables read, the result check and the files written
 //! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
 //! from it.
+use paw_base::MPI_COUNT_LIMIT;
+use paw_base::{vars, Axis, Check, Combine, DatSpec, Error, Node, Policy, Ranks, Spec, Timing};
 use paw_blas::RESULT_CHECK;
-use paw_core::MPI_COUNT_LIMIT;
-use paw_core::{vars, Axis, Check, Combine, DatSpec, Error, Node, Policy, Ranks, Spec, Timing};
 
 const SPEC: Spec = Spec {
     name: "blas_dgemm_single",
@@ -28,7 +28,7 @@ threads",
 };
 
 fn main() -> std::process::ExitCode {
-    paw_core::main(SPEC.name, || {
+    paw_base::main(SPEC.name, || {
         let mut node = Node::init(&SPEC)?;
         let n = node.knob(&vars::MAX_BLAS_SIZE, 1..=MPI_COUNT_LIMIT)? as usize;
         let threads = paw_blas::start(&mut node)?;

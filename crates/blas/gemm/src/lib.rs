@@ -2,16 +2,16 @@
 //! it times and reports is in each binary's SPEC.
 #![warn(missing_docs)]
 
+use paw_base::{Family, Node, Policy, Spec, Timing};
 use paw_blas::{fill, gemm, gemm_error, gemm_flops, tolerance, Real};
-use paw_core::{Family, Node, Policy, Spec, Timing};
 
 /// Runs the sweep in precision `T` for the binary described by `spec` (`spec.name` is the
 /// BLAS call: `dgemm` or `sgemm`).
 pub fn run<T: Real>(spec: &Spec) -> std::process::ExitCode {
-    paw_core::main(spec.name, || sweep::<T>(spec))
+    paw_base::main(spec.name, || sweep::<T>(spec))
 }
 
-fn sweep<T: Real>(spec: &Spec) -> paw_core::Result<()> {
+fn sweep<T: Real>(spec: &Spec) -> paw_base::Result<()> {
     let call = spec.name;
     let mut node = Node::init(spec)?;
     let sizes = node.sizes(Family::Blas)?;

@@ -6,7 +6,7 @@
 extern crate blas_src;
 
 use cblas::{Layout, Transpose};
-use paw_core::{vars, Axis, Bench, DatFile, DatSpec, Error, Node, Solo};
+use paw_base::{vars, Axis, Bench, DatFile, DatSpec, Error, Node, Solo};
 use std::ffi::{c_char, c_int, CStr};
 
 extern "C" {
@@ -32,7 +32,7 @@ pub const RESULT_CHECK: &str = "each order's result against a naive f64 computat
 #[macro_export]
 macro_rules! sweep_spec {
     ($call:literal, $upper:literal, $what:literal, $flops:literal) => {
-        ::paw_core::Spec {
+        ::paw_base::Spec {
             name: $call,
             title: concat!(
                 "multithreaded ",
@@ -54,14 +54,14 @@ macro_rules! sweep_spec {
                 " / time / 1e9. Threads: OPENBLAS_NUM_THREADS, else OMP_NUM_THREADS, else all \
                  cores."
             ),
-            ranks: ::paw_core::Ranks::Node,
-            combine: ::paw_core::Combine::Min,
+            ranks: ::paw_base::Ranks::Node,
+            combine: ::paw_base::Combine::Min,
             vars: &[
-                ::paw_core::vars::BLAS_SIZES,
-                ::paw_core::vars::MEASURE,
-                ::paw_core::vars::BLAS_THREADS,
+                ::paw_base::vars::BLAS_SIZES,
+                ::paw_base::vars::MEASURE,
+                ::paw_base::vars::BLAS_THREADS,
             ],
-            check: ::paw_core::Check::Always($crate::RESULT_CHECK),
+            check: ::paw_base::Check::Always($crate::RESULT_CHECK),
             files: concat!(
                 $call,
                 "_time-np_TTTT.dat (s) and ",
@@ -75,7 +75,7 @@ macro_rules! sweep_spec {
 /// Checks the thread variables OpenBLAS reads (OPENBLAS_NUM_THREADS, then
 /// OMP_NUM_THREADS: a value OpenBLAS would silently replace by its default is refused),
 /// adds the BLAS library line to the headers, and returns the threads OpenBLAS uses.
-pub fn start(node: &mut Node) -> paw_core::Result<usize> {
+pub fn start(node: &mut Node) -> paw_base::Result<usize> {
     node.threads(vars::BLAS_THREADS)?;
     let threads = threads();
     node.add_library(format!("BLAS: {} ({threads} threads)", config()));
@@ -83,7 +83,7 @@ pub fn start(node: &mut Node) -> paw_core::Result<usize> {
 }
 
 /// An error naming `var` unless `elements` of precision `T` fit in memory.
-pub fn fits<T>(node: &Node, elements: u128, var: &str) -> paw_core::Result<()> {
+pub fn fits<T>(node: &Node, elements: u128, var: &str) -> paw_base::Result<()> {
     node.fits_in_memory(elements * std::mem::size_of::<T>() as u128, var, "the matrices")
 }
 
@@ -245,7 +245,7 @@ pub fn time_and_flops(
     bench: &Bench<'_, Solo>,
     call: &str,
     threads: usize,
-) -> paw_core::Result<(DatFile, DatFile)> {
+) -> paw_base::Result<(DatFile, DatFile)> {
     let files = [
         node.np_file(&format!("{call}_time"), threads),
         node.np_file(&format!("{call}_flops"), threads),
@@ -260,7 +260,7 @@ pub fn rate_files(
     bench: &Bench<'_, Solo>,
     [time_file, flops_file]: [String; 2],
     call: &str,
-) -> paw_core::Result<(DatFile, DatFile)> {
+) -> paw_base::Result<(DatFile, DatFile)> {
     let order = Axis::new("matrix order N", "elements");
     let file = |file: String, y: Axis, echo: bool| {
         let (x, notes, extra) = (order.clone(), vec![], vec![]);
@@ -272,7 +272,7 @@ pub fn rate_files(
 }
 
 /// The run's verdict from the worst error/tolerance ratio over the sizes checked.
-pub fn checked(call: &str, worst_ratio: f64) -> paw_core::Result<()> {
+pub fn checked(call: &str, worst_ratio: f64) -> paw_base::Result<()> {
     if worst_ratio > 1.0 {
         return Err(Error::check(format!(
             "{call} result check failed: an entry's relative error is {worst_ratio:.1} times \

@@ -2,8 +2,8 @@
 //! precisions; what it times and reports is in each binary's SPEC.
 #![warn(missing_docs)]
 
+use paw_base::{Family, Node, Policy, Spec, Timing};
 use paw_blas::{fill, gemm_error, gemm_flops, tolerance, Real};
-use paw_core::{Family, Node, Policy, Spec, Timing};
 use paw_gpu::cudarc::cublas::{sys::cublasOperation_t, CudaBlas, Gemm, GemmConfig};
 use paw_gpu::cudarc::driver::{CudaSlice, DeviceRepr, ValidAsZeroBits};
 use paw_gpu::{failed, FirstError, Gpu};
@@ -13,7 +13,7 @@ use paw_gpu::{failed, FirstError, Gpu};
 #[macro_export]
 macro_rules! gpu_gemm_spec {
     ($name:literal, $call:literal, $upper:literal) => {
-        ::paw_core::Spec {
+        ::paw_base::Spec {
             name: $name,
             title: concat!("cuBLAS ", $upper, " on one GPU over a sweep of matrix orders (PAW 1.6 section 8.1)"),
             timed: concat!(
@@ -26,10 +26,10 @@ macro_rules! gpu_gemm_spec {
                  copying them to the device, once, at the largest order."
             ),
             reports: "seconds per call, and GFLOP/s = 2 N^2 (N+1) / time / 1e9.",
-            ranks: ::paw_core::Ranks::Node,
-            combine: ::paw_core::Combine::Min,
-            vars: &[::paw_core::vars::GPU_BLAS_SIZES, ::paw_core::vars::MEASURE],
-            check: ::paw_core::Check::Always(::paw_blas::RESULT_CHECK),
+            ranks: ::paw_base::Ranks::Node,
+            combine: ::paw_base::Combine::Min,
+            vars: &[::paw_base::vars::GPU_BLAS_SIZES, ::paw_base::vars::MEASURE],
+            check: ::paw_base::Check::Always(::paw_blas::RESULT_CHECK),
             files: concat!($name, "_time.dat (s) and ", $name, "_flops.dat (GFLOP/s)"),
         }
     };
@@ -45,10 +45,10 @@ pub fn run<T: GpuReal>(spec: &Spec) -> std::process::ExitCode
 where
     CudaBlas: Gemm<T>,
 {
-    paw_core::main(spec.name, || sweep::<T>(spec))
+    paw_base::main(spec.name, || sweep::<T>(spec))
 }
 
-fn sweep<T: GpuReal>(spec: &Spec) -> paw_core::Result<()>
+fn sweep<T: GpuReal>(spec: &Spec) -> paw_base::Result<()>
 where
     CudaBlas: Gemm<T>,
 {
@@ -61,7 +61,7 @@ where
     node.add_library(gpu.describe());
     let stream = gpu.context().default_stream();
     let blas = CudaBlas::new(stream.clone())
-        .map_err(|e| paw_core::Error::runtime(format!("creating the cuBLAS handle: {e:?}")))?;
+        .map_err(|e| paw_base::Error::runtime(format!("creating the cuBLAS handle: {e:?}")))?;
 
     let most = sizes.largest() as usize;
     let (a, b) = (fill::<T>(most * most, 1), fill::<T>(most * most, 7));
@@ -74,7 +74,7 @@ where
     let files = [format!("{name}_time.dat"), format!("{name}_flops.dat")];
     let (mut time, mut rate) = paw_blas::rate_files(&node, &bench, files, call)?;
 
-    let multiply = |n: usize, dc: &mut CudaSlice<T>| -> paw_core::Result<()> {
+    let multiply = |n: usize, dc: &mut CudaSlice<T>| -> paw_base::Result<()> {
         let n32 = n as i32;
         let cfg = GemmConfig {
             transa: cublasOperation_t::CUBLAS_OP_N,
@@ -92,7 +92,7 @@ where
         // SAFETY: each operand holds at least n*n elements (allocated at the largest
         // order), which is what GEMM reads and writes with m = n = k = ld? = n.
         unsafe { blas.gemm(cfg, &da.slice(..len), &db.slice(..len), &mut dc.slice_mut(..len)) }
-            .map_err(|e| paw_core::Error::runtime(format!("{call} failed: {e:?}")))?;
+            .map_err(|e| paw_base::Error::runtime(format!("{call} failed: {e:?}")))?;
         stream.synchronize().map_err(|e| failed("synchronising the stream", e))
     };
     multiply(sizes.med as usize, &mut dc)?;

@@ -14,7 +14,7 @@ pub use cudarc;
 pub use memory::{copy_in, copy_out, DeviceBuffer, HostBuffer, PageableBuffer, PinnedBuffer};
 
 use cudarc::driver::{sys, CudaContext, DriverError};
-use paw_core::{Error, Result};
+use paw_base::{Error, Result};
 use std::sync::Arc;
 
 /// Number of CUDA devices, or an error (exit status 2) naming what is missing: the driver
@@ -104,7 +104,7 @@ impl Gpu {
 }
 
 /// Keeps the first error an untimed-closure loop runs into, so a failing CUDA call inside
-/// [`paw_core::Bench::measure`] ends the run with a message instead of a panic.
+/// [`paw_base::Bench::measure`] ends the run with a message instead of a panic.
 #[derive(Debug, Default)]
 pub struct FirstError(Option<Error>);
 

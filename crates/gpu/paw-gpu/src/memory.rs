@@ -8,7 +8,7 @@
 
 use crate::{failed, Gpu};
 use cudarc::driver::{result, sys};
-use paw_core::Result;
+use paw_base::Result;
 
 /// Device memory from cuMemAlloc (not a stream-ordered pool), freed on drop.
 #[derive(Debug)]

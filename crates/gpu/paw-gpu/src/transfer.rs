@@ -9,7 +9,7 @@
 
 use crate::memory::{copy_in, copy_out, DeviceBuffer, HostBuffer, PageableBuffer, PinnedBuffer};
 use crate::{devices, FirstError, Gpu};
-use paw_core::{
+use paw_base::{
     check, Axis, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing, Var,
 };
 use std::process::ExitCode;
@@ -73,7 +73,7 @@ pub struct Transfer {
 
 /// Runs the sweep for the binary described by `spec` (its name is the file stem).
 pub fn run(spec: &Spec, transfer: Transfer) -> ExitCode {
-    paw_core::main(spec.name, || sweep(spec, transfer))
+    paw_base::main(spec.name, || sweep(spec, transfer))
 }
 
 fn sweep(spec: &Spec, t: Transfer) -> Result<()> {
@@ -315,7 +315,7 @@ impl Handshake {
 #[macro_export]
 macro_rules! transfer_main {
     ($name:literal, $dir:ident, $host:ident, $dev:ident, $gpus:ident, $section:literal) => {
-        const SPEC: ::paw_core::Spec = ::paw_core::Spec {
+        const SPEC: ::paw_base::Spec = ::paw_base::Spec {
             name: $name,
             title: concat!(
                 "GPU transfer ",
@@ -347,10 +347,10 @@ macro_rules! transfer_main {
         $crate::transfer_text!(reports $gpus),
                 "."
             ),
-            ranks: ::paw_core::Ranks::Node,
-            combine: ::paw_core::Combine::Min,
+            ranks: ::paw_base::Ranks::Node,
+            combine: ::paw_base::Combine::Min,
     vars: $crate::transfer_text!(vars $host),
-            check: ::paw_core::Check::Data($crate::transfer::COPY_CHECK),
+            check: ::paw_base::Check::Data($crate::transfer::COPY_CHECK),
             files: concat!(
                 $name,
                 "_time.dat (usec) and ",
@@ -416,13 +416,13 @@ macro_rules! transfer_text {
     (both both) => { true };
     (vars Misaligned) => {
         &[
-            ::paw_core::vars::GPU_SIZES,
-            ::paw_core::vars::MEASURE,
-            ::paw_core::vars::CHECK,
+            ::paw_base::vars::GPU_SIZES,
+            ::paw_base::vars::MEASURE,
+            ::paw_base::vars::CHECK,
             &[$crate::transfer::GPU_MISALIGN],
         ]
     };
     (vars $host:ident) => {
-        &[::paw_core::vars::GPU_SIZES, ::paw_core::vars::MEASURE, ::paw_core::vars::CHECK]
+        &[::paw_base::vars::GPU_SIZES, ::paw_base::vars::MEASURE, ::paw_base::vars::CHECK]
     };
 }

@@ -4,7 +4,7 @@
 //! What it times and reports, the variables it reads, its result check and its files are
 //! stated once, in SPEC below (paw_blas::sweep_spec!): `-h`, the output headers and
 //! doc/binaries.md are made from it.
-const SPEC: paw_core::Spec =
+const SPEC: paw_base::Spec =
     paw_blas::sweep_spec!("dgemm", "DGEMM", "C = A B of N x N matrices", "2 N^2 (N+1)");
 
 fn main() -> std::process::ExitCode {

@@ -4,7 +4,7 @@
 //! What it times and reports, the variables it reads, its result check and its files are
 //! stated once, in SPEC below (paw_blas::sweep_spec!): `-h`, the output headers and
 //! doc/binaries.md are made from it.
-const SPEC: paw_core::Spec = paw_blas::sweep_spec!(
+const SPEC: paw_base::Spec = paw_blas::sweep_spec!(
     "dgemv",
     "DGEMV",
     "y = A x of an N x N matrix and an N-vector",

@@ -4,7 +4,7 @@
 //! What it times and reports, the variables it reads, its result check and its files are
 //! stated once, in SPEC below (paw_gpu_gemm::gpu_gemm_spec!): `-h`, the output headers and
 //! doc/binaries.md are made from it.
-const SPEC: paw_core::Spec = paw_gpu_gemm::gpu_gemm_spec!("gpu_sgemm", "Sgemm", "SGEMM");
+const SPEC: paw_base::Spec = paw_gpu_gemm::gpu_gemm_spec!("gpu_sgemm", "Sgemm", "SGEMM");
 
 fn main() -> std::process::ExitCode {
     paw_gpu_gemm::run::<f32>(&SPEC)

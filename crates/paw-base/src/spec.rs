@@ -94,7 +94,7 @@ pub struct Spec {
 
 /// Outcome of reading the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Args {
+pub enum Args {
     /// No arguments: run.
     Run,
     /// `-h` or `--help` was given.
@@ -158,7 +158,7 @@ impl Spec {
     }
 
     /// Classifies the arguments (without the program name).
-    pub(crate) fn read_args(&self, args: impl IntoIterator<Item = String>) -> Args {
+    pub fn read_args(&self, args: impl IntoIterator<Item = String>) -> Args {
         let args: Vec<String> = args.into_iter().collect();
         if args.iter().any(|a| a == "-h" || a == "--help") {
             Args::Help
@@ -170,7 +170,7 @@ impl Spec {
     }
 
     /// The error for an argument that is not accepted.
-    pub(crate) fn unknown_arg(&self, arg: &str) -> Error {
+    pub fn unknown_arg(&self, arg: &str) -> Error {
         Error::input(format!(
             "unknown argument {arg:?}; {} takes no arguments except -h/--help (settings are environment variables)",
             self.name

@@ -52,7 +52,7 @@ pub const COLUMNS: &str = "SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS CI_LO CI_H
 
 /// What a session decides about the columns of its files.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Layout {
+pub struct Layout {
     /// Rows end with a CHECK column (pass, fail, -).
     pub check_column: bool,
     /// A row is NOISY when CI_HI - CI_LO exceeds this fraction of MEDIAN.
@@ -142,9 +142,12 @@ fn csv_name(column: &str, unit: &str) -> String {
 /// Where a file goes and what happens around it: the output directory, the run record
 /// that lists it, and the function that ends the job when it cannot be written.
 #[derive(Debug, Clone)]
-pub(crate) struct Place {
+pub struct Place {
+    /// The output directory.
     pub dir: PathBuf,
+    /// The run record that lists every file written.
     pub ledger: Rc<Ledger>,
+    /// Ends the job when a file cannot be written ([`crate::fatal`]).
     pub fail: fn(&str) -> !,
 }
 
@@ -161,7 +164,7 @@ pub struct DatFile {
 impl DatFile {
     /// Creates `place.dir/spec.file` and its `.csv`, writes their headers (`common` first,
     /// then the spec's lines) and lists them in the run record.
-    pub(crate) fn create(
+    pub fn create(
         place: &Place,
         common: &[String],
         spec: &DatSpec,
@@ -230,7 +233,7 @@ impl DatFile {
     }
 
     /// A file handle for ranks other than 0: rows go nowhere.
-    pub(crate) fn inactive(layout: Layout) -> DatFile {
+    pub fn inactive(layout: Layout) -> DatFile {
         DatFile { out: None, echo: false, extra: 0, layout }
     }
 
@@ -336,7 +339,7 @@ impl Table {
     /// `# columns:` line. With `append`, rows of later runs go at the end of an existing
     /// file: each run's rows follow a `# run: <run>` line (the header holds nothing that
     /// differs between runs), and its CSV rows end with the run's date.
-    pub(crate) fn open(
+    pub fn open(
         place: &Place,
         file: &str,
         header: &[String],
@@ -371,7 +374,8 @@ impl Table {
         Ok(Table { out: Some((file.to_string(), dat, csv, place.clone())), run: append })
     }
 
-    pub(crate) fn inactive() -> Table {
+    /// A table that writes nothing (other ranks, or no files asked for).
+    pub fn inactive() -> Table {
         Table { out: None, run: None }
     }
 
@@ -404,7 +408,7 @@ pub struct TextFile {
 
 impl TextFile {
     /// Creates `place.dir/file` and lists it in the record.
-    pub(crate) fn create(place: &Place, file: &str) -> std::io::Result<TextFile> {
+    pub fn create(place: &Place, file: &str) -> std::io::Result<TextFile> {
         let sink = Sink::create(place.dir.join(file), false)?;
         place.ledger.file_created(file, file)?;
         Ok(TextFile { out: Some((file.to_string(), sink, place.clone())) })
@@ -440,7 +444,7 @@ pub struct CsvTable {
 
 impl CsvTable {
     /// Creates `place.dir/file` with the `columns` header row and lists it in the record.
-    pub(crate) fn create(place: &Place, file: &str, columns: &[&str]) -> std::io::Result<CsvTable> {
+    pub fn create(place: &Place, file: &str, columns: &[&str]) -> std::io::Result<CsvTable> {
         let mut sink = Sink::create(place.dir.join(file), false)?;
         sink.append(&csv_line(columns))?;
         place.ledger.file_created(file, file)?;
@@ -468,7 +472,7 @@ impl CsvTable {
 /// aside, renamed with that run's date, so a new run never silently replaces results.
 /// Returns `(old, new)` for each file moved. A read-only file is an error: paw never
 /// touches a file someone protected.
-pub(crate) fn keep_earlier(dir: &Path, name: &str) -> std::io::Result<Vec<(String, String)>> {
+pub fn keep_earlier(dir: &Path, name: &str) -> std::io::Result<Vec<(String, String)>> {
     let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
     let mut family = vec![name.to_string()];
     if ext == "dat" {

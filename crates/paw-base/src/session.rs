@@ -113,7 +113,7 @@ impl<T: Team> Session<T> {
     /// Measures the clock on every rank, keeping rank 0's figures; checks the environment
     /// for variables the benchmark does not read; reads the output directory, PAW_TIMEOUT
     /// (starting the watchdog) and, for a data-checking benchmark, PAW_CHECK.
-    pub(crate) fn new(team: T, spec: &Spec, info: RunInfo) -> Result<Session<T>> {
+    pub fn new(team: T, spec: &Spec, info: RunInfo) -> Result<Session<T>> {
         let local = TimerInfo::measure(|| team.now(), team.tick());
         let timer = TimerInfo {
             overhead: team.share_f64(local.overhead),
@@ -622,7 +622,7 @@ fn share_loops<T: Team>(team: &T, mine: Option<Loops>) -> Loops {
 
 /// An error unless `dir` is an existing directory: a mistyped PAW_OUTPUT_DIR must not
 /// scatter results into a new directory.
-pub(crate) fn existing_dir(dir: &Path) -> std::io::Result<()> {
+pub fn existing_dir(dir: &Path) -> std::io::Result<()> {
     if dir.is_dir() {
         return Ok(());
     }
@@ -631,7 +631,7 @@ pub(crate) fn existing_dir(dir: &Path) -> std::io::Result<()> {
 }
 
 /// Sets the record's final status and prints how many rows were NOISY (rank 0).
-pub(crate) fn finish(ledger: &Ledger, outcome: &Result<()>) {
+pub fn finish(ledger: &Ledger, outcome: &Result<()>) {
     ledger.update(|r| {
         r.status = if outcome.is_ok() { "ok" } else { "failed" }.into();
         r.exit_code = Some(outcome.as_ref().map_or_else(Error::code, |_| 0));
@@ -675,7 +675,9 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-pub(crate) fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {
+/// The error for an output file that cannot be created in `dir`, naming where the
+/// directory came from (PAW_OUTPUT_DIR or the current directory).
+pub fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {
     let source = match std::env::var("PAW_OUTPUT_DIR") {
         Ok(v) if !v.is_empty() => format!("PAW_OUTPUT_DIR={v}"),
         _ => "the current directory".to_string(),

@@ -358,39 +358,6 @@ fn meminfo(key: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// The MPI library's version string (first line), without a prefix.
-pub fn mpi_library_version() -> String {
-    let v = mpi::environment::library_version().unwrap_or_else(|_| "unknown".into());
-    // The string may carry the C terminator.
-    let v = v.replace('\0', "");
-    v.lines().next().unwrap_or("unknown").trim().trim_end_matches(',').to_string()
-}
-
-/// Open MPI's MCA parameter files that exist, each as `path: name=value …` (none under
-/// another MPI: they do not apply).
-pub fn mca_files() -> Vec<String> {
-    if !mpi_library_version().contains("Open MPI") {
-        return Vec::new();
-    }
-    let mut files = vec![std::path::PathBuf::from("/etc/openmpi/openmpi-mca-params.conf")];
-    if let Some(home) = std::env::var_os("HOME") {
-        files.push(std::path::Path::new(&home).join(".openmpi/mca-params.conf"));
-    }
-    files
-        .iter()
-        .filter_map(|file| {
-            let text = std::fs::read_to_string(file).ok()?;
-            let params: Vec<String> = text
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .map(|l| l.replace(' ', ""))
-                .collect();
-            (!params.is_empty()).then(|| format!("{}: {}", file.display(), params.join(" ")))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
