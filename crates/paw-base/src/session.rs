@@ -34,6 +34,8 @@ pub struct Session<T: Team> {
     checking: bool,
     failed_checks: Cell<u64>,
     dir: PathBuf,
+    /// `dir` is a per-host subdirectory of the output directory, made when first written.
+    host_dir: bool,
     ledger: Rc<Ledger>,
 }
 
@@ -136,6 +138,7 @@ impl<T: Team> Session<T> {
             checking: false,
             failed_checks: Cell::new(0),
             dir: if dir.is_empty() { PathBuf::from(".") } else { PathBuf::from(&dir) },
+            host_dir: false,
             ledger: Rc::new(Ledger::default()),
         };
         if session.team.is_root() {
@@ -564,6 +567,10 @@ impl<T: Team> Session<T> {
     /// A missing directory is an error, not created: a mistyped PAW_OUTPUT_DIR must not
     /// scatter results into a new directory.
     fn prepare(&self, file: &str, keep: bool) -> std::io::Result<()> {
+        if self.host_dir && !self.dir.is_dir() {
+            existing_dir(self.dir.parent().unwrap_or(Path::new(".")))?;
+            std::fs::create_dir(&self.dir)?;
+        }
         existing_dir(&self.dir)?;
         if !self.ledger.has_file() {
             let name = dat::np_file(&self.info.benchmark, self.info.tasks).replace(".dat", ".json");
@@ -580,6 +587,13 @@ impl<T: Team> Session<T> {
         let moved = dat::keep_earlier(&self.dir, file)?;
         self.ledger.update(|r| r.kept.extend(moved));
         Ok(())
+    }
+
+    /// Sends this session's files to a subdirectory of the output directory named after
+    /// this host (one copy per node started by a launcher), made when first written.
+    pub(crate) fn per_host(&mut self) {
+        self.dir = self.dir.join(meta::hostname());
+        self.host_dir = true;
     }
 
     /// PAW's file name for a quantity at a task (or thread) count: `<stem>-np_NNNN.dat`.

@@ -48,7 +48,10 @@ impl Ranks {
             Ranks::Exactly(k) => format!("exactly {k} MPI tasks:  mpirun -np {k} {name}"),
             Ranks::Even => format!("an even number of MPI tasks:  mpirun -np 2 {name}"),
             Ranks::AtLeast(k) => format!("at least {k} MPI tasks:  mpirun -np {k} {name}"),
-            Ranks::Node => format!("one process, without mpirun:  {name}"),
+            Ranks::Node => format!(
+                "one process, no MPI:  {name}  (over a cluster, one copy per node: \
+                 mpirun --map-by ppr:1:node {name}; files in a directory per host)"
+            ),
         }
     }
 }

@@ -128,8 +128,9 @@ impl Launch {
         }
     }
 
-    /// Runs the launch through `command` (e.g. `netns-cluster run --slots 2`), which takes
-    /// the launcher's arguments and finds the launcher in `MPIRUN`.
+    /// Runs the launch through `command`: an MPI launch's command (e.g. `netns-cluster run
+    /// --slots 2`) takes the launcher's arguments and finds the launcher in `MPIRUN`; a
+    /// direct launch's (e.g. `unshare --mount ...`) takes the program and its arguments.
     pub fn via<S: ToString>(mut self, command: impl IntoIterator<Item = S>) -> Launch {
         self.via = Some(command.into_iter().map(|a| a.to_string()).collect());
         self
@@ -347,7 +348,14 @@ impl Launch {
                 c.arg(&self.program);
                 c
             }
-            (None, _) => Command::new(&self.program),
+            (None, _) => match &self.via {
+                Some(via) => {
+                    let mut c = Command::new(&via[0]);
+                    c.args(&via[1..]).arg(&self.program);
+                    c
+                }
+                None => Command::new(&self.program),
+            },
         };
         cmd.args(&self.args);
         cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")

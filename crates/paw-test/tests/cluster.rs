@@ -263,3 +263,34 @@ fn the_script_refuses_bad_input_and_cleans_up() {
     assert!(left.is_empty(), "namespaces left: {left:?}");
     assert!(!std::path::Path::new(&format!("/run/paw-netns/{prefix}")).exists());
 }
+
+/// A node test launched over two hosts, one copy each, runs without MPI in each copy and
+/// writes one result set per host, in a directory named after it; two copies on one host
+/// are refused by both.
+#[test]
+fn a_node_test_over_two_hosts_writes_a_result_set_per_host() {
+    let Some(c) = cluster(2, None) else { return };
+    let stream = |np, slots| {
+        c.launch(bin("stream"), np, slots, &[])
+            .env("STREAM_ARRAY_SIZE", 1_000_000)
+            .env("NREPS", 3)
+            .env("RAYON_NUM_THREADS", 1)
+            .timeout(Duration::from_secs(60))
+            .run()
+    };
+    let out = stream(2, 1);
+    out.success();
+    for i in [1, 2] {
+        let host = c.host_name(i);
+        let dat = out.dat(&format!("{host}/stream_bw-np_0001.dat"));
+        assert_eq!(dat.header_value("hosts"), Some(format!("{host} (1 task)").as_str()));
+        assert_eq!(dat.numbers("MAX").len(), 4, "four kernels\n{}", out.report());
+        let said = |l: &str| l.starts_with("stream: one of 2 copies") && l.ends_with(&host);
+        assert!(out.stdout.lines().any(said), "{}", out.report());
+    }
+    assert!(!out.files().iter().any(|f| f.ends_with(".dat")), "{:?}", out.files());
+
+    let out = stream(2, 2);
+    out.failure("2 copies of stream were started on host");
+    assert!(out.files().is_empty(), "{:?}", out.files());
+}
