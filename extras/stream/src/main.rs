@@ -4,6 +4,7 @@
 //! What is timed and reported, the variables read, the result check and the files written
 //! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
 //! from it.
+mod kernels;
 mod setup;
 
 use paw_base::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing};
@@ -16,13 +17,14 @@ const SPEC: Spec = Spec {
 Per kernel: NREPS samples of whole passes over the arrays (the fewest that clear the \
 timer floor, 1 for real sizes) after one timed warm-up pass: Copy c = a, Scale b = s c, \
 Add c = a + b, Triad a = b + s c, s = 3. Each thread owns one contiguous block of every \
-array, first touched by it.",
+array, first touched by it. The kernels are compiled for AVX-512, AVX2 and baseline x86-64; \
+the widest this CPU has runs (STREAM_KERNEL), named in the header.",
     reports: "\
 memory bandwidth, MB/s with MB = 10^6 B (STREAM's convention), from 16 N bytes per pass \
 (Copy, Scale) and 24 N (Add, Triad); the best rate is the MAX column.",
     ranks: Ranks::Node,
     combine: Combine::Min,
-    vars: &[&[setup::ARRAY_SIZE], vars::MEASURE, vars::RAYON_THREADS],
+    vars: &[&[setup::ARRAY_SIZE, kernels::KERNEL], vars::MEASURE, vars::RAYON_THREADS],
     check: Check::Always("every element of a, b and c against the scalar replay (STREAM's check)"),
     files: "stream_bw-np_TTTT.dat (MB/s, one row per kernel), TTTT = threads",
 };
@@ -33,6 +35,7 @@ fn main() -> std::process::ExitCode {
     paw_base::main(SPEC.name, || {
         let mut node = Node::init(&SPEC)?;
         let threads = setup::pool(&mut node)?;
+        let k = kernels::choose(&mut node)?;
         let (n, notes) = setup::length(&node)?;
         let block = n.div_ceil(threads);
         let [mut a, mut b, mut c] = setup::first_touched(n, block);
@@ -53,35 +56,27 @@ fn main() -> std::process::ExitCode {
         let mut passes = Vec::new();
 
         let m = bench.measure("Copy", || {
-            c.par_chunks_mut(block).zip(a.par_chunks(block)).for_each(|(c, a)| c.copy_from_slice(a))
+            c.par_chunks_mut(block).zip(a.par_chunks(block)).for_each(|(c, a)| (k.copy)(c, a))
         })?;
         passes.push(("Copy", mb(2), m));
         let m = bench.measure("Scale", || {
-            b.par_chunks_mut(block).zip(c.par_chunks(block)).for_each(|(b, c)| {
-                for (b, c) in b.iter_mut().zip(c) {
-                    *b = SCALAR * c;
-                }
-            })
+            b.par_chunks_mut(block)
+                .zip(c.par_chunks(block))
+                .for_each(|(b, c)| (k.scale)(b, c, SCALAR))
         })?;
         passes.push(("Scale", mb(2), m));
         let m = bench.measure("Add", || {
-            c.par_chunks_mut(block).zip(a.par_chunks(block)).zip(b.par_chunks(block)).for_each(
-                |((c, a), b)| {
-                    for ((c, a), b) in c.iter_mut().zip(a).zip(b) {
-                        *c = a + b;
-                    }
-                },
-            )
+            c.par_chunks_mut(block)
+                .zip(a.par_chunks(block))
+                .zip(b.par_chunks(block))
+                .for_each(|((c, a), b)| (k.add)(c, a, b))
         })?;
         passes.push(("Add", mb(3), m));
         let m = bench.measure("Triad", || {
-            a.par_chunks_mut(block).zip(b.par_chunks(block)).zip(c.par_chunks(block)).for_each(
-                |((a, b), c)| {
-                    for ((a, b), c) in a.iter_mut().zip(b).zip(c) {
-                        *a = b + SCALAR * c;
-                    }
-                },
-            )
+            a.par_chunks_mut(block)
+                .zip(b.par_chunks(block))
+                .zip(c.par_chunks(block))
+                .for_each(|((a, b), c)| (k.triad)(a, b, c, SCALAR))
         })?;
         passes.push(("Triad", mb(3), m));
 

@@ -42,3 +42,39 @@ fn bad_array_size_is_refused() {
     let out = Launch::direct(BIN).env("STREAM_ARRAY_SIZE", 0).timeout(QUICK).run();
     out.failure("STREAM_ARRAY_SIZE=0 is out of range");
 }
+
+/// The kernels run are named in the header: by default the widest set this CPU has;
+/// STREAM_KERNEL=baseline forces the portable loops (what a CPU without AVX runs), with the
+/// same check passing; an unknown set is refused.
+#[test]
+fn kernels_are_chosen_from_the_cpu_and_the_baseline_can_be_forced() {
+    let kernels = |out: &paw_test::Outcome| {
+        let dat = out.dat("stream_bw-np_0001.dat");
+        let line = dat.header.iter().find(|h| h.contains("kernels: ")).cloned();
+        line.unwrap_or_else(|| panic!("no kernels line\n{}", out.report()))
+    };
+    let run = |kernel: &str| {
+        Launch::direct(BIN)
+            .env("STREAM_ARRAY_SIZE", 100_000)
+            .env("OMP_NUM_THREADS", 1)
+            .env("NREPS", 3)
+            .env("STREAM_KERNEL", kernel)
+            .run()
+    };
+    let widest = if std::arch::is_x86_feature_detected!("avx512f") {
+        "avx512"
+    } else if std::arch::is_x86_feature_detected!("avx2") {
+        "avx2"
+    } else {
+        "baseline"
+    };
+    let out = run("auto");
+    out.success();
+    assert!(kernels(&out).contains(&format!("kernels: {widest} ")), "{}", out.report());
+    let out = run("baseline");
+    out.success();
+    assert!(kernels(&out).contains("kernels: baseline "), "{}", out.report());
+    assert!(out.stdout.contains("result check: every element"), "{}", out.report());
+    let out = Launch::direct(BIN).env("STREAM_KERNEL", "sse9").timeout(QUICK).run();
+    out.failure("STREAM_KERNEL=sse9: unknown; accepted here: auto,");
+}
