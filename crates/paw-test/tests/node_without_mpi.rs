@@ -91,7 +91,10 @@ fn stream_and_dgemm_run_where_no_mpi_library_loads() {
     );
     let out = without_mpi(bin("stream"), &libraries).env("STREAM_ARRAY_SIZE", 1_000_000).run();
     out.success();
-    assert_eq!(out.dat(&format!("stream_bw-np_{:04}.dat", stream_threads(&out))).numbers("MAX").len(), 4);
+    assert_eq!(
+        out.dat(&format!("stream_bw-np_{:04}.dat", stream_threads(&out))).numbers("MAX").len(),
+        4
+    );
     let out = without_mpi(bin("dgemm"), &libraries).env("MAX_BLAS_SIZE", 64).run();
     out.success();
     assert!(out.dat_files().iter().any(|f| f.starts_with("dgemm_flops")), "{}", out.report());

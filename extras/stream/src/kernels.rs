@@ -60,11 +60,13 @@ macro_rules! kernels {
             #[allow(unused_unsafe)]
             pub(super) const KERNELS: super::Kernels = super::Kernels {
                 name: $name,
-                // SAFETY (each call): `available` returned this set only on a CPU with its
-                // features.
+                // SAFETY: `available` hands this set out only on a CPU with its features.
                 copy: |c, a| unsafe { copy(c, a) },
+                // SAFETY: `available` hands this set out only on a CPU with its features.
                 scale: |b, c, s| unsafe { scale(b, c, s) },
+                // SAFETY: `available` hands this set out only on a CPU with its features.
                 add: |c, a, b| unsafe { add(c, a, b) },
+                // SAFETY: `available` hands this set out only on a CPU with its features.
                 triad: |a, b, c, s| unsafe { triad(a, b, c, s) },
             };
         }
