@@ -1,12 +1,17 @@
 //! The cuBLAS GEMM sweep of `gpu_dgemm` and `gpu_sgemm` (PAW 1.6 §8.1), one body for both
-//! precisions; what it times and reports is in each binary's SPEC.
+//! precisions; what it times and reports is in each binary's SPEC. A binary's `main` sets up
+//! a [`GemmSweep`] and gives [`GemmSweep::run`] the timed calls: [`GemmSweep::multiply`] and
+//! [`GemmSweep::synchronize`], which go straight to cuBLAS and the driver and keep the first
+//! failure for after the sample.
 #![warn(missing_docs)]
 
-use paw_base::{Family, Node, Policy, Spec, Timing};
+use paw_base::{Error, Family, Node, Policy, Result, SizeRange, Spec, Timing};
 use paw_blas::{fill, gemm_error, gemm_flops, tolerance, Real};
-use paw_gpu::cudarc::cublas::{sys::cublasOperation_t, CudaBlas, Gemm, GemmConfig};
-use paw_gpu::cudarc::driver::{CudaSlice, DeviceRepr, ValidAsZeroBits};
-use paw_gpu::{failed, FirstError, Gpu};
+use paw_gpu::cudarc::cublas::sys::{self as cublas, cublasOperation_t::CUBLAS_OP_N};
+use paw_gpu::cudarc::cublas::CudaBlas;
+use paw_gpu::cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DeviceRepr, ValidAsZeroBits};
+use paw_gpu::{failed, Gpu};
+use std::sync::Arc;
 
 /// The SPEC of `gpu_dgemm` and `gpu_sgemm`: the binary's name, the call's name
 /// (`Dgemm`) and in capitals (`DGEMM`); the rest is common to both.
@@ -36,79 +41,186 @@ macro_rules! gpu_gemm_spec {
 }
 
 /// A precision cuBLAS multiplies: `f64` (cublasDgemm) or `f32` (cublasSgemm).
-pub trait GpuReal: Real + DeviceRepr + ValidAsZeroBits {}
-impl GpuReal for f64 {}
-impl GpuReal for f32 {}
+pub trait GpuReal: Real + DeviceRepr + ValidAsZeroBits {
+    /// The cuBLAS call.
+    const CALL: &'static str;
 
-/// Runs the sweep in precision `T` for the binary described by `spec`.
-pub fn run<T: GpuReal>(spec: &Spec) -> std::process::ExitCode
-where
-    CudaBlas: Gemm<T>,
-{
-    paw_base::main(spec.name, || sweep::<T>(spec))
+    /// C = A B of order-`n` column-major matrices at device addresses `a`, `b`, `c`,
+    /// alpha 1, beta 0, on `handle`'s stream.
+    ///
+    /// # Safety
+    /// Each address holds at least n*n elements of this type on the handle's device.
+    unsafe fn gemm(
+        handle: cublas::cublasHandle_t,
+        n: i32,
+        a: sys::CUdeviceptr,
+        b: sys::CUdeviceptr,
+        c: sys::CUdeviceptr,
+    ) -> cublas::cublasStatus_t;
 }
 
-fn sweep<T: GpuReal>(spec: &Spec) -> paw_base::Result<()>
-where
-    CudaBlas: Gemm<T>,
-{
-    let name = spec.name;
-    let mut node = Node::init(spec)?;
-    let sizes = node.sizes(Family::GpuBlas)?;
-    paw_gpu::devices()?;
-    paw_gpu::require_cublas()?;
-    let gpu = Gpu::open(0)?;
-    node.add_library(gpu.describe());
-    let stream = gpu.context().default_stream();
-    let blas = CudaBlas::new(stream.clone())
-        .map_err(|e| paw_base::Error::runtime(format!("creating the cuBLAS handle: {e:?}")))?;
-
-    let most = sizes.largest() as usize;
-    let (a, b) = (fill::<T>(most * most, 1), fill::<T>(most * most, 7));
-    let copy = |h: &[T]| stream.clone_htod(h).map_err(|e| failed("copying a matrix to the GPU", e));
-    let (da, db) = (copy(&a)?, copy(&b)?);
-    let mut dc = stream.alloc_zeros::<T>(most * most).map_err(|e| failed("allocating C", e))?;
-
-    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
-    let call = if std::mem::size_of::<T>() == 8 { "cublasDgemm" } else { "cublasSgemm" };
-    let files = [format!("{name}_time.dat"), format!("{name}_flops.dat")];
-    let (mut time, mut rate) = paw_blas::rate_files(&node, &bench, files, call)?;
-
-    let multiply = |n: usize, dc: &mut CudaSlice<T>| -> paw_base::Result<()> {
-        let n32 = n as i32;
-        let cfg = GemmConfig {
-            transa: cublasOperation_t::CUBLAS_OP_N,
-            transb: cublasOperation_t::CUBLAS_OP_N,
-            m: n32,
-            n: n32,
-            k: n32,
-            alpha: T::from_f64(1.0),
-            lda: n32,
-            ldb: n32,
-            beta: T::from_f64(0.0),
-            ldc: n32,
-        };
-        let len = n * n;
-        // SAFETY: each operand holds at least n*n elements (allocated at the largest
-        // order), which is what GEMM reads and writes with m = n = k = ld? = n.
-        unsafe { blas.gemm(cfg, &da.slice(..len), &db.slice(..len), &mut dc.slice_mut(..len)) }
-            .map_err(|e| paw_base::Error::runtime(format!("{call} failed: {e:?}")))?;
-        stream.synchronize().map_err(|e| failed("synchronising the stream", e))
+/// The two precisions, one cuBLAS call each.
+macro_rules! gpu_real {
+    ($t:ty, $call:literal, $function:ident) => {
+        impl GpuReal for $t {
+            const CALL: &'static str = $call;
+            unsafe fn gemm(
+                handle: cublas::cublasHandle_t,
+                n: i32,
+                a: sys::CUdeviceptr,
+                b: sys::CUdeviceptr,
+                c: sys::CUdeviceptr,
+            ) -> cublas::cublasStatus_t {
+                let (one, zero): ($t, $t) = (1.0, 0.0);
+                let (a, b, c) = (a as *const $t, b as *const $t, c as *mut $t);
+                // SAFETY: the caller's promise; alpha and beta live for the call.
+                unsafe {
+                    cublas::$function(
+                        handle,
+                        CUBLAS_OP_N,
+                        CUBLAS_OP_N,
+                        n,
+                        n,
+                        n,
+                        &one,
+                        a,
+                        n,
+                        b,
+                        n,
+                        &zero,
+                        c,
+                        n,
+                    )
+                }
+            }
+        }
     };
-    multiply(sizes.med as usize, &mut dc)?;
-    let mut worst = 0.0f64;
-    let mut failure = FirstError::default();
-    for size in sizes.sweep() {
-        let n = size as usize;
-        let m = bench.measure(size, || failure.keep(multiply(n, &mut dc)))?;
-        failure.result()?;
-        time.row(size, &m.row(|t| t));
-        rate.row(size, &m.row(|t| gemm_flops(n) / t / 1e9));
-        let host_c =
-            stream.clone_dtoh(&dc.slice(..n * n)).map_err(|e| failed("copying C back", e))?;
-        stream.synchronize().map_err(|e| failed("synchronising the stream", e))?;
-        let error = gemm_error(n, &a[..n * n], &b[..n * n], &host_c);
-        worst = worst.max(error / tolerance::<T>(n));
+}
+gpu_real!(f64, "cublasDgemm", cublasDgemm_v2);
+gpu_real!(f32, "cublasSgemm", cublasSgemm_v2);
+
+/// A GEMM binary's run, set up: settings and orders, the host matrices, and the
+/// [`Product`] on GPU 0.
+#[derive(Debug)]
+pub struct GemmSweep<T: GpuReal> {
+    node: Node,
+    name: &'static str,
+    sizes: SizeRange,
+    a: Vec<T>,
+    b: Vec<T>,
+    product: Product<T>,
+}
+
+/// The operands on the device and the calls a GEMM binary times: a cuBLAS handle on GPU 0's
+/// default stream, A, B and C at the largest order. The calls go straight to cuBLAS and the
+/// driver with addresses taken once, and keep the first failure for after the sample.
+#[derive(Debug)]
+pub struct Product<T: GpuReal> {
+    stream: Arc<CudaStream>,
+    /// The handle and A and B, owned here so that `raw` stays valid.
+    _owned: (CudaBlas, CudaSlice<T>, CudaSlice<T>),
+    dc: CudaSlice<T>,
+    /// Raw handles and addresses of the above, for the timed calls.
+    raw: (cublas::cublasHandle_t, sys::CUstream, [sys::CUdeviceptr; 3]),
+    /// Elements each operand holds.
+    len: usize,
+    /// The first failed call of the timed loop, as text.
+    failure: Option<String>,
+}
+
+impl<T: GpuReal> GemmSweep<T> {
+    /// Reads the settings (a bad one is refused before looking for a GPU), finds GPU 0 and
+    /// cuBLAS, fills A and B on the host and copies them to the device, untimed.
+    pub fn start(spec: &Spec) -> Result<GemmSweep<T>> {
+        let mut node = Node::init(spec)?;
+        let sizes = node.sizes(Family::GpuBlas)?;
+        paw_gpu::devices()?;
+        paw_gpu::require_cublas()?;
+        let gpu = Gpu::open(0)?;
+        node.add_library(gpu.describe());
+        let stream = gpu.context().default_stream();
+        let blas = CudaBlas::new(stream.clone())
+            .map_err(|e| Error::runtime(format!("creating the cuBLAS handle: {e:?}")))?;
+        let most = sizes.largest() as usize;
+        let (a, b) = (fill::<T>(most * most, 1), fill::<T>(most * most, 7));
+        let copy =
+            |h: &[T]| stream.clone_htod(h).map_err(|e| failed("copying a matrix to the GPU", e));
+        let (da, db) = (copy(&a)?, copy(&b)?);
+        let dc = stream.alloc_zeros::<T>(most * most).map_err(|e| failed("allocating C", e))?;
+        gpu.bind()?;
+        let addresses = [&da, &db, &dc].map(|m| m.device_ptr(&stream).0);
+        let raw = (*blas.handle(), stream.cu_stream(), addresses);
+        let len = most * most;
+        let _owned = (blas, da, db);
+        let product = Product { stream, _owned, dc, raw, len, failure: None };
+        Ok(GemmSweep { node, name: spec.name, sizes, a, b, product })
     }
-    paw_blas::checked(name, worst)
+
+    /// Times `iteration` (the calls themselves) at every order after one untimed call at
+    /// MED_GPU_BLAS_SIZE, writes the time and rate files, and checks sampled entries of C
+    /// after each order.
+    pub fn run(self, iteration: impl Fn(&mut Product<T>, usize)) -> Result<()> {
+        let GemmSweep { node, name, sizes, a, b, mut product } = self;
+        let call = T::CALL;
+        let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
+        let files = [format!("{name}_time.dat"), format!("{name}_flops.dat")];
+        let (mut time, mut rate) = paw_blas::rate_files(&node, &bench, files, call)?;
+        iteration(&mut product, sizes.med as usize);
+        product.failed()?;
+        let mut worst = 0.0f64;
+        for size in sizes.sweep() {
+            let n = size as usize;
+            let m = bench.measure(size, || iteration(&mut product, n))?;
+            product.failed()?;
+            time.row(size, &m.row(|t| t));
+            rate.row(size, &m.row(|t| gemm_flops(n) / t / 1e9));
+            let host_c = product.c(n)?;
+            let error = gemm_error(n, &a[..n * n], &b[..n * n], &host_c);
+            worst = worst.max(error / tolerance::<T>(n));
+        }
+        paw_blas::checked(name, worst)
+    }
+}
+
+impl<T: GpuReal> Product<T> {
+    /// C = A B at order `n` (cublasDgemm / cublasSgemm, column-major, alpha 1, beta 0).
+    #[inline]
+    pub fn multiply(&mut self, n: usize) {
+        if n * n > self.len {
+            self.failure.get_or_insert_with(|| format!("order {n} is larger than the operands"));
+            return;
+        }
+        let (handle, _, [a, b, c]) = self.raw;
+        // SAFETY: each operand holds len >= n*n elements on this handle's device, and the
+        // slices that own them live as long as `self`.
+        let status = unsafe { T::gemm(handle, n as i32, a, b, c) };
+        if status != cublas::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
+            self.failure.get_or_insert_with(|| format!("{} failed: {status:?}", T::CALL));
+        }
+    }
+
+    /// Waits for the product (cuStreamSynchronize on the handle's stream).
+    #[inline]
+    pub fn synchronize(&mut self) {
+        // SAFETY: the stream is owned by `self.stream`, alive as long as `self`.
+        let r = unsafe { sys::cuStreamSynchronize(self.raw.1) };
+        if r != sys::CUresult::CUDA_SUCCESS {
+            self.failure.get_or_insert_with(|| format!("cuStreamSynchronize failed: {r:?}"));
+        }
+    }
+
+    /// The first failure of the calls since the last look, as an error.
+    fn failed(&mut self) -> Result<()> {
+        self.failure.take().map_or(Ok(()), |e| Err(Error::runtime(e)))
+    }
+
+    /// C at order `n`, copied back to the host (untimed).
+    fn c(&self, n: usize) -> Result<Vec<T>> {
+        let host = self
+            .stream
+            .clone_dtoh(&self.dc.slice(..n * n))
+            .map_err(|e| failed("copying C back", e))?;
+        self.stream.synchronize().map_err(|e| failed("synchronising the stream", e))?;
+        Ok(host)
+    }
 }

@@ -3,8 +3,9 @@
 //! [`devices`] finds out, without panicking, whether this machine has the CUDA driver
 //! library and a device; every GPU binary calls it first. [`Gpu`] is an open device,
 //! [`DeviceBuffer`], [`PinnedBuffer`] and [`PageableBuffer`] own memory, and
-//! [`copy_in`] / [`copy_out`] are the synchronous copies (cuMemcpyHtoD / cuMemcpyDtoH)
-//! the transfer tests time. [`transfer`] is the sweep behind every transfer binary.
+//! [`copy_in`] / [`copy_out`] are the synchronous copies (cuMemcpyHtoD / cuMemcpyDtoH) of
+//! the data check. [`transfer`] is the sweep behind every transfer binary, and its
+//! [`transfer::Lane`] the calls they time.
 #![warn(missing_docs)]
 
 pub mod memory;
@@ -100,24 +101,5 @@ impl Gpu {
             cc.unwrap_or_else(|_| "?".to_string()),
             mem.map(|g| format!("{g:.1}")).unwrap_or_else(|_| "?".to_string())
         )
-    }
-}
-
-/// Keeps the first error an untimed-closure loop runs into, so a failing CUDA call inside
-/// [`paw_base::Bench::measure`] ends the run with a message instead of a panic.
-#[derive(Debug, Default)]
-pub struct FirstError(Option<Error>);
-
-impl FirstError {
-    /// Remembers `outcome`'s error if it is the first.
-    pub fn keep(&mut self, outcome: Result<()>) {
-        if let Err(e) = outcome {
-            self.0.get_or_insert(e);
-        }
-    }
-
-    /// The first error kept, if any.
-    pub fn result(&mut self) -> Result<()> {
-        self.0.take().map_or(Ok(()), Err)
     }
 }

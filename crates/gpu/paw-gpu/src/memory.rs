@@ -1,10 +1,12 @@
-//! Device and host buffers of bytes, and the synchronous copies between them.
+//! Device and host buffers of bytes, and the synchronous copies between them used outside
+//! the timing (the data check).
 //!
 //! The copies are the driver's synchronous cuMemcpyHtoD / cuMemcpyDtoH (what PAW's
 //! cudaMemcpy did). They return once the source may be reused: a device-to-host copy and a
-//! copy from pinned memory have then arrived, but a copy from pageable memory to the
-//! device may only be staged -- the transfer sweep adds cuCtxSynchronize for that case. Each buffer makes its device's context current before use,
-//! so a thread may serve any device.
+//! copy from pinned memory have then arrived, but a copy from pageable memory to the device
+//! may only be staged. Each buffer and copy here makes its device's context current first,
+//! so a thread may serve any device; the timed calls are [`crate::transfer::Lane`]'s, which
+//! bind nothing.
 
 use crate::{failed, Gpu};
 use cudarc::driver::{result, sys};
@@ -27,6 +29,11 @@ impl DeviceBuffer {
         let ptr = unsafe { result::malloc_sync(len.max(1)) }
             .map_err(|e| failed(&format!("allocating {len} bytes of GPU memory"), e))?;
         Ok(DeviceBuffer { gpu: gpu.clone(), ptr, len })
+    }
+
+    /// The device address.
+    pub(crate) fn ptr(&self) -> sys::CUdeviceptr {
+        self.ptr
     }
 
     /// Length in bytes.

@@ -2,19 +2,23 @@
 //! GPU form of §9.1): sizes MIN_GPU_SIZE, doubling, to MAX_GPU_SIZE bytes; per sample,
 //! NLOOP synchronous copies between two clock reads; NREPS samples per size.
 //!
-//! A binary picks a [`Transfer`]: the direction, the host memory (pinned, or pageable
-//! and page-aligned or not) and whether device memory is kept for the whole run or
-//! allocated and freed around every copy. With `both_devices` and two or more GPUs the
-//! sweep runs a second time on devices 0 and 1 at once, one thread each (PAW §9.1.1).
+//! A binary states a [`Transfer`] (the direction, the host memory: pinned, or pageable and
+//! page-aligned or not, and whether device memory is kept for the whole run or allocated and
+//! freed around every copy) with [`transfer_spec!`], which also writes its SPEC from it. Its
+//! `main` sets up a [`Sweep`] and gives [`Sweep::run`] the timed iteration: the [`Lane`]
+//! calls themselves (`copy_in`, `copy_out`, `synchronize`, `alloc`, `free`), checked against
+//! the Transfer on the warm-up iteration. With `both_devices` and two or more GPUs the sweep
+//! runs a second time on devices 0 and 1 at once, one thread each (PAW §9.1.1).
 
-use crate::memory::{copy_in, copy_out, DeviceBuffer, HostBuffer, PageableBuffer, PinnedBuffer};
-use crate::{devices, FirstError, Gpu};
+use crate::memory::{
+    copy_in, copy_out, DeviceBuffer, HostBuffer, PageableBuffer, PinnedBuffer, PAGE,
+};
+use crate::{devices, failed, Gpu};
+use cudarc::driver::{sys, DriverError};
 use paw_base::{
     check, Axis, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing, Var,
 };
-use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What the transfer tests check with PAW_CHECK=1.
 pub const COPY_CHECK: &str = "a pattern goes each way the binary copies, through its own host \
@@ -71,99 +75,224 @@ pub struct Transfer {
     pub both_devices: bool,
 }
 
-/// Runs the sweep for the binary described by `spec` (its name is the file stem).
-pub fn run(spec: &Spec, transfer: Transfer) -> ExitCode {
-    paw_base::main(spec.name, || sweep(spec, transfer))
+/// What [`Lane`]'s timed calls were made in one iteration, as bits, to hold a binary's timed
+/// body to its [`Transfer`] (checked on the untimed warm-up iteration).
+mod called {
+    pub const COPY_IN: u8 = 1;
+    pub const COPY_OUT: u8 = 2;
+    pub const SYNCHRONIZE: u8 = 4;
+    pub const ALLOC: u8 = 8;
+    pub const FREE: u8 = 16;
 }
 
-fn sweep(spec: &Spec, t: Transfer) -> Result<()> {
-    let mut node = Node::init(spec)?;
-    let sizes = node.sizes(Family::Gpu)?;
-    let offset = match t.host {
-        Host::Misaligned => node.knob(&GPU_MISALIGN, 1..=4095)? as usize,
-        _ => 0,
-    };
-    let count = devices()?;
-    let largest = sizes.largest() as usize;
-    let two = t.both_devices && count >= 2;
-    let gpus: Vec<Gpu> = (0..if two { 2 } else { 1 }).map(Gpu::open).collect::<Result<_>>()?;
-    node.add_library(gpus[0].describe());
-    let mut lanes: Vec<Lane> =
-        gpus.iter().map(|g| Lane::new(g, t, largest, offset)).collect::<Result<_>>()?;
-    measure_sweep(&node, spec.name, "", &sizes, &mut lanes[..1])?;
-    if two {
-        node.add_library(gpus[1].describe());
-        measure_sweep(&node, spec.name, "_dev0+1", &sizes, &mut lanes)?;
-    } else if t.both_devices {
-        println!("one GPU: the two-device run (files *_dev0+1.dat) needs two and is skipped");
+impl Transfer {
+    /// The calls an iteration of this transfer makes ([`called`] bits).
+    fn calls(self) -> u8 {
+        let copies = match self.direction {
+            Direction::In => called::COPY_IN,
+            Direction::Out => called::COPY_OUT,
+            Direction::InOut => called::COPY_IN | called::COPY_OUT,
+        };
+        let staged = self.direction == Direction::In && self.host != Host::Pinned;
+        let sync = if staged { called::SYNCHRONIZE } else { 0 };
+        let alloc = if self.device == Device::Alloc { called::ALLOC | called::FREE } else { 0 };
+        copies | sync | alloc
     }
-    node.checks_passed()
+
+    /// The calls of one iteration, in words, for a mismatch message.
+    fn describe_calls(bits: u8) -> String {
+        let names = [
+            (called::ALLOC, "alloc"),
+            (called::COPY_IN, "copy_in"),
+            (called::COPY_OUT, "copy_out"),
+            (called::SYNCHRONIZE, "synchronize"),
+            (called::FREE, "free"),
+        ];
+        let used: Vec<&str> =
+            names.iter().filter(|(b, _)| bits & b != 0).map(|(_, n)| *n).collect();
+        if used.is_empty() {
+            "none".into()
+        } else {
+            used.join(", ")
+        }
+    }
 }
 
-/// One device's buffers.
-struct Lane {
-    gpu: Gpu,
-    direction: Direction,
-    host: Box<dyn HostBuffer + Send>,
-    /// The kept device buffer (`Device::Keep`); `None` allocates per copy.
-    device: Option<DeviceBuffer>,
-    /// Pageable host memory: cuMemcpyHtoD returns once the data is staged, so the
-    /// iteration ends with cuCtxSynchronize to cover its arrival.
-    staged: bool,
+/// The host memory of a lane, owned; the copies use its address, taken once.
+#[derive(Debug)]
+enum HostMemory {
+    Pinned(PinnedBuffer),
+    Pageable(PageableBuffer),
 }
+
+impl HostMemory {
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        match self {
+            HostMemory::Pinned(b) => b.bytes_mut(),
+            HostMemory::Pageable(b) => b.bytes_mut(),
+        }
+    }
+}
+
+/// One device's buffers and the driver calls a transfer binary times on them. The calls
+/// go straight to the driver: the device's context is made current on the calling thread
+/// once, before timing ([`Sweep::run`] does it), and a failed call's status is kept (the
+/// first one) and reported after the sample instead of being turned into an error inside it.
+#[derive(Debug)]
+pub struct Lane {
+    gpu: Gpu,
+    host: HostMemory,
+    /// The host buffer's address and length (taken from `host` once).
+    host_ptr: *mut u8,
+    host_len: usize,
+    /// The device memory the copies use: the kept buffer, or what [`Lane::alloc`] returned.
+    dev: sys::CUdeviceptr,
+    dev_len: usize,
+    kept: Option<DeviceBuffer>,
+    /// The first failed call and its status.
+    failure: Option<(&'static str, DriverError)>,
+    /// [`called`] bits of the calls made since the last reset.
+    called: u8,
+}
+
+// SAFETY: `host_ptr` points into `host`, which the lane owns and moves with it; a lane is
+// used by one thread at a time (the sweep hands it to one thread per device).
+unsafe impl Send for Lane {}
 
 impl Lane {
     fn new(gpu: &Gpu, t: Transfer, len: usize, offset: usize) -> Result<Lane> {
-        let host: Box<dyn HostBuffer + Send> = match t.host {
-            Host::Pinned => Box::new(PinnedBuffer::new(gpu, len)?),
-            Host::Aligned | Host::Misaligned => Box::new(PageableBuffer::new(len, offset)),
+        let mut host = match t.host {
+            Host::Pinned => HostMemory::Pinned(PinnedBuffer::new(gpu, len)?),
+            Host::Aligned | Host::Misaligned => {
+                HostMemory::Pageable(PageableBuffer::new(len, offset))
+            }
         };
-        let device = match t.device {
+        let kept = match t.device {
             Device::Keep => Some(DeviceBuffer::new(gpu, len)?),
             Device::Alloc => None,
         };
-        let staged = t.host != Host::Pinned;
-        Ok(Lane { gpu: gpu.clone(), direction: t.direction, host, device, staged })
+        let bytes = host.bytes_mut();
+        let (host_ptr, host_len) = (bytes.as_mut_ptr(), bytes.len());
+        let (dev, dev_len) = kept.as_ref().map_or((0, 0), |d| (d.ptr(), d.len()));
+        Ok(Lane {
+            gpu: gpu.clone(),
+            host,
+            host_ptr,
+            host_len,
+            dev,
+            dev_len,
+            kept,
+            failure: None,
+            called: 0,
+        })
     }
 
-    /// One timed iteration at `size` bytes.
-    fn step(&mut self, size: usize) -> Result<()> {
-        let host = &mut self.host.bytes_mut()[..size];
-        if let Some(dev) = &mut self.device {
-            moves(self.direction, dev, host)?;
-            return self.arrived();
+    /// Host to device: the first `n` bytes of the host buffer to the device memory
+    /// (cuMemcpyHtoD, synchronous).
+    #[inline]
+    pub fn copy_in(&mut self, n: usize) {
+        self.called |= called::COPY_IN;
+        if self.fits(n) {
+            // SAFETY: the host buffer holds host_len >= n bytes and the device memory
+            // dev_len >= n (`fits`), both owned by this lane for the call.
+            let r = unsafe { sys::cuMemcpyHtoD_v2(self.dev, self.host_ptr.cast(), n) };
+            self.keep("cuMemcpyHtoD", r);
         }
-        let mut dev = DeviceBuffer::new(&self.gpu, size)?;
-        moves(self.direction, &mut dev, host)?;
-        self.arrived()?;
-        drop(dev); // cuMemFree, inside the timing
-        Ok(())
     }
 
-    /// After a host-to-device copy from pageable memory, waits for the data to arrive (in
-    /// `InOut` the device-to-host copy that follows already waits for it).
-    fn arrived(&self) -> Result<()> {
-        if self.staged && self.direction == Direction::In {
-            self.gpu.synchronize()?;
+    /// Device to host: the first `n` bytes of the device memory to the host buffer
+    /// (cuMemcpyDtoH, synchronous).
+    #[inline]
+    pub fn copy_out(&mut self, n: usize) {
+        self.called |= called::COPY_OUT;
+        if self.fits(n) {
+            // SAFETY: as in `copy_in`; the host bytes are written by the device.
+            let r = unsafe { sys::cuMemcpyDtoH_v2(self.host_ptr.cast(), self.dev, n) };
+            self.keep("cuMemcpyDtoH", r);
         }
-        Ok(())
+    }
+
+    /// Waits for the device (cuCtxSynchronize): a copy in from pageable memory returns once
+    /// the data is staged, this once it has arrived.
+    #[inline]
+    pub fn synchronize(&mut self) {
+        self.called |= called::SYNCHRONIZE;
+        // SAFETY: no memory is passed; the thread's current context is this lane's.
+        let r = unsafe { sys::cuCtxSynchronize() };
+        self.keep("cuCtxSynchronize", r);
+    }
+
+    /// Device memory of `n` bytes for the next copies (cuMemAlloc; at least one byte).
+    #[inline]
+    pub fn alloc(&mut self, n: usize) {
+        self.called |= called::ALLOC;
+        let mut ptr = 0;
+        // SAFETY: `ptr` is a valid place for the result; the allocation is freed by `free`
+        // (or by `release` after a failed iteration).
+        let r = unsafe { sys::cuMemAlloc_v2(&mut ptr, n.max(1)) };
+        if r == sys::CUresult::CUDA_SUCCESS {
+            (self.dev, self.dev_len) = (ptr, n);
+        }
+        self.keep("cuMemAlloc", r);
+    }
+
+    /// Frees what [`Lane::alloc`] returned (cuMemFree).
+    #[inline]
+    pub fn free(&mut self) {
+        self.called |= called::FREE;
+        if self.kept.is_none() && self.dev != 0 {
+            // SAFETY: `dev` came from cuMemAlloc in `alloc` and is freed once, here.
+            let r = unsafe { sys::cuMemFree_v2(self.dev) };
+            (self.dev, self.dev_len) = (0, 0);
+            self.keep("cuMemFree", r);
+        }
+    }
+
+    /// Whether `n` bytes fit both buffers; a copy that does not is a failure, not a call.
+    #[inline]
+    fn fits(&mut self, n: usize) -> bool {
+        let fits = n <= self.host_len && n <= self.dev_len;
+        if !fits && self.failure.is_none() {
+            let e = DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+            self.failure = Some(("a copy larger than its buffers", e));
+        }
+        fits
+    }
+
+    #[inline]
+    fn keep(&mut self, call: &'static str, r: sys::CUresult) {
+        if r != sys::CUresult::CUDA_SUCCESS && self.failure.is_none() {
+            self.failure = Some((call, DriverError(r)));
+        }
+    }
+
+    /// The first failed call since the last check, as an error; frees memory an
+    /// interrupted iteration left allocated.
+    fn result(&mut self) -> Result<()> {
+        if self.kept.is_none() && self.dev != 0 {
+            self.free();
+        }
+        match self.failure.take() {
+            Some((call, e)) => Err(failed(call, e)),
+            None => Ok(()),
+        }
     }
 
     /// The untimed data check at `size`, on a fresh device buffer: a pattern goes each
     /// way the lane copies, through the lane's host buffer; returns the wrong bytes found.
-    fn check(&mut self, size: usize, seq: u64) -> Result<usize> {
+    fn check(&mut self, direction: Direction, size: usize, seq: u64) -> Result<usize> {
         let mut dev = DeviceBuffer::new(&self.gpu, size)?;
         let host = &mut self.host.bytes_mut()[..size];
         let mut other = vec![0u8; size];
         let (key, len) = (self.gpu.context().ordinal() as i32, size as u64);
         let mut wrong = 0;
-        if self.direction != Direction::Out {
+        if direction != Direction::Out {
             check::fill(host, key, len, 2 * seq);
             copy_in(&mut dev, host)?;
             copy_out(&mut other, &dev)?;
             wrong += check::mismatches(&other, key, len, 2 * seq);
         }
-        if self.direction != Direction::In {
+        if direction != Direction::In {
             check::fill(&mut other, key, len, 2 * seq + 1);
             copy_in(&mut dev, &other)?;
             host.fill(0);
@@ -174,111 +303,206 @@ impl Lane {
     }
 }
 
-/// The copies of one iteration between `host` and `dev`.
-fn moves(direction: Direction, dev: &mut DeviceBuffer, host: &mut [u8]) -> Result<()> {
-    match direction {
-        Direction::In => copy_in(dev, host),
-        Direction::Out => copy_out(host, dev),
-        Direction::InOut => {
-            copy_in(dev, host)?;
-            copy_out(host, dev)
+/// A transfer binary's run, set up: its settings and sizes, GPU 0 (and GPU 1 for the
+/// two-device run), and per device a [`Lane`] with buffers of the largest size.
+#[derive(Debug)]
+pub struct Sweep {
+    node: Node,
+    name: &'static str,
+    transfer: Transfer,
+    sizes: SizeRange,
+    lanes: Vec<Lane>,
+}
+
+impl Sweep {
+    /// Reads the settings (a bad one is refused before looking for a GPU), finds the GPUs,
+    /// and allocates each lane's host and device memory, untimed.
+    pub fn start(spec: &Spec, transfer: Transfer) -> Result<Sweep> {
+        let mut node = Node::init(spec)?;
+        let sizes = node.sizes(Family::Gpu)?;
+        let offset = match transfer.host {
+            Host::Misaligned => node.knob(&GPU_MISALIGN, 1..=4095)? as usize,
+            _ => 0,
+        };
+        let count = devices()?;
+        let largest = sizes.largest() as usize;
+        let two = transfer.both_devices && count >= 2;
+        let gpus: Vec<Gpu> = (0..if two { 2 } else { 1 }).map(Gpu::open).collect::<Result<_>>()?;
+        node.add_library(gpus[0].describe());
+        let lanes =
+            gpus.iter().map(|g| Lane::new(g, transfer, largest, offset)).collect::<Result<_>>()?;
+        if transfer.both_devices && !two {
+            println!("one GPU: the two-device run (files *_dev0+1.dat) needs two and is skipped");
         }
+        Ok(Sweep { node, name: spec.name, transfer, sizes, lanes })
+    }
+
+    /// Times `iteration` (one lane's calls at `n` bytes: the copies themselves) at every
+    /// size on GPU 0, then, with two GPUs, on both at once; writes the files and checks the
+    /// data with PAW_CHECK=1. Fails if `iteration` makes other calls than the binary's
+    /// [`Transfer`] says (found on the untimed warm-up iteration).
+    pub fn run(mut self, iteration: impl Fn(&mut Lane, usize) + Sync) -> Result<()> {
+        let mut lanes = std::mem::take(&mut self.lanes);
+        self.measure("", &mut lanes[..1], &iteration)?;
+        if let [_, second] = &lanes[..] {
+            self.node.add_library(second.gpu.describe());
+            self.measure("_dev0+1", &mut lanes, &iteration)?;
+        }
+        self.node.checks_passed()
+    }
+
+    /// Measures every size with `lanes` (one device, or two at once) and writes
+    /// `<name>_time<suffix>.dat` (usec) and `<name>_bw<suffix>.dat` (GB/s).
+    fn measure(
+        &self,
+        suffix: &str,
+        lanes: &mut [Lane],
+        iteration: &(impl Fn(&mut Lane, usize) + Sync),
+    ) -> Result<()> {
+        let node = &self.node;
+        let t = self.transfer;
+        let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
+        let per_size = if t.direction == Direction::InOut { 2 } else { 1 } * lanes.len();
+        let mut notes = vec![t.host_note(lanes[0].host_offset()), t.device_note()];
+        if lanes.len() == 2 {
+            notes.push(
+                "two devices at once: each iteration runs the copies to GPU 0 and GPU 1 on two \
+                 threads and ends when both have finished; bandwidth is the sum over both"
+                    .to_string(),
+            );
+        }
+        notes.push(format!(
+            "bandwidth = {per_size} x SIZE / time, GB/s (GB = 1e9 B); time per iteration, usec"
+        ));
+        let file = |stem: &str, y: Axis, echo: bool| {
+            node.dat(
+                &bench,
+                DatSpec {
+                    file: format!("{}_{stem}{suffix}.dat", self.name),
+                    x: Axis::new("transfer size", "bytes"),
+                    y,
+                    notes: notes.clone(),
+                    echo,
+                    extra: vec![],
+                },
+            )
+        };
+        let mut time = file("time", Axis::new("time per iteration", "usec"), false)?;
+        let mut bw = file("bw", Axis::new("bandwidth", "GB/s (1e9 B/s)"), true)?;
+
+        for lane in lanes.iter_mut() {
+            lane.gpu.bind()?;
+            lane.called = 0;
+            iteration(lane, self.sizes.med as usize);
+            lane.result()?;
+            if lane.called != t.calls() {
+                return Err(Error::runtime(format!(
+                    "{}'s timed iteration calls {} where its transfer needs {}",
+                    self.name,
+                    Transfer::describe_calls(lane.called),
+                    Transfer::describe_calls(t.calls())
+                )));
+            }
+        }
+        for size in self.sizes.sweep() {
+            let n = size as usize;
+            let m = match lanes {
+                [one] => {
+                    one.gpu.bind()?;
+                    let m = bench.measure(size, || iteration(one, n))?;
+                    one.result()?;
+                    m
+                }
+                [a, b] => {
+                    a.gpu.bind()?;
+                    let handshake = Handshake::default();
+                    let m = std::thread::scope(|s| {
+                        let partner = s.spawn(|| handshake.serve(b, n, iteration));
+                        let m = bench.measure(size, || handshake.together(|| iteration(a, n)));
+                        handshake.stop.store(true, Ordering::Release);
+                        partner
+                            .join()
+                            .unwrap_or_else(|_| Err(Error::runtime("GPU 1's thread panicked")))?;
+                        m
+                    })?;
+                    a.result()?;
+                    b.result()?;
+                    m
+                }
+                _ => unreachable!("one or two devices"),
+            };
+            let mut wrong = 0;
+            if node.checking() {
+                for lane in lanes.iter_mut() {
+                    wrong += lane.check(t.direction, n, size)?;
+                }
+            }
+            let verdict = node.verdict(wrong);
+            time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
+            bw.row(size, &m.row(|t| (per_size * n) as f64 / t / 1e9).verdict(verdict));
+        }
+        Ok(())
     }
 }
 
-/// Measures every size with `lanes` (one device, or two at once) and writes
-/// `<name>_time<suffix>.dat` (usec) and `<name>_bw<suffix>.dat` (GB/s).
-fn measure_sweep(
-    node: &Node,
-    name: &str,
-    suffix: &str,
-    sizes: &SizeRange,
-    lanes: &mut [Lane],
-) -> Result<()> {
-    let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
-    let per_size = if lanes[0].direction == Direction::InOut { 2 } else { 1 } * lanes.len();
-    let mut notes = Vec::new();
-    if lanes.len() == 2 {
-        notes.push(
-            "two devices at once: each iteration runs the copies to GPU 0 and GPU 1 on two \
-             threads and ends when both have finished; bandwidth is the sum over both"
-                .to_string(),
-        );
+impl Lane {
+    /// Bytes past a page boundary where the host buffer starts.
+    fn host_offset(&self) -> usize {
+        self.host_ptr as usize % PAGE
     }
-    notes.push(format!(
-        "bandwidth = {per_size} x SIZE / time, GB/s (GB = 1e9 B); time per iteration, usec"
-    ));
-    let file = |stem: &str, y: Axis, echo: bool| {
-        node.dat(
-            &bench,
-            DatSpec {
-                file: format!("{name}_{stem}{suffix}.dat"),
-                x: Axis::new("transfer size", "bytes"),
-                y,
-                notes: notes.clone(),
-                echo,
-                extra: vec![],
-            },
-        )
-    };
-    let mut time = file("time", Axis::new("time per iteration", "usec"), false)?;
-    let mut bw = file("bw", Axis::new("bandwidth", "GB/s (1e9 B/s)"), true)?;
+}
 
-    for lane in lanes.iter_mut() {
-        lane.step(sizes.med as usize)?;
-    }
-    let mut failure = FirstError::default();
-    for size in sizes.sweep() {
-        let n = size as usize;
-        let m = match lanes {
-            [one] => bench.measure(size, || failure.keep(one.step(n)))?,
-            [a, b] => {
-                let handshake = Handshake::default();
-                std::thread::scope(|s| {
-                    s.spawn(|| handshake.serve(b));
-                    let m =
-                        bench.measure(size, || failure.keep(handshake.together(n, || a.step(n))));
-                    handshake.stop.store(true, Ordering::Release);
-                    m
-                })?
+impl Transfer {
+    /// The header line saying which host memory the copies use.
+    fn host_note(self, offset: usize) -> String {
+        match self.host {
+            Host::Pinned => {
+                "host memory: pinned (cuMemHostAlloc, flags 0: cached, not write-combined)".into()
             }
-            _ => unreachable!("one or two devices"),
-        };
-        failure.result()?;
-        let mut wrong = 0;
-        if node.checking() {
-            for lane in lanes.iter_mut() {
-                wrong += lane.check(n, size)?;
+            Host::Aligned => "host memory: pageable, starting on a page boundary".into(),
+            Host::Misaligned => {
+                format!("host memory: pageable, starting {offset} bytes past a page boundary")
             }
         }
-        let verdict = node.verdict(wrong);
-        time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
-        bw.row(size, &m.row(|t| (per_size * n) as f64 / t / 1e9).verdict(verdict));
     }
-    Ok(())
+
+    /// The header line saying how the device memory is had.
+    fn device_note(self) -> String {
+        match self.device {
+            Device::Keep => "device memory: allocated once, before timing".into(),
+            Device::Alloc => {
+                "device memory: per iteration cuMemAlloc, cuMemcpy, cuMemFree, all timed".into()
+            }
+        }
+    }
 }
 
 /// Runs a second lane on its own thread in step with the measuring thread: the measuring
-/// thread starts an iteration, does its own copies, and waits for the partner's. Both sides
+/// thread starts an iteration, does its own calls, and waits for the partner's. Both sides
 /// spin instead of sleeping, so an iteration costs no thread wake-up and the two devices'
 /// copies overlap (PAW §9.1.1 used two OpenMP threads the same way).
 #[derive(Debug, Default)]
 struct Handshake {
-    size: AtomicUsize,
     started: AtomicU64,
     finished: AtomicU64,
     stop: AtomicBool,
-    failure: Mutex<Option<Error>>,
 }
 
 impl Handshake {
-    /// The partner thread's loop: one `lane.step` per started iteration, until `stop`.
-    fn serve(&self, lane: &mut Lane) {
+    /// The partner thread: binds its lane's device once, then one `iteration` at `n` bytes
+    /// per started iteration, until `stop`.
+    fn serve(
+        &self,
+        lane: &mut Lane,
+        n: usize,
+        iteration: &(impl Fn(&mut Lane, usize) + Sync),
+    ) -> Result<()> {
+        let bound = lane.gpu.bind();
         let mut seen = 0;
         loop {
             let go = loop {
                 if self.stop.load(Ordering::Acquire) {
-                    return;
+                    return bound;
                 }
                 let g = self.started.load(Ordering::Acquire);
                 if g != seen {
@@ -287,33 +511,30 @@ impl Handshake {
                 std::hint::spin_loop();
             };
             seen = go;
-            if let Err(e) = lane.step(self.size.load(Ordering::Relaxed)) {
-                self.failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+            if bound.is_ok() {
+                iteration(lane, n);
             }
             self.finished.store(go, Ordering::Release);
         }
     }
 
-    /// One iteration at `size` bytes: starts the partner, runs `mine`, waits for the partner.
-    fn together(&self, size: usize, mine: impl FnOnce() -> Result<()>) -> Result<()> {
-        self.size.store(size, Ordering::Relaxed);
+    /// One iteration: starts the partner, runs `mine`, waits for the partner.
+    fn together(&self, mine: impl FnOnce()) {
         let go = self.started.fetch_add(1, Ordering::AcqRel) + 1;
-        let result = mine();
+        mine();
         while self.finished.load(Ordering::Acquire) != go {
             std::hint::spin_loop();
         }
-        let theirs = self.failure.lock().unwrap_or_else(|p| p.into_inner()).take();
-        result.and(theirs.map_or(Ok(()), Err))
     }
 }
 
-/// The `main` of a transfer binary: its SPEC and [`Transfer`], the text made from the
-/// choice so that each fact is written once. Arguments: the binary's name; the direction
+/// A transfer binary's `const SPEC` and `const TRANSFER`, the text made from the choice so
+/// that each fact is written once. Arguments: the binary's name; the direction
 /// (`In`, `Out`, `InOut`); the host memory (`Pinned`, `Aligned`, `Misaligned`); the device
 /// memory (`Keep`, `Alloc`); `one` GPU or `both` (a second run on GPUs 0 and 1 at once);
 /// the PAW section.
 #[macro_export]
-macro_rules! transfer_main {
+macro_rules! transfer_spec {
     ($name:literal, $dir:ident, $host:ident, $dev:ident, $gpus:ident, $section:literal) => {
         const SPEC: ::paw_base::Spec = ::paw_base::Spec {
             name: $name,
@@ -366,14 +587,10 @@ macro_rules! transfer_main {
             device: $crate::transfer::Device::$dev,
     both_devices: $crate::transfer_text!(both $gpus),
         };
-
-        fn main() -> std::process::ExitCode {
-            $crate::transfer::run(&SPEC, TRANSFER)
-        }
     };
 }
 
-/// The fragments [`transfer_main!`] composes a transfer binary's SPEC from.
+/// The fragments [`transfer_spec!`] composes a transfer binary's SPEC from.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! transfer_text {
