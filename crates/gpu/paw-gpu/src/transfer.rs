@@ -643,3 +643,26 @@ macro_rules! transfer_text {
         &[::paw_base::vars::GPU_SIZES, ::paw_base::vars::MEASURE, ::paw_base::vars::CHECK]
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_transfer_names_the_calls_of_its_iteration() {
+        let t = |direction, host, device| Transfer { direction, host, device, both_devices: false };
+        let words = |t: Transfer| Transfer::describe_calls(t.calls());
+        assert_eq!(words(t(Direction::In, Host::Pinned, Device::Keep)), "copy_in");
+        assert_eq!(words(t(Direction::In, Host::Aligned, Device::Keep)), "copy_in, synchronize");
+        assert_eq!(words(t(Direction::Out, Host::Misaligned, Device::Keep)), "copy_out");
+        assert_eq!(
+            words(t(Direction::InOut, Host::Pinned, Device::Alloc)),
+            "alloc, copy_in, copy_out, free"
+        );
+        assert_eq!(
+            words(t(Direction::In, Host::Misaligned, Device::Alloc)),
+            "alloc, copy_in, synchronize, free"
+        );
+        assert_eq!(Transfer::describe_calls(0), "none");
+    }
+}
