@@ -73,8 +73,9 @@ fn launched(var: impl Fn(&str) -> Option<String>) -> Option<Copies> {
     if let Some(all) = count("OMPI_COMM_WORLD_SIZE") {
         return Some(Copies { all, here: count("OMPI_COMM_WORLD_LOCAL_SIZE").unwrap_or(1) });
     }
-    if let Some(all) = count("PMI_SIZE") {
-        return Some(Copies { all, here: count("MPI_LOCALNRANKS").unwrap_or(1) });
+    // Hydra sets both; srun's PMI-2 sets PMI_SIZE alone, and its own variables follow.
+    if let (Some(all), Some(here)) = (count("PMI_SIZE"), count("MPI_LOCALNRANKS")) {
+        return Some(Copies { all, here });
     }
     var("SLURM_STEP_ID")?;
     let all = count("SLURM_STEP_NUM_TASKS")?;
@@ -167,6 +168,13 @@ mod tests {
         assert_eq!(launched(ompi), Some(Copies { all: 4, here: 1 }));
         let hydra = env(&[("PMI_SIZE", "2"), ("MPI_LOCALNRANKS", "2")]);
         assert_eq!(launched(hydra), Some(Copies { all: 2, here: 2 }));
+        let srun_pmi2 = env(&[
+            ("PMI_SIZE", "2"),
+            ("SLURM_STEP_ID", "0"),
+            ("SLURM_STEP_NUM_TASKS", "2"),
+            ("SLURM_STEP_TASKS_PER_NODE", "2"),
+        ]);
+        assert_eq!(launched(srun_pmi2), Some(Copies { all: 2, here: 2 }));
         let srun = env(&[
             ("SLURM_STEP_ID", "0"),
             ("SLURM_STEP_NUM_TASKS", "5"),

@@ -9,7 +9,6 @@ use paw_base::process::{self, say};
 /// Keeps the MPI environment `main.rs` or a session started until `paw_core::main` returns,
 /// records this process's rank, and makes a panic on any rank end the whole job.
 pub(crate) fn adopt_mpi(name: &'static str, universe: Universe) -> SimpleCommunicator {
-    install_abort_on_panic(name);
     let world = universe.world();
     if let Some(line) = split_step(world.size(), |v| std::env::var(v).ok()) {
         // Every task is alone in its world: the first says why for all, and all exit.
@@ -27,6 +26,7 @@ pub(crate) fn adopt_mpi(name: &'static str, universe: Universe) -> SimpleCommuni
         }
         drop(universe); // MPI_Finalize
     });
+    install_abort_on_panic(name);
     world
 }
 

@@ -73,18 +73,25 @@ macro_rules! kernels {
     };
 }
 
+#[cfg(target_arch = "x86_64")]
 kernels!(avx512, "avx512", "avx512f");
+#[cfg(target_arch = "x86_64")]
 kernels!(avx2, "avx2", "avx2,fma");
 kernels!(baseline, "baseline");
 
-/// The sets this CPU can run, widest first (the baseline always).
+/// The sets this CPU can run, widest first (the baseline always; on a CPU other than x86-64,
+/// the baseline alone: the loops as compiled for that target).
 pub fn available() -> Vec<Kernels> {
     let mut sets = Vec::new();
-    if std::arch::is_x86_feature_detected!("avx512f") {
-        sets.push(avx512::KERNELS);
-    }
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-        sets.push(avx2::KERNELS);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            sets.push(avx512::KERNELS);
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            sets.push(avx2::KERNELS);
+        }
     }
     sets.push(baseline::KERNELS);
     sets

@@ -61,13 +61,18 @@ fn kernels_are_chosen_from_the_cpu_and_the_baseline_can_be_forced() {
             .env("STREAM_KERNEL", kernel)
             .run()
     };
+    #[cfg(target_arch = "x86_64")]
     let widest = if std::arch::is_x86_feature_detected!("avx512f") {
         "avx512"
-    } else if std::arch::is_x86_feature_detected!("avx2") {
+    } else if std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+    {
         "avx2"
     } else {
         "baseline"
     };
+    #[cfg(not(target_arch = "x86_64"))]
+    let widest = "baseline";
     let out = run("auto");
     out.success();
     assert!(kernels(&out).contains(&format!("kernels: {widest} ")), "{}", out.report());

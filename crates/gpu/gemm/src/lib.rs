@@ -126,6 +126,9 @@ pub struct Product<T: GpuReal> {
     len: usize,
     /// The first failed call of the timed loop, as text.
     failure: Option<String>,
+    /// The calls made since the last reset, in order (1 multiply, 2 synchronize; 2 bits
+    /// each), to hold a binary's timed body to "a product, then a wait for it".
+    called: u32,
 }
 
 impl<T: GpuReal> GemmSweep<T> {
@@ -152,7 +155,7 @@ impl<T: GpuReal> GemmSweep<T> {
         let raw = (*blas.handle(), stream.cu_stream(), addresses);
         let len = most * most;
         let _owned = (blas, da, db);
-        let product = Product { stream, _owned, dc, raw, len, failure: None };
+        let product = Product { stream, _owned, dc, raw, len, failure: None, called: 0 };
         Ok(GemmSweep { node, name: spec.name, sizes, a, b, product })
     }
 
@@ -167,6 +170,12 @@ impl<T: GpuReal> GemmSweep<T> {
         let (mut time, mut rate) = paw_blas::rate_files(&node, &bench, files, call)?;
         iteration(&mut product, sizes.med as usize);
         product.failed()?;
+        if product.called != (1 << 2) | 2 {
+            return Err(Error::runtime(format!(
+                "{name}'s timed iteration must call multiply, then synchronize (a product and \
+                 a wait for it)"
+            )));
+        }
         let mut worst = 0.0f64;
         for size in sizes.sweep() {
             let n = size as usize;
@@ -186,6 +195,7 @@ impl<T: GpuReal> Product<T> {
     /// C = A B at order `n` (cublasDgemm / cublasSgemm, column-major, alpha 1, beta 0).
     #[inline]
     pub fn multiply(&mut self, n: usize) {
+        self.called = (self.called << 2) | 1;
         if n * n > self.len {
             self.failure.get_or_insert_with(|| format!("order {n} is larger than the operands"));
             return;
@@ -202,6 +212,7 @@ impl<T: GpuReal> Product<T> {
     /// Waits for the product (cuStreamSynchronize on the handle's stream).
     #[inline]
     pub fn synchronize(&mut self) {
+        self.called = (self.called << 2) | 2;
         // SAFETY: the stream is owned by `self.stream`, alive as long as `self`.
         let r = unsafe { sys::cuStreamSynchronize(self.raw.1) };
         if r != sys::CUresult::CUDA_SUCCESS {

@@ -75,45 +75,54 @@ pub struct Transfer {
     pub both_devices: bool,
 }
 
-/// What [`Lane`]'s timed calls were made in one iteration, as bits, to hold a binary's timed
-/// body to its [`Transfer`] (checked on the untimed warm-up iteration).
-mod called {
-    pub const COPY_IN: u8 = 1;
-    pub const COPY_OUT: u8 = 2;
-    pub const SYNCHRONIZE: u8 = 4;
-    pub const ALLOC: u8 = 8;
-    pub const FREE: u8 = 16;
+/// [`Lane`]'s timed calls, each a 3-bit code; an iteration's calls in order are a sequence
+/// of codes, to hold a binary's timed body to its [`Transfer`] (checked on the untimed
+/// warm-up iteration).
+mod call {
+    pub const ALLOC: u32 = 1;
+    pub const COPY_IN: u32 = 2;
+    pub const SYNCHRONIZE: u32 = 3;
+    pub const COPY_OUT: u32 = 4;
+    pub const FREE: u32 = 5;
+    pub const NAMES: [&str; 6] = ["", "alloc", "copy_in", "synchronize", "copy_out", "free"];
+
+    /// `sequence` with `code` appended.
+    #[inline]
+    pub fn append(sequence: u32, code: u32) -> u32 {
+        (sequence << 3) | code
+    }
 }
 
 impl Transfer {
-    /// The calls an iteration of this transfer makes ([`called`] bits).
-    fn calls(self) -> u8 {
-        let copies = match self.direction {
-            Direction::In => called::COPY_IN,
-            Direction::Out => called::COPY_OUT,
-            Direction::InOut => called::COPY_IN | called::COPY_OUT,
-        };
+    /// The calls one iteration of this transfer makes, in order, as a [`call`] sequence:
+    /// alloc, copy in, wait for a staged copy in, copy out, free.
+    fn calls(self) -> u32 {
         let staged = self.direction == Direction::In && self.host != Host::Pinned;
-        let sync = if staged { called::SYNCHRONIZE } else { 0 };
-        let alloc = if self.device == Device::Alloc { called::ALLOC | called::FREE } else { 0 };
-        copies | sync | alloc
+        let alloc = self.device == Device::Alloc;
+        [
+            (alloc, call::ALLOC),
+            (self.direction != Direction::Out, call::COPY_IN),
+            (staged, call::SYNCHRONIZE),
+            (self.direction != Direction::In, call::COPY_OUT),
+            (alloc, call::FREE),
+        ]
+        .iter()
+        .filter(|(made, _)| *made)
+        .fold(0, |sequence, (_, code)| call::append(sequence, *code))
     }
 
-    /// The calls of one iteration, in words, for a mismatch message.
-    fn describe_calls(bits: u8) -> String {
-        let names = [
-            (called::ALLOC, "alloc"),
-            (called::COPY_IN, "copy_in"),
-            (called::COPY_OUT, "copy_out"),
-            (called::SYNCHRONIZE, "synchronize"),
-            (called::FREE, "free"),
-        ];
-        let used: Vec<&str> =
-            names.iter().filter(|(b, _)| bits & b != 0).map(|(_, n)| *n).collect();
-        if used.is_empty() {
+    /// A [`call`] sequence in words, for a mismatch message.
+    fn describe_calls(mut sequence: u32) -> String {
+        let mut names = Vec::new();
+        while sequence != 0 {
+            names.push(call::NAMES.get((sequence & 7) as usize).copied().unwrap_or("?"));
+            sequence >>= 3;
+        }
+        names.reverse();
+        if names.is_empty() {
             "none".into()
         } else {
-            used.join(", ")
+            names.join(", ")
         }
     }
 }
@@ -141,8 +150,9 @@ impl HostMemory {
 #[derive(Debug)]
 pub struct Lane {
     gpu: Gpu,
-    host: HostMemory,
-    /// The host buffer's address and length (taken from `host` once).
+    /// The host buffer, owned; used only through `host_ptr` after `new`.
+    _host: HostMemory,
+    /// The host buffer's address and length (taken from `_host` once).
     host_ptr: *mut u8,
     host_len: usize,
     /// The device memory the copies use: the kept buffer, or what [`Lane::alloc`] returned.
@@ -151,8 +161,8 @@ pub struct Lane {
     kept: Option<DeviceBuffer>,
     /// The first failed call and its status.
     failure: Option<(&'static str, DriverError)>,
-    /// [`called`] bits of the calls made since the last reset.
-    called: u8,
+    /// The [`call`] sequence of the calls made since the last reset.
+    called: u32,
 }
 
 // SAFETY: `host_ptr` points into `host`, which the lane owns and moves with it; a lane is
@@ -176,7 +186,7 @@ impl Lane {
         let (dev, dev_len) = kept.as_ref().map_or((0, 0), |d| (d.ptr(), d.len()));
         Ok(Lane {
             gpu: gpu.clone(),
-            host,
+            _host: host,
             host_ptr,
             host_len,
             dev,
@@ -191,7 +201,7 @@ impl Lane {
     /// (cuMemcpyHtoD, synchronous).
     #[inline]
     pub fn copy_in(&mut self, n: usize) {
-        self.called |= called::COPY_IN;
+        self.called = call::append(self.called, call::COPY_IN);
         if self.fits(n) {
             // SAFETY: the host buffer holds host_len >= n bytes and the device memory
             // dev_len >= n (`fits`), both owned by this lane for the call.
@@ -204,7 +214,7 @@ impl Lane {
     /// (cuMemcpyDtoH, synchronous).
     #[inline]
     pub fn copy_out(&mut self, n: usize) {
-        self.called |= called::COPY_OUT;
+        self.called = call::append(self.called, call::COPY_OUT);
         if self.fits(n) {
             // SAFETY: as in `copy_in`; the host bytes are written by the device.
             let r = unsafe { sys::cuMemcpyDtoH_v2(self.host_ptr.cast(), self.dev, n) };
@@ -216,7 +226,7 @@ impl Lane {
     /// the data is staged, this once it has arrived.
     #[inline]
     pub fn synchronize(&mut self) {
-        self.called |= called::SYNCHRONIZE;
+        self.called = call::append(self.called, call::SYNCHRONIZE);
         // SAFETY: no memory is passed; the thread's current context is this lane's.
         let r = unsafe { sys::cuCtxSynchronize() };
         self.keep("cuCtxSynchronize", r);
@@ -225,7 +235,7 @@ impl Lane {
     /// Device memory of `n` bytes for the next copies (cuMemAlloc; at least one byte).
     #[inline]
     pub fn alloc(&mut self, n: usize) {
-        self.called |= called::ALLOC;
+        self.called = call::append(self.called, call::ALLOC);
         let mut ptr = 0;
         // SAFETY: `ptr` is a valid place for the result; the allocation is freed by `free`
         // (or by `release` after a failed iteration).
@@ -239,7 +249,13 @@ impl Lane {
     /// Frees what [`Lane::alloc`] returned (cuMemFree).
     #[inline]
     pub fn free(&mut self) {
-        self.called |= called::FREE;
+        self.called = call::append(self.called, call::FREE);
+        self.release();
+    }
+
+    /// cuMemFree of what [`Lane::alloc`] returned, if anything (a kept buffer stays).
+    #[inline]
+    fn release(&mut self) {
         if self.kept.is_none() && self.dev != 0 {
             // SAFETY: `dev` came from cuMemAlloc in `alloc` and is freed once, here.
             let r = unsafe { sys::cuMemFree_v2(self.dev) };
@@ -270,7 +286,8 @@ impl Lane {
     /// interrupted iteration left allocated.
     fn result(&mut self) -> Result<()> {
         if self.kept.is_none() && self.dev != 0 {
-            self.free();
+            self.gpu.bind()?;
+            self.release();
         }
         match self.failure.take() {
             Some((call, e)) => Err(failed(call, e)),
@@ -282,7 +299,10 @@ impl Lane {
     /// way the lane copies, through the lane's host buffer; returns the wrong bytes found.
     fn check(&mut self, direction: Direction, size: usize, seq: u64) -> Result<usize> {
         let mut dev = DeviceBuffer::new(&self.gpu, size)?;
-        let host = &mut self.host.bytes_mut()[..size];
+        assert!(size <= self.host_len, "check of {size} bytes, host buffer {}", self.host_len);
+        // SAFETY: `host_ptr` addresses `host_len` >= size bytes of `_host`, owned by this
+        // lane; the timed calls use the same pointer, so no other reference to them exists.
+        let host = unsafe { std::slice::from_raw_parts_mut(self.host_ptr, size) };
         let mut other = vec![0u8; size];
         let (key, len) = (self.gpu.context().ordinal() as i32, size as u64);
         let mut wrong = 0;
@@ -394,12 +414,13 @@ impl Sweep {
             lane.gpu.bind()?;
             lane.called = 0;
             iteration(lane, self.sizes.med as usize);
+            let made = lane.called;
             lane.result()?;
-            if lane.called != t.calls() {
+            if made != t.calls() {
                 return Err(Error::runtime(format!(
                     "{}'s timed iteration calls {} where its transfer needs {}",
                     self.name,
-                    Transfer::describe_calls(lane.called),
+                    Transfer::describe_calls(made),
                     Transfer::describe_calls(t.calls())
                 )));
             }
@@ -418,8 +439,9 @@ impl Sweep {
                     let handshake = Handshake::default();
                     let m = std::thread::scope(|s| {
                         let partner = s.spawn(|| handshake.serve(b, n, iteration));
+                        let stop = Stop(&handshake.stop);
                         let m = bench.measure(size, || handshake.together(|| iteration(a, n)));
-                        handshake.stop.store(true, Ordering::Release);
+                        drop(stop);
                         partner
                             .join()
                             .unwrap_or_else(|_| Err(Error::runtime("GPU 1's thread panicked")))?;
@@ -474,6 +496,16 @@ impl Transfer {
                 "device memory: per iteration cuMemAlloc, cuMemcpy, cuMemFree, all timed".into()
             }
         }
+    }
+}
+
+/// Stops the partner thread when dropped: also when the measuring thread panics, which would
+/// otherwise leave the scope waiting for a partner that spins forever.
+struct Stop<'a>(&'a AtomicBool);
+
+impl Drop for Stop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
     }
 }
 
@@ -664,5 +696,9 @@ mod tests {
             "alloc, copy_in, synchronize, free"
         );
         assert_eq!(Transfer::describe_calls(0), "none");
+        let wrong_order = call::append(call::append(0, call::SYNCHRONIZE), call::COPY_IN);
+        assert_ne!(wrong_order, t(Direction::In, Host::Aligned, Device::Keep).calls());
+        let twice = call::append(call::append(0, call::COPY_IN), call::COPY_IN);
+        assert_ne!(twice, t(Direction::In, Host::Pinned, Device::Keep).calls());
     }
 }
