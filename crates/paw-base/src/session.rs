@@ -701,3 +701,145 @@ pub fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {
         dir.display()
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dat::Axis;
+    use crate::spec::Ranks;
+    use crate::team::Solo;
+    use std::sync::Mutex;
+
+    /// The tests set PAW_OUTPUT_DIR and others in this process's environment: one at a time.
+    static ENV: Mutex<()> = Mutex::new(());
+
+    const SPEC: Spec = Spec {
+        name: "session_test",
+        title: "a session under test",
+        timed: "nothing",
+        reports: "nothing, {ranks}",
+        ranks: Ranks::Node,
+        combine: Combine::Min,
+        vars: &[vars::MEASURE],
+        check: Check::Never,
+        files: "t.dat",
+    };
+
+    /// Variables set in this process's environment until dropped.
+    struct Vars(Vec<&'static str>);
+
+    impl Drop for Vars {
+        fn drop(&mut self) {
+            for k in &self.0 {
+                std::env::remove_var(k);
+            }
+        }
+    }
+
+    /// A node session writing into `dir`, with `vars` set in the environment for as long as
+    /// the returned guard lives (the output directory's name in errors is read from it).
+    fn session(dir: &Path, vars: &[(&'static str, &str)]) -> (Result<Session<Solo>>, Vars) {
+        std::env::set_var("PAW_OUTPUT_DIR", dir);
+        for (k, v) in vars {
+            std::env::set_var(k, v);
+        }
+        let guard = Vars(vars.iter().map(|(k, _)| *k).chain(["PAW_OUTPUT_DIR"]).collect());
+        let info = RunInfo {
+            benchmark: SPEC.name.into(),
+            title: SPEC.title.into(),
+            date: meta::utc_now(),
+            tasks: 1,
+            placement: vec![meta::placement()],
+            ..RunInfo::default()
+        };
+        (Session::new(Solo::new(), &SPEC, info), guard)
+    }
+
+    /// Creates `t.dat` (and its CSV twin) in the session's directory.
+    fn create(session: &Session<Solo>) -> Result<DatFile> {
+        let bench = session.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
+        let spec = DatSpec {
+            file: "t.dat".into(),
+            x: Axis::new("size", "bytes"),
+            y: Axis::new("time", "usec"),
+            notes: vec!["a note".into()],
+            echo: false,
+            extra: vec![],
+        };
+        session.dat(&bench, spec)
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut n: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    }
+
+    #[test]
+    fn files_and_record_go_to_the_output_directory_and_earlier_files_are_kept() {
+        let _env = ENV.lock().unwrap_or_else(|p| p.into_inner());
+        let dir = tempfile::tempdir().unwrap();
+        let (s, _vars) = session(dir.path(), &[]);
+        let s = s.unwrap();
+        drop(create(&s).unwrap());
+        s.ledger.save().unwrap();
+        assert_eq!(names(dir.path()), ["session_test-np_0001.json", "t.csv", "t.dat"]);
+        let text = std::fs::read_to_string(dir.path().join("t.dat")).unwrap();
+        assert!(text.starts_with("# paw session_test -- a session under test\n"), "{text}");
+        assert!(text.contains("# a note\n"), "{text}");
+
+        let (again, _vars) = session(dir.path(), &[]);
+        drop(create(&again.unwrap()).unwrap());
+        let kept: Vec<String> =
+            names(dir.path()).into_iter().filter(|n| n.starts_with("t.") && n != "t.dat").collect();
+        assert!(kept.iter().any(|n| n.ends_with(".dat") && n.len() > 5), "{kept:?}");
+        assert!(kept.iter().any(|n| n.ends_with(".csv") && n != "t.csv"), "{kept:?}");
+    }
+
+    #[test]
+    fn a_missing_output_directory_is_an_input_error_that_names_it() {
+        let _env = ENV.lock().unwrap_or_else(|p| p.into_inner());
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("no-such-dir");
+        let (s, _vars) = session(&missing, &[]);
+        let e = create(&s.unwrap()).unwrap_err();
+        assert_eq!(e.code(), 2, "{e}");
+        let text = e.to_string();
+        assert!(text.contains("PAW_OUTPUT_DIR=") && text.contains("does not exist"), "{text}");
+        assert!(!missing.exists(), "a mistyped directory must not be created");
+    }
+
+    #[test]
+    fn per_host_files_go_to_a_directory_named_after_the_host() {
+        let _env = ENV.lock().unwrap_or_else(|p| p.into_inner());
+        let dir = tempfile::tempdir().unwrap();
+        let (s, _vars) = session(dir.path(), &[]);
+        let mut s = s.unwrap();
+        s.per_host();
+        drop(create(&s).unwrap());
+        let host = meta::hostname();
+        assert_eq!(names(dir.path()), [host.clone()]);
+        assert!(dir.path().join(&host).join("t.dat").is_file());
+        assert_eq!(s.output_dir(), dir.path().join(&host));
+    }
+
+    #[test]
+    fn settings_record_what_was_read_and_a_bad_value_is_refused_before_any_file() {
+        let _env = ENV.lock().unwrap_or_else(|p| p.into_inner());
+        let dir = tempfile::tempdir().unwrap();
+        let (s, vars) = session(dir.path(), &[("PAW_TIMEOUT", "0")]);
+        let s = s.unwrap();
+        drop(vars);
+        let timeout = s.settings().into_iter().find(|v| v.name == "PAW_TIMEOUT").unwrap();
+        assert_eq!((timeout.value.as_str(), timeout.set), ("0", true));
+        let out = s.settings().into_iter().find(|v| v.name == "PAW_OUTPUT_DIR").unwrap();
+        assert_eq!(out.value, dir.path().display().to_string());
+
+        let e = session(dir.path(), &[("NREPS", "many")]).0.unwrap_err();
+        assert!(e.to_string().contains("NREPS"), "{e}");
+        assert!(names(dir.path()).is_empty(), "{:?}", names(dir.path()));
+    }
+}
