@@ -821,7 +821,7 @@ mod tests {
         s.per_host();
         drop(create(&s).unwrap());
         let host = meta::hostname();
-        assert_eq!(names(dir.path()), [host.clone()]);
+        assert_eq!(names(dir.path()), std::slice::from_ref(&host));
         assert!(dir.path().join(&host).join("t.dat").is_file());
         assert_eq!(s.output_dir(), dir.path().join(&host));
     }
