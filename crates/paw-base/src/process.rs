@@ -1,6 +1,6 @@
 //! The process around a benchmark: the `main` wrapper that prints an error once and sets
 //! the exit status, fatal errors and warnings, and the rank. This module depends on nothing
-//! else in paw-base but [`crate::error`]; what must happen at exit (the run record's status)
+//! else in paw-base but [`crate::Error`]; what must happen at exit (the run record's status)
 //! is registered with [`at_exit`], and a parallel runtime (paw-core's MPI) joins with
 //! [`adopt`]: its rank, how it ends every task of the job, and how it finishes.
 

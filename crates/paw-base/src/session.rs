@@ -1,4 +1,4 @@
-//! What the MPI session ([`crate::Paw`]) and the node session ([`crate::Node`]) share:
+//! What the MPI session (paw-core's `Paw`) and the node session ([`crate::Node`]) share:
 //! the settings read on rank 0 and shared (and recorded where they are read, for the
 //! header), loop controls and timer figures, run metadata, output files and the run record.
 
@@ -20,7 +20,7 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-/// A benchmark's session over a [`Team`]: [`crate::Paw`] dereferences to
+/// A benchmark's session over a [`Team`]: paw-core's `Paw` dereferences to
 /// `Session<World>`, and [`crate::Node`] is `Session<Solo>`.
 #[derive(Debug)]
 pub struct Session<T: Team> {

@@ -14,7 +14,7 @@ pub struct Stats {
     pub stddev: f64,
     /// Middle sample (mean of the two middle samples for an even count).
     pub median: f64,
-    /// Lower end of the median's interval (see [`median_interval`]).
+    /// Lower end of the median's interval (see `median_interval`).
     pub ci_lo: f64,
     /// Upper end of the median's interval.
     pub ci_hi: f64,

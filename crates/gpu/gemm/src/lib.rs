@@ -1,7 +1,7 @@
 //! The cuBLAS GEMM sweep of `gpu_dgemm` and `gpu_sgemm` (PAW 1.6 §8.1), one body for both
 //! precisions; what it times and reports is in each binary's SPEC. A binary's `main` sets up
-//! a [`GemmSweep`] and gives [`GemmSweep::run`] the timed calls: [`GemmSweep::multiply`] and
-//! [`GemmSweep::synchronize`], which go straight to cuBLAS and the driver and keep the first
+//! a [`GemmSweep`] and gives [`GemmSweep::run`] the timed calls: [`Product::multiply`] and
+//! [`Product::synchronize`], which go straight to cuBLAS and the driver and keep the first
 //! failure for after the sample.
 #![warn(missing_docs)]
 

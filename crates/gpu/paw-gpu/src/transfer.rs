@@ -4,7 +4,7 @@
 //!
 //! A binary states a [`Transfer`] (the direction, the host memory: pinned, or pageable and
 //! page-aligned or not, and whether device memory is kept for the whole run or allocated and
-//! freed around every copy) with [`transfer_spec!`], which also writes its SPEC from it. Its
+//! freed around every copy) with [`crate::transfer_spec!`], which also writes its SPEC from it. Its
 //! `main` sets up a [`Sweep`] and gives [`Sweep::run`] the timed iteration: the [`Lane`]
 //! calls themselves (`copy_in`, `copy_out`, `synchronize`, `alloc`, `free`), checked against
 //! the Transfer on the warm-up iteration. With `both_devices` and two or more GPUs the sweep
