@@ -6,7 +6,7 @@
 //!
 //! - [`Spec`] is a benchmark's description of itself, written once: `-h`, the header of
 //!   every output file and the doc tables come from it. [`vars`] describes the shared
-//!   environment variables.
+//!   environment variables. [`About`] is the same for a suite binary with its own options.
 //! - [`Node`] (a single process, no MPI) and paw-core's `Paw` (MPI) start a [`Session`]:
 //!   settings read once and recorded for the header, timer overhead and resolution, the
 //!   watchdog; a session is generic over the [`Team`] of processes that measure together.
@@ -56,6 +56,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod about;
 mod bench;
 mod calib;
 pub mod check;
@@ -75,6 +76,7 @@ mod timer;
 pub mod vars;
 pub mod watchdog;
 
+pub use about::{About, Opt};
 pub use bench::{Bench, Measurement, Row, Timing};
 pub use calib::Policy;
 pub use config::{check_requested, doubling, Family, SizeRange, MPI_COUNT_LIMIT};

@@ -2,6 +2,7 @@
 //! the settings read on rank 0 and shared (and recorded where they are read, for the
 //! header), loop controls and timer figures, run metadata, output files and the run record.
 
+use crate::about::one_line;
 use crate::bench::{Bench, Timing};
 use crate::calib::{Calibration, Policy};
 use crate::check::Verdict;
@@ -685,10 +686,6 @@ pub fn finish(ledger: &Ledger, outcome: &Result<()>) {
 }
 
 /// Text of a Spec field on one line.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// The error for an output file that cannot be created in `dir`, naming where the
 /// directory came from (PAW_OUTPUT_DIR or the current directory).
 pub fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {

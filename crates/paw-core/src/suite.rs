@@ -11,15 +11,15 @@ use paw_base::dat::{keep_earlier, np_file, Column, CsvTable, Place, Table, TextF
 use paw_base::meta::{self, RunInfo};
 use paw_base::record::{HostTasks, Ledger, Record};
 use paw_base::session::{existing_dir, finish, output_error, warn_unknown_vars};
-use paw_base::Var;
 use paw_base::{process, vars, watchdog};
+use paw_base::{About, Var};
 use paw_base::{Error, Result};
 use std::path::PathBuf;
 use std::rc::Rc;
 
 /// A suite's run: where its files go, if anywhere, and its record.
 pub struct SuiteRun {
-    name: &'static str,
+    about: About,
     world: SimpleCommunicator,
     dir: Option<PathBuf>,
     ledger: Rc<Ledger>,
@@ -28,23 +28,25 @@ pub struct SuiteRun {
 
 impl std::fmt::Debug for SuiteRun {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SuiteRun").field("name", &self.name).field("dir", &self.dir).finish()
+        f.debug_struct("SuiteRun").field("name", &self.about.name).field("dir", &self.dir).finish()
     }
 }
 
 impl SuiteRun {
-    /// Starts a suite's run on `world` (collective). `reads` are the variables it reads
+    /// Starts the run of the suite binary `about` describes on `world` (collective); its
+    /// title and its `timed:` and `reported:` lines head every file. `reads` are the variables it reads
     /// besides PAW_OUTPUT_DIR and PAW_TIMEOUT (a paw-like variable not among them is
     /// warned about); `timeout` is its watchdog option, if given (else PAW_TIMEOUT or the
     /// default); with `files`, CSV tables and the run record go to PAW_OUTPUT_DIR (or the
     /// current directory).
     pub fn start(
-        name: &'static str,
+        about: &About,
         world: &SimpleCommunicator,
         reads: &[Var],
         timeout: Option<u64>,
         files: bool,
     ) -> Result<SuiteRun> {
+        let name = about.name;
         let root = world.rank() == 0;
         let all: Vec<&Var> = reads.iter().chain(vars::EVERY).collect();
         let mut failure =
@@ -113,7 +115,7 @@ impl SuiteRun {
                 paw_version,
                 git_revision,
                 binary: name.to_string(),
-                title: name.to_string(),
+                title: about.title.clone(),
                 arguments: std::env::args().skip(1).collect(),
                 date: meta::utc_now(),
                 status: "running".into(),
@@ -133,7 +135,7 @@ impl SuiteRun {
             let l = ledger.clone();
             process::at_exit(move |outcome| finish(&l, outcome));
         }
-        Ok(SuiteRun { name, world: world.duplicate(), dir, ledger, info })
+        Ok(SuiteRun { about: about.clone(), world: world.duplicate(), dir, ledger, info })
     }
 
     /// Whether output files were asked for.
@@ -149,34 +151,30 @@ impl SuiteRun {
     }
 
     /// Creates the table `file` (a `.dat` file and its CSV twin) on rank 0 when files were
-    /// asked for, its header the run's description (`title`, date, hosts, placement, MPI
-    /// library, environment, timer) and `notes` (collective).
-    pub fn table(
-        &self,
-        file: &str,
-        title: &str,
-        notes: &[String],
-        columns: &[Column],
-    ) -> Result<Table> {
-        let header = self.header_lines(title, notes);
+    /// asked for, its header [`SuiteRun::header_lines`] with `notes` as the suite's own lines
+    /// (collective).
+    pub fn table(&self, file: &str, notes: &[String], columns: &[Column]) -> Result<Table> {
+        let header = self.header_lines(notes);
         let made = self.on_root(file, |place| Table::open(place, file, &header, columns, None))?;
         Ok(made.unwrap_or_else(Table::inactive))
     }
 
     /// The run's description as header lines, the one builder of every suite's headers:
-    /// `title`, date, hosts, placement, MPI library and timer, then the suite's `own`
-    /// lines, then the environment (MCA settings, variables).
-    pub fn header_lines(&self, title: &str, own: &[String]) -> Vec<String> {
-        let info = RunInfo { title: title.to_string(), ..self.info.clone() };
+    /// the suite's title, date, hosts, placement, MPI library and timer, then the suite's
+    /// `own` lines, the environment (MCA settings, variables), and what the suite times and
+    /// reports ([`About::header_lines`]).
+    pub fn header_lines(&self, own: &[String]) -> Vec<String> {
+        let info = RunInfo { title: self.about.title.clone(), ..self.info.clone() };
         let mut lines = info.header_lines();
         lines.extend(own.iter().cloned());
         lines.extend(info.environment_lines());
+        lines.extend(self.about.header_lines());
         lines
     }
 
     /// [`SuiteRun::header_lines`] as text, each line behind `# `.
-    pub fn header(&self, title: &str, own: &[String]) -> String {
-        self.header_lines(title, own).iter().map(|l| format!("# {l}\n")).collect()
+    pub fn header(&self, own: &[String]) -> String {
+        self.header_lines(own).iter().map(|l| format!("# {l}\n")).collect()
     }
 
     /// Creates the text file `file` on rank 0 when files were asked for (collective).
@@ -231,7 +229,7 @@ impl SuiteRun {
             return Ok(());
         }
         let dir = self.dir.as_ref().expect("files asked for");
-        let name = np_file(self.name, self.world.size() as usize).replace(".dat", ".json");
+        let name = np_file(self.about.name, self.world.size() as usize).replace(".dat", ".json");
         self.keep(&name)?;
         self.ledger.place(dir.join(name))
     }

@@ -1,10 +1,12 @@
-//! doc/binaries.md is made from every PAW binary's `-h` (its Spec), so the documentation of
-//! what each binary times, reports, reads and writes cannot drift from the binary. After
-//! changing a Spec, regenerate it: `PAW_BLESS=1 cargo test --release -p paw-test --test docs`.
-//! Each suite binary's doc page is held to its `-h`: every option it lists is named there,
-//! and the page's option tables list no option its binaries do not take.
+//! doc/binaries.md is made from every binary's `-h` (a PAW binary's Spec, a suite binary's
+//! About), so the documentation of what each binary times, reports, reads and writes cannot
+//! drift from the binary; so is the option table of each suite's doc page, and each suite's
+//! output header and run record are held to its `-h`. After changing a Spec or an About,
+//! regenerate them: `PAW_BLESS=1 cargo test --release -p paw-test --test docs`.
 
-use paw_test::binaries;
+use paw_core::about::{one_line, option_table, options_from_help};
+use paw_test::{binaries, Launch};
+use std::time::Duration;
 
 /// One binary's section, from its `-h` text.
 fn section(name: &str, help: &str) -> String {
@@ -30,6 +32,10 @@ fn section(name: &str, help: &str) -> String {
         out.push_str(&format!("| `{name}` | {meaning} | {} |\n", default.trim_end_matches(')')));
     }
     out.push('\n');
+    if help.lines().any(|l| l == "Options:") && !help.contains("\nVariables") {
+        out.push_str(&option_table(&options_from_help(help)));
+        out.push('\n');
+    }
     out
 }
 
@@ -37,16 +43,17 @@ fn section(name: &str, help: &str) -> String {
 fn binaries_md_is_made_from_every_binarys_help() {
     let mut doc = String::from(
         "# Every binary\n\n\
-         Made from each binary's `-h`, which comes from the `SPEC` in its source: what it \
-         times, what it reports and by which formulas, the tasks it needs, its data or result \
-         check, the files it writes and every variable it reads. A test keeps this page equal \
-         to the binaries; after changing a `SPEC`, regenerate it with\n\
+         Made from each binary's `-h`, which comes from the `SPEC` in its source (a suite \
+         binary's: its `About`): what it times, what it reports and by which formulas, the \
+         tasks it needs, its data or result check, the files it writes and every variable \
+         (a suite binary: every option) it reads. A test keeps this page equal to the \
+         binaries; after changing a `SPEC` or an `About`, regenerate it with\n\
          `PAW_BLESS=1 cargo test --release -p paw-test --test docs`.\n\n\
          Every binary also reads `PAW_OUTPUT_DIR`, `PAW_TIMEOUT` and `PAW_STRICT`; every `.dat` file has a \
          `.csv` twin and every run a JSON record (doc/results.md).\n\n",
     );
     for (list, names) in binaries::makefile_lists() {
-        if list == "SUITE" || list == "TOOL" {
+        if list == "TOOL" {
             continue;
         }
         for name in names {
@@ -65,71 +72,108 @@ fn binaries_md_is_made_from_every_binarys_help() {
     );
 }
 
-/// The doc page of each suite binary (the Makefile's SUITE list).
-const SUITE_PAGES: &[(&str, &str)] = &[
-    ("IMB-MPI1", "doc/imb-mpi1.md"),
-    ("IMB-EXT", "doc/imb-ext.md"),
-    ("IMB-IO", "doc/imb-io.md"),
-    ("b_eff", "doc/b_eff.md"),
-    ("b_eff_io", "doc/b_eff_io.md"),
-    ("com", "doc/presta.md"),
-    ("laten", "doc/presta.md"),
-    ("rma", "doc/presta.md"),
-    ("allred", "doc/presta.md"),
-    ("globalop", "doc/presta.md"),
+/// Each suite binary (the Makefile's SUITE list): its doc page, and a short run (processes,
+/// arguments; `{dir}` stands for a scratch directory) whose header and record are read.
+const SUITES: &[(&str, &str, usize, &str)] = &[
+    ("IMB-MPI1", "doc/imb-mpi1.md", 2, "PingPong -msglog 0:1 -csv"),
+    ("IMB-EXT", "doc/imb-ext.md", 2, "Unidir_Put -msglog 0:1 -csv"),
+    ("IMB-IO", "doc/imb-io.md", 1, "S_Write_Indv -msglog 0:1 -csv -dir {dir}"),
+    ("b_eff", "doc/b_eff.md", 2, "-short -mem 1 -pattern pingpong"),
+    ("b_eff_io", "doc/b_eff_io.md", 1, "-T 0.3 -MB 1 -N 1 -p {dir}"),
+    ("com", "doc/presta.md", 2, "-o 2 -b 32 -e 64"),
+    ("laten", "doc/presta.md", 2, "-o 2"),
+    ("rma", "doc/presta.md", 2, "-o 2 -c 1 -b 32 -e 64"),
+    ("allred", "doc/presta.md", 2, "10 2 2"),
+    ("globalop", "doc/presta.md", 2, "-l 2 -w 1"),
 ];
 
-/// The options a suite's `-h` lists: the first word of each line that starts with `-`.
-fn options_of_help(help: &str) -> std::collections::BTreeSet<String> {
-    help.lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with('-') && l.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic))
-        .filter_map(|l| l.split_whitespace().next())
-        .map(|w| w.trim_end_matches([',', ':']).to_string())
-        .collect()
+/// A suite binary's `-h`.
+fn suite_help(name: &str) -> String {
+    let out = Launch::mpi(binaries::bin(name), 1).arg("-h").run();
+    out.success();
+    out.stdout
 }
 
-/// The options a doc page's option tables list: the first cell of each table row that
-/// starts with a back-quoted option.
-fn options_of_page(page: &str) -> std::collections::BTreeSet<String> {
-    page.lines()
-        .filter_map(|l| l.strip_prefix("| `-"))
-        .filter_map(|l| l.split(['`', ' ']).next())
-        .map(|o| format!("-{o}"))
-        .collect()
+/// A paragraph of a `-h` text (`Timed: ...`) as one line, without its key.
+fn paragraph(help: &str, key: &str) -> String {
+    help.split("\n\n")
+        .find_map(|p| p.strip_prefix(&format!("{key}: ")))
+        .map(one_line)
+        .unwrap_or_default()
 }
 
-/// Every suite binary's doc page names each option its `-h` lists, and its option tables
-/// list no option that none of its binaries takes: a page that disagrees with the binaries
-/// fails.
+/// Every suite binary is in the table above, and its doc page holds the option table of its
+/// `-h` between the markers `<!-- options of NAME: made from its -h by the docs test -->`
+/// and `<!-- end of options -->`: a page that disagrees with the binary fails.
 #[test]
-fn every_suite_doc_page_agrees_with_its_binaries_help() {
+fn every_suite_doc_page_holds_the_options_of_its_help() {
     let suites = binaries::makefile_lists()
         .into_iter()
         .find(|(list, _)| list == "SUITE")
         .map(|(_, names)| names)
         .expect("a SUITE list in the Makefile");
     for name in &suites {
-        assert!(SUITE_PAGES.iter().any(|(n, _)| n == name), "{name} has no doc page here");
+        assert!(SUITES.iter().any(|(n, ..)| n == name), "{name} has no doc page here");
     }
-    let mut by_page: std::collections::BTreeMap<&str, std::collections::BTreeSet<String>> =
-        Default::default();
-    for (name, page) in SUITE_PAGES {
-        let out = paw_test::Launch::mpi(binaries::bin(name), 1).arg("-h").run();
-        out.success();
-        let text = std::fs::read_to_string(binaries::workspace().join(page)).expect("page");
-        let options = options_of_help(&out.stdout);
-        // (allred takes three numbers and -h only.)
-        assert!(options.contains("-h"), "{name} -h lists no options\n{}", out.report());
-        for o in &options {
-            assert!(text.contains(&format!("`{o}")), "{page} does not name {name}'s {o}");
+    let bless = std::env::var_os("PAW_BLESS").is_some();
+    for (name, page, ..) in SUITES {
+        let help = suite_help(name);
+        let options = options_from_help(&help);
+        assert!(
+            options.iter().any(|o| o.synopsis.starts_with("-h")),
+            "{name} -h lists no -h\n{help}"
+        );
+        let path = binaries::workspace().join(page);
+        let text = std::fs::read_to_string(&path).expect("page");
+        let begin = format!("<!-- options of {name}: made from its -h by the docs test -->\n");
+        let end = "<!-- end of options -->";
+        let start = text.find(&begin).unwrap_or_else(|| panic!("{page} has no `{}`", begin.trim()))
+            + begin.len();
+        let stop = start + text[start..].find(end).unwrap_or_else(|| panic!("{page}: no `{end}`"));
+        let table = option_table(&options);
+        if bless {
+            std::fs::write(&path, format!("{}{table}{}", &text[..start], &text[stop..])).unwrap();
+        } else {
+            assert!(
+                text[start..stop] == table,
+                "{page}: {name}'s option table differs from its -h; regenerate it with \
+                 PAW_BLESS=1 cargo test --release -p paw-test --test docs\n{table}"
+            );
         }
-        by_page.entry(page).or_default().extend(options);
     }
-    for (page, options) in by_page {
-        let text = std::fs::read_to_string(binaries::workspace().join(page)).expect("page");
-        for o in options_of_page(&text) {
-            assert!(options.contains(&o), "{page} lists {o}, which no binary of it takes");
+}
+
+/// Every suite binary's output says what its `-h` says: the run record's title is the `-h`
+/// title, and (IMB's output being Intel's layout) the others' headers carry the `-h`'s
+/// Timed and Reported paragraphs.
+#[test]
+fn every_suite_binarys_output_says_what_its_help_says() {
+    for (name, _, np, args) in SUITES {
+        let help = suite_help(name);
+        let title = help.lines().next().and_then(|l| l.split_once(" -- ")).map(|(_, t)| t);
+        let title = title.unwrap_or_else(|| panic!("{name} -h has no title line\n{help}"));
+        let scratch = tempfile::tempdir().unwrap();
+        let args = args.replace("{dir}", &scratch.path().display().to_string());
+        let out = Launch::mpi(binaries::bin(name), *np)
+            .args(args.split_whitespace())
+            .timeout(Duration::from_secs(60))
+            .run();
+        out.success();
+        let record = out
+            .files()
+            .into_iter()
+            .find(|f| f.ends_with(".json"))
+            .unwrap_or_else(|| panic!("{name} wrote no run record\n{}", out.report()));
+        let record: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.dir.path().join(&record)).unwrap())
+                .unwrap();
+        assert_eq!(record["title"], *title, "{name}'s record\n{}", out.report());
+        if name.starts_with("IMB-") {
+            continue;
+        }
+        for (key, line) in [("Timed", "# timed: "), ("Reported", "# reported: ")] {
+            let said = out.stdout.lines().find_map(|l| l.strip_prefix(line));
+            assert_eq!(said, Some(paragraph(&help, key).as_str()), "{name}\n{}", out.report());
         }
     }
 }

@@ -1,6 +1,7 @@
 //! b_eff's command line, read on rank 0 and sent to every rank as text.
 
 use crate::plan::{LoopRule, REPETITIONS};
+use paw_core::{About, Opt};
 
 /// Largest `-mem` in MiB: the MPI_Alltoallv counts and displacements are bytes in an MPI
 /// int, and the 3-D patterns send 6 messages of Lmax = memory / 128 per process, so 6 Lmax
@@ -38,43 +39,89 @@ pub const DEFAULT_MEM_CAP_MIB: u64 = 16_384;
 /// Memory per process by default in short mode, MiB.
 pub const SHORT_MEM_MIB: u64 = 512;
 
-/// The help text, its numbers taken from the constants that rule the run.
-pub fn help() -> String {
+/// The program's name.
+pub const NAME: &str = "b_eff";
+
+/// b_eff's description: `-h`, the header's `timed:` and `reported:` lines and the doc
+/// tables come from it, its numbers from the constants that rule the run.
+pub fn about() -> About {
     let (full, short) = (LoopRule::FULL.per_length, LoopRule::SHORT.per_length);
-    format!(
-        "\
-usage: mpirun -np P b_eff [-mem MiB] [-random N] [-seed S] [-short] [-check]
-                          [-pattern NAME,...] [-h]
-
-The effective bandwidth benchmark (b_eff, HLRS): every process exchanges messages with
-its neighbours in six ring patterns and N random rings, 21 lengths from 1 byte to
-Lmax = memory per process / 128, by MPI_Sendrecv, MPI_Alltoallv and MPI_Irecv +
-MPI_Isend + MPI_Waitall, {REPETITIONS} times each; b_eff is the logarithmic average of the
-ring and random averages of the mean over lengths of the best bandwidth, as b_eff 3.6
-computes it (cyclic buffers, one exchange in a ring of two, its loop lengths: about
-{full} s per length and method over all patterns). Needs P >= 2.
-
-  -mem MiB     memory per process, MiB (1 to {MAX_MEM_MIB}); default: this host's memory
-               divided by its processes (at most {DEFAULT_MEM_CAP_MIB}, as the original's Lmax
-               cap of 128 MiB; {SHORT_MEM_MIB} in short mode), the smallest over all hosts
-  -random N    random patterns (1 to {MAX_RANDOM}; default {RANDOM}, {RANDOM_SHORT} in short mode)
-  -seed S      seed of the random patterns (0 to 2^64-1; default: drawn and printed)
-  -short       short mode for sanity checks: {RANDOM_SHORT} random patterns, loops fitted to
-               {short} s per length and method over all patterns, {SHORT_MEM_MIB} MiB memory
-               per process unless -mem
-  -check       after each measurement, one more untimed step whose received messages are
-               compared with what their senders put there (also PAW_CHECK=1); defects
-               fail the run
-  -pattern NAME,...  run only these patterns (a name as the protocol writes it, or its
-               part before the first '-': ring1 ... ring6, random01, pingpong, cart2d ...);
-               b_eff itself needs them all and is then not computed
-  -h, --help   this text
-
-Output: the summary and the final line on standard output; b_eff-np_PPPP.prot (every
-pattern, length, method and repetition: loop length, time, bandwidth) and
-b_eff_bw-np_PPPP.dat with its .csv (bandwidth against length, a column per pattern) in
-PAW_OUTPUT_DIR (default: the current directory). MB = 10^6 bytes; MiB = 2^20 bytes."
-    )
+    About {
+        name: NAME,
+        title: "effective bandwidth (b_eff, HLRS): ring and random patterns, 3 methods".into(),
+        usage: "usage: mpirun -np P b_eff [-mem MiB] [-random N] [-seed S] [-short] [-check]\n\
+                \x20                         [-pattern NAME,...] [-h]"
+            .into(),
+        summary: format!(
+            "The effective bandwidth benchmark (b_eff, HLRS; Rabenseifner and Koniges), \
+             computing what b_eff 3.6 computes: every process exchanges messages with its \
+             neighbours in six ring patterns and N random rings, 21 lengths from 1 byte to \
+             Lmax = memory per process / 128, by three methods, {REPETITIONS} times each; \
+             loops as 3.6 sizes them, about {full} s per length and method over all patterns."
+        ),
+        timed: "per repetition, length L, pattern and method (3.6's order), after a barrier and \
+                (below length index 18) one untimed step, `loops` steps of the pattern between \
+                two MPI_Wtime reads on each process. A step: every process of a ring sends L \
+                bytes to its left neighbour while receiving from its right, then the reverse \
+                (one exchange in a ring of two); the methods are MPI_Sendrecv per exchange, one \
+                MPI_Alltoallv, or MPI_Irecv + MPI_Isend + MPI_Waitall; messages come from \
+                cyclically used buffers."
+            .into(),
+        reported: "MB/s (MB = 10^6 B): bandwidth = min over processes of L x loops x own \
+                   exchanges / own time, times messages per step / rank 0's exchanges; per \
+                   pattern the mean over the 21 lengths of the maximum over methods and \
+                   repetitions; b_eff = logavg(logavg over the six ring patterns, logavg over \
+                   the random patterns), and b_eff per process; Table 1 of the paper; the \
+                   additional patterns (ping-pong, Cartesian) outside the average."
+            .into(),
+        tasks: "any number >= 2.".into(),
+        check: "with -check (or PAW_CHECK=1), after each measurement one more untimed step \
+                whose received messages are compared with what their senders put there; \
+                defects fail the run."
+            .into(),
+        files: "in PAW_OUTPUT_DIR (default: the current directory): b_eff-np_PPPP.prot (every \
+                pattern, length, method and repetition: loops, time, bandwidth), \
+                b_eff_bw-np_PPPP.dat and .csv (bandwidth against length, a column per \
+                pattern), the run record b_eff-np_PPPP.json; the summary and the final line \
+                on standard output."
+            .into(),
+        options: vec![
+            Opt::new(
+                "-mem MiB",
+                format!(
+                    "memory per process, MiB, 1 to {MAX_MEM_MIB} (MPI_Alltoallv's byte counts are \
+                     MPI ints and the 3-D patterns send 6 Lmax per process)"
+                ),
+                format!(
+                    "this host's memory divided by its processes, the smallest over all hosts, \
+                     at most {DEFAULT_MEM_CAP_MIB} (the original's Lmax cap of 128 MiB); \
+                     {SHORT_MEM_MIB} in short mode"
+                ),
+            ),
+            Opt::new(
+                "-random N",
+                format!("random patterns, 1 to {MAX_RANDOM}"),
+                format!("{RANDOM}; {RANDOM_SHORT} in short mode"),
+            ),
+            Opt::new("-seed S", "seed of the random patterns, 0 to 2^64-1", "drawn and printed"),
+            Opt::flag(
+                "-short",
+                format!(
+                    "short mode for sanity checks: {RANDOM_SHORT} random patterns, loops fitted \
+                     to {short} s per length and method over all patterns, {SHORT_MEM_MIB} MiB \
+                     memory per process unless -mem"
+                ),
+            ),
+            Opt::flag("-check", "the data check (also PAW_CHECK=1)"),
+            Opt::flag(
+                "-pattern NAME,...",
+                "run only these patterns (a name as the protocol writes it, or its part before \
+                 the first '-': ring1 ... ring6, random01, pingpong, cart2d ...); b_eff itself \
+                 needs them all and is then not computed",
+            ),
+            Opt::flag("-h, --help", "this text"),
+        ],
+    }
 }
 
 /// Parses the arguments (without the program name). `seed` is used when `-seed` is not

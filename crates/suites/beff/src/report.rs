@@ -195,7 +195,6 @@ pub fn final_line(s: &Summary, p: usize, mem_mib: u64, system: &str) -> String {
 /// after b_eff and the ring and random averages at that length.
 pub fn write_dat(
     run: &SuiteRun,
-    title: &str,
     results: &[PatternResult],
     lengths: &[usize; LENGTHS],
     p: usize,
@@ -225,7 +224,7 @@ pub fn write_dat(
         ),
     ];
     let file = format!("b_eff_bw-np_{p:04}.dat");
-    let mut table = run.table(&file, title, &notes, &columns)?;
+    let mut table = run.table(&file, &notes, &columns)?;
     for (i, &len) in lengths.iter().enumerate() {
         let best = |kind: Kind| -> Vec<f64> {
             results.iter().filter(|r| r.kind == kind).map(|r| r.best(i)).collect()

@@ -1,10 +1,10 @@
 //! The measurements of a b_eff run, in b_eff 3.6's order and with its loop lengths.
 
 use crate::exchange::{Exchanger, Method, METHODS};
+use crate::options::NAME;
 use crate::patterns::Pattern;
 use crate::plan::{self, LoopRule, LENGTHS, REPETITIONS};
 use crate::report::{self, PatternResult, Sample};
-use crate::NAME;
 use paw_core::mpi::traits::*;
 use paw_core::TextFile;
 use std::time::Instant;

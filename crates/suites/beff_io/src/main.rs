@@ -1,21 +1,8 @@
 //! b_eff_io -- the effective I/O bandwidth benchmark (HLRS; Rabenseifner and Koniges, paper
 //! §2.2, §3.2, §5, §6) through MPI-IO, re-implemented to compute what release 2.1 computes.
 //!
-//! Timed (see `run`): access methods outermost (write, rewrite, read), then the partitions
-//! (the first n processes), then per type from the barrier before MPI_File_open to the
-//! barrier after MPI_File_close, on rank 0's clock; each pattern of Table 2 of the type in
-//! turn, the write of types 0-2 for Tn x U / 150 of the partition's time Tn = T /
-//! partitions, deciding after every call (a barrier and a broadcast from rank 0); types 3
-//! and 4 and the later accesses repeat counts (`plan::segment`).
-//!
-//! Reported (MB/s = 10^6 B/s): per type all bytes / its time; per partition 2.1's
-//! sqrt(mean(write types, rewrite type 0) x read with type 0 twice); b_eff_io = the
-//! maximum over partitions (the paper's weighting printed beside it).
-//!
-//! Ranks: any. Options: see `options::help` (`-h`). Files: the data files in `-p` (checked
-//! absent first, removed by the reads, at the end, on error and on SIGTERM, SIGINT or
-//! SIGHUP unless -keep); in PAW_OUTPUT_DIR: the protocol and summary (`-f`), per partition
-//! and access a .dat + .csv, the run record.
+//! What it times and reports, its options and files: `options::about` (`-h`); `run` holds
+//! the timed spans.
 
 mod buffers;
 mod files;
@@ -38,15 +25,12 @@ use plan::ACCESSES;
 use run::{PartitionDone, Run};
 use std::process::ExitCode;
 
-const NAME: &str = "b_eff_io";
-const TITLE: &str = "effective I/O bandwidth (b_eff_io, HLRS) through MPI-IO";
-
 fn main() -> ExitCode {
-    paw_core::main(NAME, body)
+    paw_core::main(options::NAME, body)
 }
 
 fn body() -> paw_core::Result<()> {
-    let Some(Started { world, opts, run }) = paw_hlrs::start::<Options>(NAME, &options::help(), 1)?
+    let Some(Started { world, opts, run }) = paw_hlrs::start::<Options>(&options::about(), 1)?
     else {
         return Ok(());
     };
@@ -55,7 +39,7 @@ fn body() -> paw_core::Result<()> {
     let s = setup::setting(&world, &opts, partitions.len());
     let table = plan::patterns(s.mpart);
     agree(&world, setup::fits(&world, &opts, &s, &table))?;
-    let (mut prot, mut sum) = setup::outputs(&world, &run, &opts, &s, &partitions, TITLE)?;
+    let (mut prot, mut sum) = setup::outputs(&world, &run, &opts, &s, &partitions)?;
     let buffers = buffers::Buffers::new(&table);
     let progress = progress::Progress::new(root, opts.t);
     let mut r =
@@ -83,7 +67,7 @@ fn body() -> paw_core::Result<()> {
         sum.write(&text);
     }
     for (d, &n) in done.iter().zip(&partitions) {
-        report::write_dats(&run, TITLE, p, root.then_some(d), n, s.mpart)?;
+        report::write_dats(&run, p, root.then_some(d), n, s.mpart)?;
     }
     let total: u64 = errors.iter().sum();
     if total > 0 {

@@ -3,6 +3,7 @@
 
 use crate::hints::Hints;
 use crate::plan::{units_per_partition, VALID_TN};
+use paw_core::{About, Opt};
 use std::path::PathBuf;
 
 /// Default scheduled time of the whole run, seconds (2.1's T_CRIT: a valid run).
@@ -46,57 +47,122 @@ pub struct Options {
     pub help: bool,
 }
 
-/// The help text, its numbers taken from the constants that rule the run.
-pub fn help() -> String {
+/// The program's name.
+pub const NAME: &str = "b_eff_io";
+
+/// b_eff_io's description: `-h`, the header's `timed:` and `reported:` lines and the doc
+/// tables come from it, its numbers from the constants that rule the run.
+pub fn about() -> About {
     let (u, ur) = (units_per_partition(false), units_per_partition(true));
-    format!(
-        "\
-usage: mpirun -np P b_eff_io [-T seconds] [-MB MiB] [-MT MiB] [-N n1,n2,...] [-p dir]
-                             [-f prefix] [-rewrite] [-keep] [-d] [-noshared] [-nounique]
-                             [-i hints-file] [-e errors] [-check] [-h]
-
-The effective I/O bandwidth benchmark (b_eff_io, HLRS) through MPI-IO, computing what
-release 2.1 computes. Access methods outermost (initial write, rewrite, read), then the
-partitions (the first n processes), then five pattern types (0 scatter, 1 shared file
-pointer, 2 separate files, 3 segmented, 4 segmented collective) with chunks of 1 kB, 32 kB,
-1 MB, their +8 byte forms and MPART. Each partition gets Tn = T / partitions, each pattern
-Tn x U / {u} ({ur} with -rewrite). Per partition sqrt( mean(write types, rewrite type 0) x
-mean(read types, type 0 twice) ); b_eff_io is the maximum over partitions.
-
-  -T seconds    scheduled time of the whole run, all partitions together (default
-                {DEFAULT_T}; valid from Tn = T / partitions >= {VALID_TN} s on)
-  -MB MiB       memory per process, 1 to {MAX_MIB} (MPART = max(2 MB, memory / 128), at
-                most 1 GiB); default: this host's memory divided by its processes, the
-                smallest over hosts
-  -MT MiB       memory of the whole system, to report the fraction transferred (default:
-                memory per process x processes)
-  -N n1,n2,...  partitions: process counts, each 1 to P (default 2^round(0.35 log2 P),
-                2^round(0.70 log2 P), P; at P = 2: 1, 2)
-  -p dir        directory of the data files (default: the current directory); files
-                b_eff_io_data_iII_NNN_T (type 2: ..._2.RRR, one per process)
-  -f prefix     the protocol and summary files are <prefix>.prot and <prefix>.sum
-                (default b_eff_io-np_PPPP)
-  -rewrite      rewrite every pattern type (default: type 0 only)
-  -keep         keep the data files (default: each read deletes its file on close,
-                MPI_MODE_DELETE_ON_CLOSE, inside the timed close as in 2.1)
-  -d            delete the data files (the default; undoes -keep)
-  -noshared     individual file pointers for type 1 (the result is then NOT VALID)
-  -nounique     open without MPI_MODE_UNIQUE_OPEN
-  -i file       MPI-IO hints, one per line: proc_num access pat_type chunk_size key value
-                (proc_num: all or a partition; access: all, write, rewrite, read;
-                pat_type: all, scatter, shared, separated, segmented, seg_coll;
-                chunk_size: all, on_open, Lmax or bytes); # starts a comment
-  -e errors     defective chunks reported per pattern and process (default 1)
-  -check        compare every byte read (also PAW_CHECK=1); default: the first and last 8
-                bytes of each chunk (timed, as 2.1 times its check)
-  -h, --help    this text
-
-Output: the summary tables and the final line on standard output and in the summary
-file; the protocol file (every partition, access, type and pattern: scheduled time,
-calls, bytes, seconds, MB/s); per partition and access b_eff_io_<access>-part_NNNN-np_PPPP.dat
-with its .csv (MB/s against chunk size, a column per type), all in PAW_OUTPUT_DIR (default:
-the current directory). MB/s = 10^6 B/s; chunk sizes binary (1 MB = 2^20 B)."
-    )
+    About {
+        name: NAME,
+        title: "effective I/O bandwidth (b_eff_io, HLRS) through MPI-IO".into(),
+        usage: "usage: mpirun -np P b_eff_io [-T seconds] [-MB MiB] [-MT MiB] [-N n1,n2,...] \
+                [-p dir]\n\
+                \x20                            [-f prefix] [-rewrite] [-keep] [-d] [-noshared] \
+                [-nounique]\n\
+                \x20                            [-i hints-file] [-e errors] [-check] [-h]"
+            .into(),
+        summary: "The effective I/O bandwidth benchmark (b_eff_io, HLRS; Rabenseifner and \
+                  Koniges) through MPI-IO, computing what release 2.1 computes: access methods \
+                  outermost (initial write, rewrite, read), then the partitions (the first n \
+                  processes), then five pattern types (0 scatter, 1 shared file pointer, 2 \
+                  separate files, 3 segmented, 4 segmented collective) with chunks of 1 kB, \
+                  32 kB, 1 MB, their +8 byte forms and MPART."
+            .into(),
+        timed: format!(
+            "per type, on rank 0's clock, from the barrier before MPI_File_open to the barrier \
+             after MPI_File_close: the open, each pattern's view and calls (writes end with \
+             MPI_File_sync), the close (reads delete the file on close unless -keep). Each \
+             partition gets Tn = T / partitions, each pattern Tn x U / {u} ({ur} with \
+             -rewrite); the initial write of types 0-2 decides after every call (a barrier, \
+             then a broadcast from rank 0) whether another fits; types 3 and 4 and the later \
+             accesses repeat counts. The read check is inside the timed reads, as 2.1's."
+        ),
+        reported: "MB/s (10^6 B/s): per type all bytes / its time; per partition 2.1's \
+                   sqrt( mean(write types, rewrite type 0) x mean(read types, type 0 twice) ); \
+                   b_eff_io = the maximum over partitions (the paper's weighting printed beside \
+                   it); valid only with Tn >= 1800 s, the shared pointer, no errors and no \
+                   -check."
+            .into(),
+        tasks: "any number >= 1.".into(),
+        check: "always: the first and last 8 bytes of every chunk read (every byte with -check \
+                or PAW_CHECK=1) against the pattern written; defective chunks (at most -e per \
+                pattern and process reported) fail the run."
+            .into(),
+        files: "the data files in -p (checked absent first, removed by the reads, at the end, \
+                on error and on SIGTERM, SIGINT or SIGHUP unless -keep); in PAW_OUTPUT_DIR \
+                (default: the current directory): the protocol and summary files (-f), per \
+                partition and access b_eff_io_<access>-part_NNNN-np_PPPP.dat with its .csv (MB/s \
+                against chunk size, a column per type), the run record; the summary tables and \
+                the final line on standard output. Chunk sizes binary (1 MB = 2^20 B)."
+            .into(),
+        options: vec![
+            Opt::new(
+                "-T seconds",
+                format!(
+                    "scheduled time of the whole run, all partitions together, above 0 (valid \
+                     from Tn = T / partitions >= {VALID_TN} s on)"
+                ),
+                DEFAULT_T,
+            ),
+            Opt::new(
+                "-MB MiB",
+                format!("memory per process, 1 to {MAX_MIB} (MPART = max(2 MB, memory / 128), at most 1 GiB)"),
+                "this host's memory divided by its processes, the smallest over hosts",
+            ),
+            Opt::new(
+                "-MT MiB",
+                "memory of the whole system, to report the fraction transferred",
+                "memory per process x processes",
+            ),
+            Opt::new(
+                "-N n1,n2,...",
+                "partitions: process counts, each 1 to P, each once",
+                "2^round(0.35 log2 P), 2^round(0.70 log2 P), P; at P = 2: 1, 2",
+            ),
+            Opt::new(
+                "-p dir",
+                "directory of the data files b_eff_io_data_iII_NNN_T (type 2: ..._2.RRR, one \
+                 per process)",
+                "the current directory",
+            ),
+            Opt::new(
+                "-f prefix",
+                "the protocol and summary files are <prefix>.prot and <prefix>.sum",
+                "b_eff_io-np_PPPP",
+            ),
+            Opt::new("-rewrite", "rewrite every pattern type", "type 0 only"),
+            Opt::new(
+                "-keep",
+                "keep the data files",
+                "each read deletes its file on close, MPI_MODE_DELETE_ON_CLOSE, inside the \
+                 timed close as in 2.1",
+            ),
+            Opt::flag("-d", "delete the data files (the default; undoes -keep)"),
+            Opt::new(
+                "-noshared",
+                "individual file pointers for type 1 (the result is then NOT VALID)",
+                "the shared file pointer",
+            ),
+            Opt::new("-nounique", "open without MPI_MODE_UNIQUE_OPEN", "with it"),
+            Opt::new(
+                "-i file",
+                "MPI-IO hints, one per line: proc_num access pat_type chunk_size key value \
+                 (proc_num: all or a partition; access: all, write, rewrite, read; pat_type: \
+                 all, scatter, shared, separated, segmented, seg_coll; chunk_size: all, \
+                 on_open, Lmax or bytes); # starts a comment",
+                "none",
+            ),
+            Opt::new("-e errors", "defective chunks reported per pattern and process", 1),
+            Opt::new(
+                "-check",
+                "compare every byte read (also PAW_CHECK=1)",
+                "the first and last 8 bytes of each chunk (timed, as 2.1 times its check)",
+            ),
+            Opt::flag("-h, --help", "this text"),
+        ],
+    }
 }
 
 /// Parses the arguments (without the program name) for `p` processes; `paw_check` is

@@ -247,7 +247,6 @@ pub fn final_line(value: f64, n: usize, s: &Setting, errors: u64) -> String {
 /// column per type; rank 0 holds the results (collective).
 pub fn write_dats(
     run: &SuiteRun,
-    title: &str,
     p: usize,
     d: Option<&PartitionDone>,
     n: usize,
@@ -263,7 +262,7 @@ pub fn write_dats(
             format!("y: bandwidth of the type's pattern with that chunk size (pattern 2 left out, as in 2.1's summary) [{UNIT}]; nan: not run"),
         ];
         let file = format!("b_eff_io_{}-part_{n:04}-np_{p:04}.dat", access.name());
-        let mut table = run.table(&file, title, &notes, &columns)?;
+        let mut table = run.table(&file, &notes, &columns)?;
         let Some(d) = d else { continue };
         let types = d.of(access);
         for (row, l) in plan::rows(mpart).iter().enumerate() {

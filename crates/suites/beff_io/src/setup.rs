@@ -50,11 +50,10 @@ pub fn outputs(
     o: &Options,
     s: &Setting,
     partitions: &[usize],
-    title: &str,
 ) -> paw_core::Result<(TextFile, TextFile)> {
     let p = world.size() as usize;
     let stem = o.prefix.clone().unwrap_or_else(|| format!("b_eff_io-np_{p:04}"));
-    let head = paw_hlrs::header(world, run, title, report::header(o, s, partitions, p));
+    let head = paw_hlrs::header(world, run, report::header(o, s, partitions, p));
     let (mut prot, mut sum) =
         (run.text(&format!("{stem}.prot"))?, run.text(&format!("{stem}.sum"))?);
     prot.write(&head);

@@ -6,7 +6,7 @@
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, SuiteRun};
+use paw_core::{vars, About, SuiteRun};
 
 /// A suite's command line: parsed on rank 0, sent to every rank as text.
 pub trait CommandLine: Sized {
@@ -37,15 +37,13 @@ impl<O: std::fmt::Debug> std::fmt::Debug for Started<O> {
     }
 }
 
-/// Starts MPI and the run: rank 0 reads the command line (PAW_CHECK through paw-core's
-/// reader: 0 or 1) and every rank gets the outcome; `None` after printing `help` for `-h`.
+/// Starts MPI and the run of the suite `about` describes: rank 0 reads the command line
+/// (PAW_CHECK through paw-core's reader: 0 or 1) and every rank gets the outcome; `None`
+/// after printing [`About::help`] for `-h`.
 /// Fewer than `least` processes is refused before anything else. Bad input is one line
 /// from rank 0 and status 2 on every rank.
-pub fn start<O: CommandLine>(
-    name: &'static str,
-    help: &str,
-    least: usize,
-) -> paw_core::Result<Option<Started<O>>> {
+pub fn start<O: CommandLine>(about: &About, least: usize) -> paw_core::Result<Option<Started<O>>> {
+    let name = about.name;
     let world = paw_core::start_mpi(name)?;
     let size = world.size() as usize;
     let text = paw_core::parse_on_root(&world, |args| {
@@ -55,7 +53,7 @@ pub fn start<O: CommandLine>(
     let opts = O::decode(&text);
     if opts.help() {
         if world.rank() == 0 {
-            println!("{help}");
+            println!("{}", about.help());
         }
         return Ok(None);
     }
@@ -65,7 +63,7 @@ pub fn start<O: CommandLine>(
              has {size}"
         )));
     }
-    let run = SuiteRun::start(name, &world, &[vars::PAW_CHECK], None, true)?;
+    let run = SuiteRun::start(about, &world, &[vars::PAW_CHECK], None, true)?;
     Ok(Some(Started { world, opts, run }))
 }
 
@@ -80,10 +78,10 @@ pub fn memory_per_process(world: &SimpleCommunicator, cap: u64) -> u64 {
     least
 }
 
-/// The output header as `# ` lines: paw's lines under `title`, the suite's `own` lines,
-/// then the environment lines. Rank 0 also prints it.
-pub fn header(world: &SimpleCommunicator, run: &SuiteRun, title: &str, own: Vec<String>) -> String {
-    let text = run.header(title, &own);
+/// The output header as `# ` lines ([`SuiteRun::header_lines`] with the suite's `own`
+/// lines). Rank 0 also prints it.
+pub fn header(world: &SimpleCommunicator, run: &SuiteRun, own: Vec<String>) -> String {
+    let text = run.header(&own);
     if world.rank() == 0 {
         print!("{text}");
     }

@@ -13,6 +13,13 @@ use paw_imb::{settings, Suite};
 static SUITE: Suite<kernels::Kernel> = Suite {
     name: "IMB-MPI1",
     what: "MPI-1 benchmarks",
+    timed: "per benchmark, process count and length, on each active process: N_BARR = 2 \
+            MPI_Barrier, then MPI_Wtime before and after n_sample runs of the benchmark's \
+            pattern (guide §5.2.8.1), after N_WARMUP = 2 untimed runs at the largest length.",
+    reported: "per length the repetitions n_sample and each process's time t = Δt / n_sample \
+               (PingPong: Δt / 2 n_sample): single transfers t[usec] (the maximum), the \
+               others t_min, t_max and t_avg over the active processes; Mbytes/sec = \
+               messages per run x X / t for the transfers.",
     settings: settings::MESSAGE_PASSING,
     benchmarks: kernels::BENCHMARKS,
     io: false,

@@ -25,11 +25,11 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
     let root = world.rank() == 0;
     if opts.help {
         if root {
-            println!("{}", options::help(suite));
+            println!("{}", options::about(suite).help());
         }
         return Ok(());
     }
-    let run = SuiteRun::start(suite.name, &world, &[], opts.timeout, opts.csv)?;
+    let run = SuiteRun::start(&options::about(suite), &world, &[], opts.timeout, opts.csv)?;
     let extra = agree(&world, (suite.prologue)(&opts, &world))?;
     let p = world.size() as usize;
     let (mapped, order) = renumber(&world, opts.map);

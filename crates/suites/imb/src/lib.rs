@@ -97,6 +97,10 @@ pub struct Suite<K: 'static> {
     pub name: &'static str,
     /// What it re-implements, for the title line ("MPI-1 benchmarks").
     pub what: &'static str,
+    /// What its benchmarks time (`-h` and doc/binaries.md).
+    pub timed: &'static str,
+    /// What its tables report.
+    pub reported: &'static str,
     /// settings.h or settings_io.h.
     pub settings: Settings,
     /// Every benchmark, in output order.

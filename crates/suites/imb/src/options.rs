@@ -4,6 +4,7 @@
 
 use crate::settings::{lengths_for_unit, process_counts, standard_lengths};
 use crate::{Class, Mode, Suite};
+use paw_core::{About, Opt};
 
 /// Where the message lengths come from.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,8 +90,10 @@ pub fn usage<K>(suite: &Suite<K>) -> String {
     )
 }
 
-/// The `-h` text of `suite`.
-pub fn help<K>(suite: &Suite<K>) -> String {
+/// The description of `suite`: its `-h`, the title of its run record and its doc table
+/// come from it, every default from the suite's settings. (Its standard output is Intel's
+/// layout and does not repeat it.)
+pub fn about<K>(suite: &Suite<K>) -> About {
     let st = &suite.settings;
     let names: Vec<&str> = suite.benchmarks.iter().map(|b| b.name).collect();
     let extra: Vec<&str> = suite.benchmarks.iter().filter(|b| !b.default).map(|b| b.name).collect();
@@ -101,57 +104,111 @@ pub fn help<K>(suite: &Suite<K>) -> String {
     };
     let nonaggr = if suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate)) {
         format!(
-            ",\n\x20              at most nonaggr in non-aggregate mode (MSGS_NONAGGR, default {})",
+            ", at most nonaggr in non-aggregate mode (MSGS_NONAGGR, default {})",
             st.msgs_nonaggr
         )
     } else {
         String::new()
     };
-    let io = if suite.io {
-        "-dir directory where the benchmark files go (default: the current directory)\n\
-         -prefix name   the benchmark files' name (default IMB_out; _g<group>, _<rank> added)\n"
-    } else {
-        ""
-    };
     let portion = if suite.io { "I/O portions" } else { "message lengths" };
     let timeout = paw_core::vars::PAW_TIMEOUT.default;
-    format!(
-        "{} (paw): the {} of the Intel MPI Benchmarks 3.0\n\n\
-         usage: {}\n\n\
-         benchmarks (case-insensitive; {default}): {}\n\n\
-         -npmin P_min   smallest process count: P_min, 2 P_min, 4 P_min, ..., P (default {})\n\
-         -multi 0|1     run the Multi- versions in P/Q disjoint groups at once; 0 shows the\n\
-         \x20              worst group, 1 every group\n\
-         -input file    benchmark names, one per line (# starts a comment)\n\
-         -msglen file   {portion} in bytes, one per line, replacing 0, 1, 2, ..., {}\n\
-         -msglog [a:]b  lengths 0 and 2^a .. 2^b (default {}:{})\n\
-         -map PxQ       number the P x Q processes along the rows of a P x Q matrix\n\
-         -iter n[,vol[,nonaggr[,policy]]]\n\
-         \x20              at most n repetitions per length (MSGSPERSAMPLE, default {}),\n\
-         \x20              at most vol MB moved per length (OVERALL_VOL, default {}){nonaggr}\n\
-         -iter_policy p off: n repetitions at every length; dynamic (default): the vol rule\n\
-         -time s        at most about s seconds per length (fewer repetitions)\n\
-         -mem GB        refuse a run whose buffers exceed GB gigabytes per process\n\
-         -check         compare every received buffer with what was sent (defects column)\n\
-         {io}\
-         -csv           also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with\n\
-         \x20              a JSON run record; setting PAW_OUTPUT_DIR does the same\n\
-         -timeout s     end the job when one length takes over s seconds (default:\n\
-         \x20              PAW_TIMEOUT, else {timeout}; 0: never)\n\
-         -h             this help\n\n\
-         Times in usec (MPI_Wtime); Mbytes/sec with 1 Mbyte = 2^20 bytes. See doc/{}.md.",
-        suite.name,
-        suite.what,
-        usage(suite),
-        names.join(" "),
-        st.npmin,
-        1usize << st.max_msg_log,
-        st.min_msg_log,
-        st.max_msg_log,
-        st.msgs_per_sample,
-        st.overall_vol >> 20,
-        suite.name.to_ascii_lowercase(),
-    )
+    let mut options = vec![
+        Opt::new(
+            "-npmin P_min",
+            "smallest process count: P_min, 2 P_min, 4 P_min, ..., P",
+            st.npmin,
+        ),
+        Opt::new(
+            "-multi 0|1",
+            "run the Multi- versions in P/Q disjoint groups at once; 0 shows the worst group, 1 \
+             every group",
+            "off",
+        ),
+        Opt::new("-input file", "benchmark names, one per line (# starts a comment)", "all"),
+        Opt::new(
+            "-msglen file",
+            format!("{portion} in bytes, one per line"),
+            format!("0, 1, 2, ..., {}", 1usize << st.max_msg_log),
+        ),
+        Opt::new(
+            "-msglog [a:]b",
+            "lengths 0 and 2^a .. 2^b",
+            format!("{}:{}", st.min_msg_log, st.max_msg_log),
+        ),
+        Opt::flag("-map PxQ", "number the P x Q processes along the rows of a P x Q matrix"),
+        Opt::new(
+            "-iter n[,vol[,nonaggr[,policy]]]",
+            format!(
+                "at most n repetitions per length (MSGSPERSAMPLE), at most vol MB moved per \
+                 length (OVERALL_VOL){nonaggr}"
+            ),
+            format!("{}, {}", st.msgs_per_sample, st.overall_vol >> 20),
+        ),
+        Opt::new(
+            "-iter_policy p",
+            "off: n repetitions at every length; dynamic: the vol rule",
+            "dynamic",
+        ),
+        Opt::flag("-time s", "at most about s seconds per length (fewer repetitions)"),
+        Opt::flag("-mem GB", "refuse a run whose buffers exceed GB gigabytes per process"),
+        Opt::new(
+            "-check",
+            "compare every received buffer with what was sent (defects column)",
+            "off",
+        ),
+    ];
+    if suite.io {
+        options.push(Opt::new(
+            "-dir directory",
+            "where the benchmark files go",
+            "the current directory",
+        ));
+        options.push(Opt::new(
+            "-prefix name",
+            "the benchmark files' name (_g<group>, _<rank> added)",
+            "IMB_out",
+        ));
+    }
+    options.extend([
+        Opt::new(
+            "-csv",
+            "also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with a JSON run \
+             record; setting PAW_OUTPUT_DIR does the same",
+            "off",
+        ),
+        Opt::new(
+            "-timeout s",
+            "end the job when one length takes over s seconds (0: never)",
+            format!("PAW_TIMEOUT, else {timeout}"),
+        ),
+        Opt::flag("-h", "this help"),
+    ]);
+    About {
+        name: suite.name,
+        title: format!("the {} of the Intel MPI Benchmarks 3.0 (paw)", suite.what),
+        usage: format!("usage: {}", usage(suite)),
+        summary: format!("benchmarks (case-insensitive; {default}): {}", names.join(" ")),
+        timed: suite.timed.into(),
+        reported: format!(
+            "{} Times in usec (MPI_Wtime); Mbytes/sec with 1 Mbyte = 2^20 bytes.",
+            suite.reported
+        ),
+        tasks: format!(
+            "any number >= 1; each benchmark at P_min, 2 P_min, ..., P processes (-npmin, \
+             default {}), the rest waiting",
+            st.npmin
+        ),
+        check: "with -check, every received buffer compared with what was sent; the defects \
+                column counts differences, and any fails the run."
+            .into(),
+        files: format!(
+            "the tables on standard output in Intel's layout; with -csv or PAW_OUTPUT_DIR, one \
+             CSV file per table ({0}-Benchmark-np_NNNN.csv) and the run record \
+             {0}-np_NNNN.json.",
+            suite.name
+        ),
+        options,
+    }
 }
 
 fn names<K>(suite: &Suite<K>) -> String {
@@ -568,6 +625,8 @@ mod tests {
     const TEST: Suite<()> = Suite {
         name: "IMB-TEST",
         what: "test benchmarks",
+        timed: "the test patterns",
+        reported: "their times",
         settings: crate::settings::MESSAGE_PASSING,
         benchmarks: &[
             bench("PingPong", Class::SingleTransfer, 1, |_, x, _| (x, x)),

@@ -1,20 +1,54 @@
 //! allred's arguments and its report: the samples, their statistics, the time of one
 //! Allreduce and the time between two, and the warnings PRESTA 1.2 prints.
 
-use paw_core::Stats;
+use paw_core::{About, Opt, Stats};
 
-/// The usage text.
-pub const USAGE: &str = "\
-allred : MPI_Allreduce of 4 doubles alternating with a compute phase (PRESTA 1.2 allred)
+/// The program's name.
+pub const NAME: &str = "allred";
 
-  syntax: mpirun -np P allred <compute iterations> <iterations per sample> <samples>
-
-    compute iterations      steps of the compute phase between two Allreduce calls (>= 1)
-    iterations per sample   compute phases (and Allreduce calls) per time sample (>= 1)
-    samples                 time samples of each series (>= 2)
-    -h                      this text
-
-  Tune the compute iterations until \"Time between Allreduce\" is at least \"Op mean\".";
+/// allred's description: `-h`, the header's `timed:` and `reported:` lines and the doc
+/// table come from it.
+pub fn about() -> About {
+    About {
+        name: NAME,
+        title: "MPI_Allreduce in a simulated application (PRESTA 1.2 allred)".into(),
+        usage: format!(
+            "syntax: mpirun -np P {NAME} <compute iterations> <iterations per sample> <samples>"
+        ),
+        summary: "Tune the compute iterations until \"Time between Allreduce\" is at least \
+                  \"Op mean\"."
+            .into(),
+        timed: "per sample, after an MPI_Barrier: Base = `iterations per sample` compute \
+                phases; Op = `iterations per sample` times (compute phase, MPI_Allreduce of 4 \
+                doubles, MPI_SUM). A compute phase is `compute iterations` steps of a dependent \
+                multiply-add chain whose result is kept (and summed into the Allreduce's data). \
+                Each sample is the slowest process's time."
+            .into(),
+        reported: "every sample of both series, their mean, standard deviation and \
+                   stddev/mean; Op mean = (sum Op - sum Base) / (samples x iterations), the \
+                   time of one Allreduce; Time between Allreduce = mean Base / iterations, one \
+                   compute phase; warnings when that is below the Op mean or stddev/mean \
+                   exceeds 0.05; usec."
+            .into(),
+        tasks: "any number >= 1.".into(),
+        check: "none (as PRESTA 1.2)".into(),
+        files: "in PAW_OUTPUT_DIR (default: the current directory): allred-np_NNNN.dat and \
+                .csv (SAMPLE, BASE, OP in usec) and the run record allred-np_NNNN.json."
+            .into(),
+        options: vec![
+            Opt::flag(
+                "compute iterations",
+                "steps of the compute phase between two Allreduce calls (>= 1); required",
+            ),
+            Opt::flag(
+                "iterations per sample",
+                "compute phases (and Allreduce calls) per time sample (>= 1); required",
+            ),
+            Opt::flag("samples", "time samples of each series (>= 2); required"),
+            Opt::flag("-h", "this text"),
+        ],
+    }
+}
 
 /// The three arguments, or the line saying what is wrong.
 pub fn parse(args: &[String]) -> Result<Option<[u64; 3]>, String> {

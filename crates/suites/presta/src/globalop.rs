@@ -3,7 +3,7 @@
 use paw_core::mpi::collective::{Root, SystemOperation};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_core::{Column, Stats};
+use paw_core::{About, Column, Opt, Stats};
 
 /// The terminal table's column heads.
 pub const HEAD: [&str; 6] = ["Operation", "compute", "set", "avg (us)", "min (us)", "max (us)"];
@@ -26,16 +26,49 @@ pub fn line(cells: &[impl std::fmt::Display; 6]) -> String {
     format!("{a:<22}{b:>9}{c:>5}{d:>14}{e:>14}{f:>14}")
 }
 
-/// The usage text.
-pub const USAGE: &str = "\
-globalop : loops of MPI_Barrier, MPI_Reduce, MPI_Bcast, MPI_Allreduce, MPI_Reduce/MPI_Bcast
-           and MPI_Reduce/compute/MPI_Bcast, with and without a compute phase (PRESTA 1.2)
+/// The program's name.
+pub const NAME: &str = "globalop";
+/// Default `-l`: iterations of each loop (PRESTA's).
+pub const LOOPS: u64 = 4096;
+/// Default `-w`: steps of the compute phase.
+pub const STEPS: u64 = 2000;
 
-  syntax: mpirun -np P globalop [-l iterations] [-w steps]
-
-    -l iterations   iterations of each loop (default 4096, PRESTA's)
-    -w steps        steps of the simulated compute phase (default 2000)
-    -h              this text";
+/// globalop's description: `-h`, the header's `timed:` and `reported:` lines and the doc
+/// table come from it.
+pub fn about() -> About {
+    About {
+        name: NAME,
+        title: "loops of MPI collectives with and without a compute phase (PRESTA 1.2 globalop)"
+            .into(),
+        usage: format!("syntax: mpirun -np P {NAME} [-l iterations] [-w steps]"),
+        summary: String::new(),
+        timed: format!(
+            "per operation and variant, after an MPI_Barrier, a loop of -l iterations of the \
+             operation, each preceded by a compute phase in the \"compute\" variant; the whole \
+             set repeated {SETS} times. Operations: Barrier, Reduce (MPI_MAX of one double, root \
+             0), Bcast (one double, root 0), Allreduce (MPI_MAX), Reduce + Bcast, Reduce + \
+             compute + Bcast. A compute phase is -w steps of a dependent multiply-add chain \
+             whose result feeds the operation's data."
+        ),
+        reported: "per operation, variant and repetition the time per iteration, usec: \
+                   average, minimum and maximum over the processes."
+            .into(),
+        tasks: "any number >= 1.".into(),
+        check: "none (as PRESTA 1.2)".into(),
+        files: "in PAW_OUTPUT_DIR (default: the current directory): globalop-np_NNNN.dat and \
+                .csv and the run record globalop-np_NNNN.json."
+            .into(),
+        options: vec![
+            Opt::new(
+                "-l iterations",
+                "iterations of each loop, 1 or more (PRESTA's default)",
+                LOOPS,
+            ),
+            Opt::new("-w steps", "steps of the simulated compute phase, 1 or more", STEPS),
+            Opt::flag("-h", "this text"),
+        ],
+    }
+}
 
 /// Repetitions of the whole set.
 pub const SETS: usize = 3;
@@ -46,7 +79,7 @@ pub const OPS: [&str; 6] =
 
 /// `-l` and `-w`, or the line saying what is wrong; `None` for `-h`.
 pub fn parse(args: &[String]) -> Result<Option<(u64, u64)>, String> {
-    let (mut loops, mut steps) = (4096, 2000);
+    let (mut loops, mut steps) = (LOOPS, STEPS);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let target = match a.as_str() {

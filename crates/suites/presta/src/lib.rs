@@ -18,7 +18,7 @@ use options::{Options, Takes};
 use pairs::Layout;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
-use paw_core::{Column, RunInfo, SuiteRun, Table};
+use paw_core::{Column, SuiteRun, Table};
 
 /// One compute phase of allred and globalop: `steps` dependent multiply-adds on `x`, kept
 /// by black_box so the optimiser cannot remove them.
@@ -32,15 +32,22 @@ pub fn compute(steps: u64, mut x: f64) -> f64 {
 /// MB of PRESTA's bandwidth columns: 10^6 bytes.
 pub const MB: f64 = 1e6;
 
-/// A binary of the suite: its name, what it measures and which options it takes.
+/// A binary of the suite, its facts written once ([`options::about`] makes its `-h`,
+/// header lines and doc table from them).
 #[derive(Debug, Clone, Copy)]
 pub struct Binary {
     /// Program name (`com`, `laten`, `rma`).
     pub name: &'static str,
-    /// One line: what it measures (usage text and file headers).
-    pub what: &'static str,
+    /// One line: what it measures (`-h` and file headers).
+    pub title: &'static str,
     /// Options beyond the common ones.
     pub takes: Takes,
+    /// What one sample times.
+    pub timed: &'static str,
+    /// What is reported, by which formulas.
+    pub reported: &'static str,
+    /// The files it writes.
+    pub files: &'static str,
 }
 
 /// A started run of com, laten or rma.
@@ -94,11 +101,11 @@ impl Presta {
         let opts = Options::decode(&text);
         if opts.help {
             if world.rank() == 0 {
-                println!("{}", options::usage(binary.name, binary.what, binary.takes));
+                println!("{}", options::about(&binary).help());
             }
             return Ok(None);
         }
-        let run = SuiteRun::start(binary.name, &world, &[], None, true)?;
+        let run = SuiteRun::start(&options::about(&binary), &world, &[], None, true)?;
         let layout = opts.layout(size);
         Ok(Some(Presta { world, opts, layout, run, binary }))
     }
@@ -130,18 +137,13 @@ impl Presta {
         paw_core::waiting_barrier(&self.world);
     }
 
-    /// The run's description for the header of standard output and the files.
-    pub fn info(&self) -> RunInfo {
-        RunInfo { title: self.binary.what.to_string(), ..self.run.info().clone() }
-    }
-
     /// The run's description, as `# ` lines on rank 0's standard output.
     pub fn print_header(&self, extra: &[String]) {
         if !self.root() {
             return;
         }
         let own: Vec<String> = self.parameters().into_iter().chain(extra.iter().cloned()).collect();
-        print!("{}", self.run.header(self.binary.what, &own));
+        print!("{}", self.run.header(&own));
     }
 
     /// The test parameters, one line each.
@@ -252,7 +254,7 @@ impl Presta {
     ) -> paw_core::Result<Table> {
         let mut all = self.parameters();
         all.extend(notes.iter().cloned());
-        self.run.table(file, self.binary.what, &all, columns)
+        self.run.table(file, &all, columns)
     }
 }
 

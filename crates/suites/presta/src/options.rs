@@ -2,6 +2,8 @@
 //! reads the `-f` file) and sent to every rank as text, so a bad option stops every rank.
 
 use crate::pairs::Layout;
+use crate::Binary;
+use paw_core::{About, Opt};
 
 /// Which options a binary takes beyond the common ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,37 +109,62 @@ impl Options {
     }
 }
 
-/// The usage text of `name` (what it does in `what`).
-pub fn usage(name: &str, what: &str, takes: Takes) -> String {
-    let mut lines = vec![
-        format!("{name} : {what}"),
-        String::new(),
-        format!("  syntax: mpirun -np P {name} [OPTION]..."),
-        String::new(),
-    ];
-    let mut add = |on: bool, text: &str| {
+/// Default `-b`: the first message size, bytes (PRESTA's).
+pub const START: u64 = 32;
+/// Default `-e`: the last message size, bytes (PRESTA's).
+pub const STOP: u64 = 8_388_608;
+/// Default `-s`: the factor from one size to the next.
+pub const FACTOR: u64 = 2;
+
+/// The description of com, laten or rma: `binary`'s own facts and the options it takes,
+/// worded as PRESTA's usage text words them.
+pub fn about(binary: &Binary) -> About {
+    let Binary { name, title, takes, timed, reported, files } = *binary;
+    let mut options = Vec::new();
+    let mut add = |on: bool, o: Opt| {
         if on {
-            lines.push(format!("    {text}"));
+            options.push(o);
         }
     };
-    add(takes.sizes, "-b [message start size]                        default=32");
-    add(takes.epochs, "-c [number of epochs between measurements]     required");
-    add(takes.sizes, "-e [message stop  size]                        default=8388608");
-    add(true, "-f [process count source file]                 one even count per line");
-    let o = if takes.epochs {
-        "-o [number of operations per epoch]            required"
-    } else {
-        "-o [number of operations between measurements] required"
-    };
-    add(true, o);
-    add(true, "-p [allocate processes: c(yclic) or b(lock)]   default=b (c needs -t)");
-    add(takes.sizes, "-s [message size increase factor]              default=2");
-    add(true, "-t [processes per SMP]");
-    add(true, "-h : print use information");
-    add(true, "-i : print process pair information            default=false");
-    add(true, "-n : do not use barrier within measurement     default=barrier used");
-    add(true, "-r : partner processes with nearby rank        default=false (needs -t)");
-    lines.join("\n")
+    add(takes.sizes, Opt::new("-b [message start size]", "bytes", START));
+    add(takes.epochs, Opt::flag("-c [number of epochs between measurements]", "required"));
+    add(takes.sizes, Opt::new("-e [message stop  size]", "bytes", STOP));
+    add(
+        true,
+        Opt::new(
+            "-f [process count source file]",
+            "one even count per line",
+            "2, 4, 8 ... \
+        up to the processes used and that number; with -t the multiples of 2 x ppn (block) or \
+        of the SMPs (cyclic)",
+        ),
+    );
+    let per = if takes.epochs { "epoch" } else { "sample" };
+    add(true, Opt::flag(format!("-o [number of operations per {per}]"), "required"));
+    add(true, Opt::new("-p [allocate processes: c(yclic) or b(lock)]", "c needs -t", "b"));
+    add(takes.sizes, Opt::new("-s [message size increase factor]", "2 or more", FACTOR));
+    add(
+        true,
+        Opt::flag("-t [processes per SMP]", "pairs by SMP; the processes a whole number of SMPs"),
+    );
+    add(true, Opt::flag("-h", "print use information"));
+    add(true, Opt::new("-i", "print process pair information", "false"));
+    add(true, Opt::new("-n", "do not use barrier within measurement", "barrier used"));
+    add(true, Opt::new("-r", "partner processes with nearby rank (needs -t)", "false"));
+    About {
+        name,
+        title: title.into(),
+        usage: format!("syntax: mpirun -np P {name} [OPTION]..."),
+        summary: String::new(),
+        timed: timed.into(),
+        reported: reported.into(),
+        tasks: "2 or more; the pairs of each process count (-f, or the defaults of -f) run \
+                at once, the other processes wait"
+            .into(),
+        check: "none (as PRESTA 1.2)".into(),
+        files: files.into(),
+        options,
+    }
 }
 
 /// Parses `args` (without the program name) for a world of `size` processes; `read`
@@ -151,9 +178,9 @@ pub fn parse(
     let mut o = Options {
         ops: 0,
         epochs: 0,
-        start: 32,
-        stop: 8_388_608,
-        factor: 2,
+        start: START,
+        stop: STOP,
+        factor: FACTOR,
         counts: Vec::new(),
         from_file: false,
         cyclic: false,

@@ -1,19 +1,7 @@
 //! allred -- PRESTA 1.2's MPI_Allreduce in an application-like loop: compute phases
 //! alternating with MPI_Allreduce of 4 doubles (MPI_SUM).
 //!
-//! Usage: `mpirun -np P allred <compute iterations> <iterations per sample> <samples>`.
-//! Timed, per sample, after an MPI_Barrier: Base = `iterations` compute phases; Op =
-//! `iterations` times (compute phase, MPI_Allreduce). A compute phase is `compute
-//! iterations` steps of a dependent multiply-add chain whose result is kept (black_box,
-//! and summed into the Allreduce's data), so the optimiser cannot remove it. Each sample is
-//! the slowest process's time.
-//!
-//! Reported: every sample of both series, their mean, standard deviation and stddev/mean;
-//! Op mean = (sum Op - sum Base) / (samples x iterations), the time of one Allreduce; Time
-//! between Allreduce = mean Base / iterations, one compute phase; warnings when that is
-//! below the Op mean (Allreduce calls would overlap in a real code) or stddev/mean exceeds
-//! 0.05 (inconsistent samples). Files: allred-np_NNNN.dat and .csv (SAMPLE, BASE, OP in
-//! usec) and the run record.
+//! What it times and reports, its arguments and files: `paw_presta::allred::about` (`-h`).
 
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
@@ -21,12 +9,9 @@ use paw_core::{Column, SuiteRun};
 use paw_presta::allred;
 use std::process::ExitCode;
 
-const NAME: &str = "allred";
-const WHAT: &str = "MPI_Allreduce in a simulated application (PRESTA 1.2 allred)";
-
 fn main() -> ExitCode {
-    paw_core::main(NAME, || {
-        let world = paw_core::start_mpi(NAME)?;
+    paw_core::main(allred::NAME, || {
+        let world = paw_core::start_mpi(allred::NAME)?;
         // "help" or the three numbers.
         let text = paw_core::parse_on_root(&world, |args| {
             allred::parse(args)
@@ -34,13 +19,13 @@ fn main() -> ExitCode {
         })?;
         if text == "help" {
             if world.rank() == 0 {
-                println!("{}", allred::USAGE);
+                println!("{}", allred::about().help());
             }
             return Ok(());
         }
         let n: Vec<u64> = text.split_whitespace().map(|x| x.parse().expect("sent")).collect();
         let [steps, iters, samples] = [n[0], n[1], n[2]];
-        let run = SuiteRun::start(NAME, &world, &[], None, true)?;
+        let run = SuiteRun::start(&allred::about(), &world, &[], None, true)?;
         let root = world.rank() == 0;
         let params = vec![
             format!("compute iterations: {steps}"),
@@ -49,7 +34,7 @@ fn main() -> ExitCode {
             "Allreduce: 4 MPI_DOUBLE, MPI_SUM; each sample the slowest process's time".into(),
         ];
         if root {
-            print!("{}", run.header(WHAT, &params));
+            print!("{}", run.header(&params));
         }
         let mut x = 1.0 + world.rank() as f64;
         let mut data = [0.0f64; 4];
@@ -87,7 +72,7 @@ fn main() -> ExitCode {
         let mut notes = params.clone();
         notes.push("BASE: compute only; OP: compute and Allreduce; usec per sample".into());
         let mut table =
-            run.table(&format!("allred-np_{:04}.dat", world.size()), WHAT, &notes, &columns)?;
+            run.table(&format!("allred-np_{:04}.dat", world.size()), &notes, &columns)?;
         for (i, (b, o)) in base.iter().zip(&op).enumerate() {
             let us = |v: f64| format!("{:.3}", v * 1e6);
             table.row(&[(i + 1).to_string(), us(*b), us(*o)]);

@@ -1,17 +1,7 @@
 //! com -- PRESTA 1.2's pairwise bandwidth test: unidirectional (MPI_Send/MPI_Recv), then
 //! bidirectional (MPI_Sendrecv), for every process count and message size.
 //!
-//! Timed (one sample per count and size, see paw_presta::timing::sample): `-o`
-//! operations between two clock reads after a warm-up message and two butterfly barriers,
-//! ended by a butterfly barrier unless `-n`; the slowest active process's time T counts.
-//! Unidirectional: the pair's first process sends `-o` messages, its partner receives
-//! them. Bidirectional: both run `-o` MPI_Sendrecv.
-//!
-//! Reported (MB = 10^6 B): unidirectional bandwidth = ops x processes/2 x size / T, op
-//! time = T / ops / 2; bidirectional bandwidth = ops x processes x size / T, op time =
-//! T / ops. Options: paw_presta::options (`-h`). Files: com_unidirectional_bw-np_NNNN.dat,
-//! com_bidirectional_bw-np_NNNN.dat (MB/s against size, a column per process count) with
-//! their .csv, and the run record.
+//! What it times and reports, its options and files: the `Binary` below (`-h`).
 
 use paw_core::mpi::point_to_point::send_receive_into;
 use paw_core::mpi::traits::*;
@@ -21,8 +11,19 @@ use std::process::ExitCode;
 
 const COM: Binary = Binary {
     name: "com",
-    what: "MPI interprocess communication bandwidth benchmark (PRESTA 1.2 com)",
+    title: "MPI interprocess communication bandwidth benchmark (PRESTA 1.2 com)",
     takes: Takes { sizes: true, epochs: false },
+    timed: "one sample per process count and size: `-o` operations between two clock reads \
+            after a warm-up message and two butterfly barriers, ended by a butterfly barrier \
+            unless -n; the slowest active process's time T counts. Unidirectional: the pair's \
+            first process sends `-o` messages (MPI_Send), its partner receives them \
+            (MPI_Recv). Bidirectional: both run `-o` MPI_Sendrecv.",
+    reported: "MB = 10^6 B: unidirectional bandwidth = ops x processes/2 x size / T, op time = \
+               T / ops / 2; bidirectional bandwidth = ops x processes x size / T, op time = \
+               T / ops; per process count and size, on standard output and in the files.",
+    files: "in PAW_OUTPUT_DIR (default: the current directory): com_unidirectional_bw-np_NNNN.dat \
+            and com_bidirectional_bw-np_NNNN.dat (MB/s against size, a column per process \
+            count) with their .csv, and the run record com-np_NNNN.json.",
 };
 
 fn main() -> ExitCode {

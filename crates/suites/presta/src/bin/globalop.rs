@@ -1,42 +1,29 @@
 //! globalop -- PRESTA 1.2's Global-Op test: loops of MPI collectives, with and without a
 //! simulated compute phase.
 //!
-//! Timed, per operation and variant, after an MPI_Barrier: a loop of `-l` iterations
-//! (default 4096, as the original) of the operation, each iteration preceded by a compute
-//! phase in the "compute" variant; the whole set is repeated 3 times. Operations: Barrier,
-//! Reduce (MPI_MAX of one double, root 0), Bcast (one double, root 0), Allreduce (MPI_MAX),
-//! Reduce + Bcast, Reduce + compute + Bcast. A compute phase is `-w` steps (default 2000)
-//! of a dependent multiply-add chain whose result feeds the operation's data.
-//!
-//! Reported: per operation, variant and repetition the time per iteration, usec: average,
-//! minimum and maximum over the processes. Files: globalop-np_NNNN.dat and .csv and the run
-//! record.
+//! What it times and reports, its arguments and files: `paw_presta::globalop::about` (`-h`).
 
 use paw_core::mpi::traits::*;
 use paw_core::SuiteRun;
 use paw_presta::globalop;
 use std::process::ExitCode;
 
-const NAME: &str = "globalop";
-const WHAT: &str =
-    "loops of MPI collectives with and without a compute phase (PRESTA 1.2 globalop)";
-
 fn main() -> ExitCode {
-    paw_core::main(NAME, || {
-        let world = paw_core::start_mpi(NAME)?;
+    paw_core::main(globalop::NAME, || {
+        let world = paw_core::start_mpi(globalop::NAME)?;
         // "help" or the two numbers.
         let text = paw_core::parse_on_root(&world, |args| {
             globalop::parse(args).map(|v| v.map_or("help".into(), |(l, w)| format!("{l} {w}")))
         })?;
         if text == "help" {
             if world.rank() == 0 {
-                println!("{}", globalop::USAGE);
+                println!("{}", globalop::about().help());
             }
             return Ok(());
         }
         let n: Vec<u64> = text.split_whitespace().map(|x| x.parse().expect("sent")).collect();
         let (loops, steps) = (n[0], n[1]);
-        let run = SuiteRun::start(NAME, &world, &[], None, true)?;
+        let run = SuiteRun::start(&globalop::about(), &world, &[], None, true)?;
         let root = world.rank() == 0;
         let params = vec![
             format!("iterations per loop (-l): {loops}"),
@@ -47,14 +34,14 @@ fn main() -> ExitCode {
             ),
         ];
         if root {
-            print!("{}", run.header(WHAT, &params));
+            print!("{}", run.header(&params));
             println!("\n{}", globalop::line(&globalop::HEAD));
         }
         let columns = globalop::columns();
         let mut notes = params.clone();
         notes.push("AVG, MIN, MAX: over processes of the time per iteration, usec".into());
         let mut table =
-            run.table(&format!("globalop-np_{:04}.dat", world.size()), WHAT, &notes, &columns)?;
+            run.table(&format!("globalop-np_{:04}.dat", world.size()), &notes, &columns)?;
         let mut x = 1.0 + world.rank() as f64;
         for set in 1..=globalop::SETS {
             for (op, name) in globalop::OPS.iter().enumerate() {

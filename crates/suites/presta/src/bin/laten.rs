@@ -1,13 +1,7 @@
 //! laten -- PRESTA 1.2's latency test: a 0-byte MPI_Send/MPI_Recv ping-pong between the
 //! processes of each pair, for every process count.
 //!
-//! Timed (one sample per count, see paw_presta::timing::sample): `-o` round trips between
-//! two clock reads after a warm-up round trip and two butterfly barriers, ended by a
-//! butterfly barrier unless `-n`; the slowest active process's time T counts. The pair's
-//! first process sends and then receives, its partner receives and then sends.
-//!
-//! Reported: Max Latency = T / ops / 2, usec. Options: paw_presta::options (`-h`). Files:
-//! laten-np_NNNN.dat and .csv (PROCESSES, LATENCY in usec) and the run record.
+//! What it times and reports, its options and files: the `Binary` below (`-h`).
 
 use paw_core::mpi::traits::*;
 use paw_core::Column;
@@ -17,8 +11,15 @@ use std::process::ExitCode;
 
 const LATEN: Binary = Binary {
     name: "laten",
-    what: "MPI interprocess communication latency benchmark (PRESTA 1.2 laten)",
+    title: "MPI interprocess communication latency benchmark (PRESTA 1.2 laten)",
     takes: Takes { sizes: false, epochs: false },
+    timed: "one sample per process count: `-o` 0-byte round trips (the pair's first process \
+            MPI_Send then MPI_Recv, its partner the reverse) between two clock reads after a \
+            warm-up round trip and two butterfly barriers, ended by a butterfly barrier unless \
+            -n; the slowest active process's time T counts.",
+    reported: "Max Latency = T / ops / 2, usec, per process count.",
+    files: "in PAW_OUTPUT_DIR (default: the current directory): laten-np_NNNN.dat and .csv \
+            (PROCESSES, LATENCY in usec) and the run record laten-np_NNNN.json.",
 };
 
 fn main() -> ExitCode {

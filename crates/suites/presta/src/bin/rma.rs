@@ -1,18 +1,7 @@
 //! rma -- PRESTA 1.2's one-sided test: MPI_Put and MPI_Get, unidirectional and
 //! bidirectional, in MPI_Win_fence epochs on a window of each pair.
 //!
-//! Timed (one sample per test, count and size, see paw_presta::timing::sample): `-c`
-//! epochs between two clock reads after a warm-up epoch and two butterfly barriers, ended
-//! by a butterfly barrier unless `-n`; the slowest active process's time T counts. An
-//! epoch: MPI_Win_fence, `-o` puts (gets) of the message size to (from) consecutive offsets
-//! of the partner's window, MPI_Win_fence; the pair's first process only (Unidir.) or both
-//! (Bidir.). Untimed: the window of -o x size bytes per process, created on the pair's
-//! communicator for each size.
-//!
-//! Reported (MB = 10^6 B): bandwidth = ops x epochs x size x (pairs, or 2 x pairs for
-//! Bidir.) / T; op time = T / (ops x epochs). Options: paw_presta::options (`-h`). Files:
-//! rma_<test>_bw-np_NNNN.dat (MB/s against size, a column per process count) with their
-//! .csv, and the run record.
+//! What it times and reports, its options and files: the `Binary` below (`-h`).
 
 use mpi_ext::rma::Window;
 use paw_core::mpi::traits::*;
@@ -22,8 +11,20 @@ use std::process::ExitCode;
 
 const RMA: Binary = Binary {
     name: "rma",
-    what: "MPI interprocess communication benchmark for one-sided operations (PRESTA 1.2 rma)",
+    title: "MPI interprocess communication benchmark for one-sided operations (PRESTA 1.2 rma)",
     takes: Takes { sizes: true, epochs: true },
+    timed: "one sample per test, process count and size: `-c` epochs between two clock reads \
+            after a warm-up epoch and two butterfly barriers, ended by a butterfly barrier \
+            unless -n; the slowest active process's time T counts. An epoch: MPI_Win_fence, \
+            `-o` puts (gets) of the message size to (from) consecutive offsets of the partner's \
+            window, MPI_Win_fence; the pair's first process only (Unidir.) or both (Bidir.). \
+            Untimed: the window of -o x size bytes per process, created on the pair's \
+            communicator for each size.",
+    reported: "MB = 10^6 B: bandwidth = ops x epochs x size x (pairs, or 2 x pairs for Bidir.) / \
+               T; op time = T / (ops x epochs); per test, process count and size.",
+    files: "in PAW_OUTPUT_DIR (default: the current directory): rma_<test>_bw-np_NNNN.dat (MB/s \
+            against size, a column per process count) with their .csv, and the run record \
+            rma-np_NNNN.json.",
 };
 
 fn main() -> ExitCode {
