@@ -70,8 +70,8 @@ pub fn about() -> About {
         reported: "MB/s (MB = 10^6 B): bandwidth = min over processes of L x loops x own \
                    exchanges / own time, times messages per step / rank 0's exchanges; per \
                    pattern the mean over the 21 lengths of the maximum over methods and \
-                   repetitions; b_eff = logavg(logavg over the six ring patterns, logavg over \
-                   the random patterns), and b_eff per process; Table 1 of the paper; the \
+                   repetitions; b_eff: the logavg of the logavg over the six ring patterns and the \
+                   logavg over the random patterns, and b_eff per process; Table 1 of the paper; the \
                    additional patterns (ping-pong, Cartesian) outside the average."
             .into(),
         tasks: "any number >= 2.".into(),

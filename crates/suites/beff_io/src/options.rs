@@ -79,7 +79,7 @@ pub fn about() -> About {
              then a broadcast from rank 0) whether another fits; types 3 and 4 and the later \
              accesses repeat counts. The read check is inside the timed reads, as 2.1's."
         ),
-        reported: "MB/s (10^6 B/s): per type all bytes / its time; per partition 2.1's \
+        reported: "MB/s (10^6 B/s): per type its bytes / its time; per partition 2.1's \
                    sqrt( mean(write types, rewrite type 0) x mean(read types, type 0 twice) ); \
                    b_eff_io = the maximum over partitions (the paper's weighting printed beside \
                    it); valid only with Tn >= 1800 s, the shared pointer, no errors and no \
