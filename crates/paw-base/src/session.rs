@@ -535,6 +535,16 @@ impl<T: Team> Session<T> {
         Ok(table.unwrap_or_else(Table::inactive))
     }
 
+    /// Writes `bytes` (an image) as `file` in the output directory on rank 0, an earlier
+    /// run's file kept, and lists it in the run record (collective).
+    pub fn write_file(&self, file: &str, bytes: &[u8]) -> Result<()> {
+        self.on_root(file, true, |place| {
+            std::fs::write(place.dir.join(file), bytes)?;
+            place.ledger.file_created(file, file)
+        })?;
+        Ok(())
+    }
+
     /// Runs `create` in the output directory on rank 0, with `keep` after moving an
     /// earlier run's file of that name aside (renamed with its date); every rank learns
     /// whether it worked.

@@ -20,6 +20,16 @@ impl Cluster {
     /// `400mbit`) if given; says why it cannot when this machine lacks root, `ip` or `tc`.
     /// Panics when the script fails where it should work.
     pub fn up(hosts: usize, rate: Option<&str>) -> Result<Cluster, String> {
+        Cluster::up_with_slow(hosts, rate, &[])
+    }
+
+    /// [`Cluster::up`], each host of `slow` (`(host number from 1, rate)`) with a slower
+    /// link both ways (netns-cluster's `--slow`).
+    pub fn up_with_slow(
+        hosts: usize,
+        rate: Option<&str>,
+        slow: &[(usize, &str)],
+    ) -> Result<Cluster, String> {
         // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } != 0 {
             return Err("network namespaces need root".into());
@@ -43,6 +53,9 @@ impl Cluster {
         let mut args = vec!["up".to_string(), hosts.to_string()];
         if let Some(rate) = rate {
             args.extend(["--rate".to_string(), rate.to_string()]);
+        }
+        for (host, rate) in slow {
+            args.extend(["--slow".to_string(), host.to_string(), rate.to_string()]);
         }
         let out = cluster.script_command().args(&args).output().expect("run netns-cluster");
         assert!(

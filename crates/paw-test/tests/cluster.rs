@@ -294,3 +294,74 @@ fn a_node_test_over_two_hosts_writes_a_result_set_per_host() {
     out.failure("2 copies of stream were started on host");
     assert!(out.files().is_empty(), "{:?}", out.files());
 }
+
+/// The fabric map on 4 hosts: with host 3's link at a quarter of the others' rate, p2p_matrix
+/// names host 3 as a slow node and nothing else, and every link's bandwidth is the TCP
+/// goodput of its slower end's rate within 10 %; with every link alike, nothing is named.
+#[test]
+fn the_fabric_map_names_the_slow_host_and_only_it() {
+    const SLOW_BITS: f64 = 100e6;
+    let open_mpi = paw_test::is_open_mpi();
+    // Both directions of every host carry data at once: see the goodput test above. Four
+    // tasks share this machine's two cores, and a task polling for its messages must not
+    // keep the CPU from one that has data to push into its socket.
+    let tuning: &[&str] = if open_mpi {
+        &["--mca", "btl_tcp_flags", "send,inplace", "--mca", "mpi_yield_when_idle", "1"]
+    } else {
+        &[]
+    };
+    let map = |c: &Cluster| {
+        let out = c
+            .launch(bin("p2p_matrix"), 4, 1, tuning)
+            .env("UCX_RNDV_THRESH", "inf")
+            // 8 MiB a sample: TCP's ramp after each idle spell stays a small part of it.
+            .env("MATRIX_SIZE", 1 << 20)
+            .env("MATRIX_WINDOW", 8)
+            .env("MATRIX_SAMPLES", 5)
+            .env("MATRIX_LAT_ITERS", 20)
+            .timeout(Duration::from_secs(120))
+            .run();
+        out.success();
+        let dat = out.dat("matrix_bw-np_0004.dat");
+        let hosts: Vec<String> = (1..=4).map(|i| c.host_name(i)).collect();
+        assert_eq!(dat.cells("HOST"), hosts, "rows named by host\n{}", out.report());
+        assert_eq!(&dat.columns[1..], &hosts[..], "columns named by host\n{}", out.report());
+        for f in ["matrix_bw-np_0004.png", "matrix_lat-np_0004.png", "matrix_lat-np_0004.csv"] {
+            assert!(out.files().contains(&f.to_string()), "{f}\n{}", out.report());
+        }
+        (out, dat, hosts)
+    };
+    let value = |dat: &paw_report::Dat, i: usize, j: usize| -> f64 {
+        dat.rows[i][j + 1]
+            .parse()
+            .unwrap_or_else(|_| panic!("row {i} column {j}: {:?}", dat.rows[i]))
+    };
+
+    let Some(c) = Cluster::up_with_slow(4, Some("400mbit"), &[(3, "100mbit")])
+        .map_err(|why| eprintln!("cluster test skipped: {why}"))
+        .ok()
+    else {
+        return;
+    };
+    let (out, dat, hosts) = map(&c);
+    let named: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("slow ")).collect();
+    assert_eq!(named.len(), 1, "one slow node and nothing else named\n{}", out.report());
+    assert!(named[0].starts_with(&format!("slow node: {} (", hosts[2])), "{}", out.report());
+    eprintln!(
+        "measured: fabric map, MB/s\n{}",
+        dat.rows.iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n")
+    );
+    for i in 0..4 {
+        for j in (0..4).filter(|&j| j != i) {
+            let rate = if i == 2 || j == 2 { SLOW_BITS } else { RATE_BITS };
+            let what = format!("{} -> {}", hosts[i], hosts[j]);
+            assert_near(&what, value(&dat, i, j), tcp_goodput(rate) / MIB, 0.10, &out);
+        }
+    }
+    drop(c);
+
+    let Some(c) = cluster(4, Some("400mbit")) else { return };
+    let (out, _, _) = map(&c);
+    assert!(out.stdout.lines().all(|l| !l.starts_with("slow ")), "{}", out.report());
+    assert!(out.stdout.contains("no slow node or link"), "{}", out.report());
+}

@@ -1,0 +1,183 @@
+//! The map's arithmetic, without MPI: who meets whom, medians, the outliers, the heatmap.
+
+/// The rounds of a round-robin tournament over `n` nodes (the circle method): in a round
+/// each node meets at most one other, and over the rounds every pair meets exactly once.
+/// Pairs are `(low, high)`; with an odd `n` one node sits out each round.
+pub fn rounds(n: usize) -> Vec<Vec<(usize, usize)>> {
+    let m = n + n % 2;
+    let mut ring: Vec<usize> = (0..m).collect();
+    let mut out = Vec::new();
+    for _ in 0..m.saturating_sub(1) {
+        let round = (0..m / 2)
+            .map(|i| (ring[i], ring[m - 1 - i]))
+            .filter(|&(a, b)| a < n && b < n)
+            .map(|(a, b)| (a.min(b), a.max(b)))
+            .collect();
+        out.push(round);
+        ring[1..].rotate_right(1);
+    }
+    out
+}
+
+/// `me`'s partner in `round` and whether `me` sends first (the lower of the two).
+pub fn partner(round: &[(usize, usize)], me: usize) -> Option<(usize, bool)> {
+    round.iter().find_map(|&(a, b)| match me {
+        _ if me == a => Some((b, true)),
+        _ if me == b => Some((a, false)),
+        _ => None,
+    })
+}
+
+/// The median of `values` (NaN for none).
+pub fn median(values: &[f64]) -> f64 {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let k = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[k]
+    } else {
+        (v[k - 1] + v[k]) / 2.0
+    }
+}
+
+/// What the bandwidth map shows as low.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outliers {
+    /// Median of every link's bandwidth.
+    pub median: f64,
+    /// A link below this is low: the fraction of the median.
+    pub threshold: f64,
+    /// Nodes whose every outgoing or every incoming link is low: a slow node rather than a
+    /// slow link (only with 3 nodes or more: with 2, a node cannot be told from its link).
+    pub nodes: Vec<usize>,
+    /// Low links `(from, to)` that no slow node explains.
+    pub links: Vec<(usize, usize)>,
+}
+
+/// The outliers of bandwidth matrix `bw` (`bw[from][to]`, the diagonal unused): links
+/// below `fraction` of the median link.
+pub fn outliers(bw: &[Vec<f64>], fraction: f64) -> Outliers {
+    let n = bw.len();
+    let links = || (0..n).flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)));
+    let median = median(&links().map(|(i, j)| bw[i][j]).collect::<Vec<_>>());
+    let threshold = fraction * median;
+    let low = |i: usize, j: usize| bw[i][j] < threshold;
+    let nodes: Vec<usize> = if n < 3 {
+        Vec::new()
+    } else {
+        let others = |h: usize| (0..n).filter(move |&o| o != h);
+        (0..n).filter(|&h| others(h).all(|o| low(h, o)) || others(h).all(|o| low(o, h))).collect()
+    };
+    let links =
+        links().filter(|&(i, j)| low(i, j) && !nodes.contains(&i) && !nodes.contains(&j)).collect();
+    Outliers { median, threshold, nodes, links }
+}
+
+/// Pixels per cell of an `n` x `n` heatmap: 24, smaller for large maps (at least 2).
+fn cell(n: usize) -> usize {
+    (768 / n.max(1)).clamp(2, 24)
+}
+
+/// A heatmap of `m` as PNG bytes, a square cell per entry (row: from, column: to): green
+/// for the best value, through yellow, to red for the worst (`higher_is_better` says which
+/// end is best: bandwidth, or latency); the diagonal grey.
+pub fn heatmap(m: &[Vec<f64>], higher_is_better: bool) -> Vec<u8> {
+    let n = m.len();
+    let c = cell(n);
+    let side = n * c;
+    let values: Vec<f64> = (0..n)
+        .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
+        .map(|(i, j)| m[i][j])
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
+    let best = if higher_is_better {
+        values.iter().copied().fold(0.0, f64::max)
+    } else {
+        values.iter().copied().fold(f64::INFINITY, f64::min)
+    };
+    let colour = |i: usize, j: usize| -> [u8; 3] {
+        let v = m[i][j];
+        if i == j || !v.is_finite() || v <= 0.0 {
+            return [160, 160, 160];
+        }
+        // 1: as good as the best link, 0: nothing.
+        let q = if higher_is_better { v / best } else { best / v }.clamp(0.0, 1.0);
+        let (r, g) = if q < 0.5 { (1.0, 2.0 * q) } else { (2.0 * (1.0 - q), 1.0) };
+        [(r * 220.0) as u8, (g * 200.0) as u8, 40]
+    };
+    let mut pixels = Vec::with_capacity(side * side * 3);
+    for y in 0..side {
+        for x in 0..side {
+            let edge = x % c == c - 1 || y % c == c - 1;
+            pixels.extend(if edge && c > 4 { [255, 255, 255] } else { colour(y / c, x / c) });
+        }
+    }
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, side as u32, side as u32);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    // Writing to memory fails only on a wrong image size, which `pixels` cannot have.
+    let mut writer = encoder.write_header().expect("PNG header in memory");
+    writer.write_image_data(&pixels).expect("PNG data in memory");
+    drop(writer);
+    png
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pair_meets_once_and_nobody_twice_in_a_round() {
+        for n in 2..=9 {
+            let mut met = std::collections::BTreeSet::new();
+            for round in rounds(n) {
+                let mut busy = std::collections::BTreeSet::new();
+                for &(a, b) in &round {
+                    assert!(a < b && b < n);
+                    assert!(busy.insert(a) && busy.insert(b), "n {n}: {round:?}");
+                    assert!(met.insert((a, b)), "n {n}: {a}-{b} twice");
+                    assert_eq!(partner(&round, a), Some((b, true)));
+                    assert_eq!(partner(&round, b), Some((a, false)));
+                }
+            }
+            assert_eq!(met.len(), n * (n - 1) / 2, "n {n}");
+        }
+    }
+
+    fn map(n: usize, f: impl Fn(usize, usize) -> f64) -> Vec<Vec<f64>> {
+        (0..n).map(|i| (0..n).map(|j| if i == j { f64::NAN } else { f(i, j) }).collect()).collect()
+    }
+
+    #[test]
+    fn a_slow_node_is_named_and_not_its_links() {
+        let bw = map(4, |i, j| if i == 2 || j == 2 { 11.0 } else { 45.0 });
+        let o = outliers(&bw, 0.8);
+        assert_eq!(o.nodes, [2]);
+        assert!(o.links.is_empty(), "{o:?}");
+    }
+
+    #[test]
+    fn a_slow_link_is_named_and_no_node() {
+        let bw = map(4, |i, j| if (i, j) == (1, 3) { 20.0 } else { 45.0 + (i + j) as f64 });
+        let o = outliers(&bw, 0.8);
+        assert!(o.nodes.is_empty(), "{o:?}");
+        assert_eq!(o.links, [(1, 3)]);
+        let even = outliers(&map(5, |i, j| 45.0 + (i * j % 3) as f64), 0.8);
+        assert!(even.nodes.is_empty() && even.links.is_empty(), "{even:?}");
+    }
+
+    #[test]
+    fn medians_and_a_heatmap_of_the_right_size() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0, f64::NAN]), 2.5);
+        let png = heatmap(&map(3, |i, j| (i + j) as f64), true);
+        assert_eq!(&png[1..4], b"PNG");
+        // IHDR: width and height, big-endian, after the signature and the chunk head.
+        assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 3 * 24);
+        assert_eq!(u32::from_be_bytes(png[20..24].try_into().unwrap()), 3 * 24);
+    }
+}
