@@ -37,6 +37,18 @@ const TINY: &[(&str, &str)] = &[
     ("MAX_GPU_BLAS_SIZE", "64"),
 ];
 
+/// Settings that keep a run of the whole program short, for tests that start every binary
+/// as it comes (set where the binary's `-h` lists them). p2p_matrix maps the tasks: every
+/// test task is on this one host.
+pub const SMALL: &[(&str, &str)] = &[
+    ("STREAM_ARRAY_SIZE", "100000"),
+    ("IO_FILE_SIZE", "1048576"),
+    ("IO_TRANSFER_SIZE", "65536"),
+    ("MATRIX_PER_TASK", "1"),
+    ("MATRIX_SIZE", "65536"),
+    ("MATRIX_WINDOW", "2"),
+];
+
 /// A launch to be made: program, task count (or none for a direct run), environment.
 #[derive(Debug, Clone)]
 pub struct Launch {

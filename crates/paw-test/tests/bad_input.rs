@@ -6,7 +6,7 @@
 //! of the Makefile has no entry. A binary's variables come from its `-h`.
 
 use paw_test::binaries::{self, Start};
-use paw_test::{Dat, Launch, Outcome, SmallDisk};
+use paw_test::{Dat, Launch, Outcome, SmallDisk, SMALL};
 use std::path::Path;
 use std::time::Duration;
 
@@ -44,6 +44,7 @@ const TABLE: &[(&str, Kind)] = &[
     ("p2p_get_fence", Kind::Paw(Some(3))),
     ("p2p_rput", Kind::Paw(Some(3))),
     ("p2p_rget", Kind::Paw(Some(3))),
+    ("p2p_matrix", Kind::Paw(Some(1))),
     ("col_agtr", Kind::Paw(None)),
     ("col_ardc", Kind::Paw(None)),
     ("col_a2a", Kind::Paw(None)),
@@ -96,14 +97,18 @@ const TABLE: &[(&str, Kind)] = &[
 ];
 
 /// Variables whose zero is a meaning (off, none), not an error.
-const ZERO_ALLOWED: &[&str] =
-    &["PAW_CHECK", "PAW_TIMEOUT", "PAW_MAX_TIME", "PAW_TOLERANCE", "PAW_STRICT"];
+const ZERO_ALLOWED: &[&str] = &[
+    "PAW_CHECK",
+    "PAW_TIMEOUT",
+    "PAW_MAX_TIME",
+    "PAW_TOLERANCE",
+    "PAW_STRICT",
+    "MATRIX_PER_TASK",
+    "MATRIX_LAT_SIZE",
+];
 /// Variables whose values are text, not numbers.
 const TEXT: &[&str] =
     &["PAW_OUTPUT_DIR", "PAW_IO_DIR", "PAW_THREAD_LEVEL", "PAW_COMBINE", "PAW_FIXTURE"];
-/// Settings that keep a run short where a case lets it run.
-const SMALL: &[(&str, &str)] =
-    &[("STREAM_ARRAY_SIZE", "100000"), ("IO_FILE_SIZE", "1048576"), ("IO_TRANSFER_SIZE", "65536")];
 
 /// What every suite refuses: an unknown option (each parses its own command line) and an
 /// output directory that does not exist (each starts its run the same way; IMB's entries

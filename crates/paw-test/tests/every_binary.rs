@@ -3,7 +3,7 @@
 //! `.dat` file has a CSV twin with the same rows and the run a valid JSON record.
 
 use paw_test::binaries::{self, Start};
-use paw_test::{Dat, Launch, Outcome};
+use paw_test::{Dat, Launch, Outcome, SMALL};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -61,10 +61,6 @@ struct FileRecord {
     csv: String,
     rows: usize,
 }
-
-/// Settings that keep a node test short.
-const SMALL: &[(&str, &str)] =
-    &[("STREAM_ARRAY_SIZE", "100000"), ("IO_FILE_SIZE", "1048576"), ("IO_TRANSFER_SIZE", "65536")];
 
 /// Runs `name` as its `-h` says it must be started, with tiny sizes and `extra` settings.
 fn launch(name: &str, extra: &[(&str, String)]) -> (binaries::Help, Outcome) {

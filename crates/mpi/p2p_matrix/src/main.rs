@@ -59,13 +59,13 @@ standard output",
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let nodes = Nodes::of(&paw)?;
         let size = paw.bytes(&SIZE, 1..=1 << 30)? as usize;
         let window = paw.knob(&WINDOW, 1..=4096)? as usize;
         let lat_size = paw.bytes(&LAT_SIZE, 0..=1 << 24)? as usize;
         let iters = paw.knob(&LAT_ITERS, 1..=1_000_000)?;
         let samples = paw.knob(&SAMPLES, 1..=1000)?;
         let low = paw.knob(&LOW, 1..=100)? as f64 / 100.0;
+        let nodes = Nodes::of(&paw)?;
         paw.fits_in_memory(
             ((window + 1) * size) as u128,
             "MATRIX_WINDOW x MATRIX_SIZE",
