@@ -1,4 +1,4 @@
-//! The map's nodes (one task per host, or every task), and its outputs: the matrices with
+//! The map's settings, its nodes (one task per host, or every task), and its outputs: the matrices with
 //! host names on both axes, the heatmaps and the outliers.
 
 use crate::map;
@@ -6,6 +6,24 @@ use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
 use paw_core::{Column, Error, Paw, Var};
 
+/// MATRIX_SIZE.
+pub const SIZE: Var = Var {
+    name: "MATRIX_SIZE",
+    default: "1048576",
+    meaning: "bytes per message of the bandwidth map",
+};
+/// MATRIX_WINDOW.
+pub const WINDOW: Var =
+    Var { name: "MATRIX_WINDOW", default: "8", meaning: "messages in flight per link and step" };
+/// MATRIX_LAT_SIZE.
+pub const LAT_SIZE: Var =
+    Var { name: "MATRIX_LAT_SIZE", default: "8", meaning: "bytes per message of the latency map" };
+/// MATRIX_LAT_ITERS.
+pub const LAT_ITERS: Var =
+    Var { name: "MATRIX_LAT_ITERS", default: "100", meaning: "round trips per latency sample" };
+/// MATRIX_SAMPLES.
+pub const SAMPLES: Var =
+    Var { name: "MATRIX_SAMPLES", default: "5", meaning: "samples per link; the median counts" };
 /// MATRIX_PER_TASK: map every task instead of one per host.
 pub const PER_TASK: Var = Var {
     name: "MATRIX_PER_TASK",
@@ -18,6 +36,39 @@ pub const LOW: Var = Var {
     default: "80",
     meaning: "percent of the median link's bandwidth below which a link is low",
 };
+
+/// The map's settings (collective: read on rank 0 and shared).
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// MATRIX_SIZE, bytes.
+    pub size: usize,
+    /// MATRIX_WINDOW, messages.
+    pub window: usize,
+    /// MATRIX_LAT_SIZE, bytes.
+    pub lat_size: usize,
+    /// MATRIX_LAT_ITERS, round trips.
+    pub iters: u64,
+    /// MATRIX_SAMPLES.
+    pub samples: u64,
+    /// MATRIX_LOW as a fraction.
+    pub low: f64,
+}
+
+impl Settings {
+    /// Reads every setting (a bad one is an error on every rank) and checks that the
+    /// buffers fit in memory.
+    pub fn read(paw: &Paw) -> paw_core::Result<Settings> {
+        let size = paw.bytes(&SIZE, 1..=1 << 30)? as usize;
+        let window = paw.knob(&WINDOW, 1..=4096)? as usize;
+        let lat_size = paw.bytes(&LAT_SIZE, 0..=1 << 24)? as usize;
+        let iters = paw.knob(&LAT_ITERS, 1..=1_000_000)?;
+        let samples = paw.knob(&SAMPLES, 1..=1000)?;
+        let low = paw.knob(&LOW, 1..=100)? as f64 / 100.0;
+        let held = ((window + 1) * size) as u128;
+        paw.fits_in_memory(held, "MATRIX_WINDOW x MATRIX_SIZE", "buffers")?;
+        Ok(Settings { size, window, lat_size, iters, samples, low })
+    }
+}
 
 /// The nodes of the map.
 pub struct Nodes {
