@@ -21,14 +21,10 @@ use report::PatternResult;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    paw_core::main(options::NAME, body)
+    paw_hlrs::run::<Options>(&options::about(), 2, body)
 }
 
-fn body() -> paw_core::Result<()> {
-    let Some(Started { world, opts, run }) = paw_hlrs::start::<Options>(&options::about(), 2)?
-    else {
-        return Ok(());
-    };
+fn body(Started { world, opts, run }: Started<Options>) -> paw_core::Result<()> {
     let p = world.size() as usize;
     let s = setup::setup(&world, &opts)?;
     let mut prot = run.text(&format!("{}-np_{p:04}.prot", options::NAME))?;

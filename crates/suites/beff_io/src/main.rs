@@ -26,14 +26,10 @@ use run::{PartitionDone, Run};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    paw_core::main(options::NAME, body)
+    paw_hlrs::run::<Options>(&options::about(), 1, body)
 }
 
-fn body() -> paw_core::Result<()> {
-    let Some(Started { world, opts, run }) = paw_hlrs::start::<Options>(&options::about(), 1)?
-    else {
-        return Ok(());
-    };
+fn body(Started { world, opts, run }: Started<Options>) -> paw_core::Result<()> {
     let (p, rank, root) = (world.size() as usize, world.rank() as usize, world.rank() == 0);
     let (partitions, files) = setup::files(&world, &opts)?;
     let s = setup::setting(&world, &opts, partitions.len());

@@ -67,6 +67,19 @@ pub fn start<O: CommandLine>(about: &About, least: usize) -> paw_core::Result<Op
     Ok(Some(Started { world, opts, run }))
 }
 
+/// Runs an HLRS benchmark as the whole program: [`start`], then `body` with the started
+/// run (nothing after `-h`); an error becomes one line from rank 0 and the exit status.
+pub fn run<O: CommandLine>(
+    about: &About,
+    least: usize,
+    body: impl FnOnce(Started<O>) -> paw_core::Result<()>,
+) -> std::process::ExitCode {
+    paw_core::main(about.name, || match start::<O>(about, least)? {
+        Some(started) => body(started),
+        None => Ok(()),
+    })
+}
+
 /// Memory per process, MiB: this host's memory divided by its processes, at most `cap`,
 /// the smallest over all hosts (collective).
 pub fn memory_per_process(world: &SimpleCommunicator, cap: u64) -> u64 {
