@@ -26,7 +26,9 @@ impl Batch {
     }
 
     /// Runs `post`, which adds MPI_Isend/MPI_Irecv operations, then MPI_Waitall on all of
-    /// them. Every request is complete when this returns (also if `post` panics).
+    /// them. Every request is complete when this returns (also if `post` panics). `post`'s
+    /// value is made before that wait: a clock read at its end times what `post` itself
+    /// waited for (a nested batch's receives), not this batch's operations.
     pub fn run<'b, R>(&mut self, post: impl FnOnce(&mut Posting<'_, 'b>) -> R) -> R {
         self.requests.clear();
         let mut posting = Posting { requests: &mut self.requests, _buffers: PhantomData };

@@ -99,6 +99,20 @@ impl About {
         ]
     }
 
+    /// The options read back from [`About::help`] when they differ from the options
+    /// (whitespace made single); `None` when `-h` gives every option back as written,
+    /// which is what the doc tables made from `-h` need.
+    pub fn help_misreads(&self) -> Option<(Vec<Opt>, Vec<Opt>)> {
+        let single = |o: &Opt| Opt {
+            synopsis: one_line(&o.synopsis),
+            meaning: one_line(&o.meaning),
+            default: one_line(&o.default),
+        };
+        let want: Vec<Opt> = self.options.iter().map(single).collect();
+        let got = options_from_help(&self.help());
+        (got != want).then_some((want, got))
+    }
+
     /// The option table of its doc page ([`option_table`]).
     pub fn option_table(&self) -> String {
         option_table(&self.options)
@@ -110,12 +124,9 @@ pub fn option_table(options: &[Opt]) -> String {
     let mut out = String::from("| option | meaning | default |\n|---|---|---|\n");
     for o in options {
         let cell = |t: &str| one_line(t).replace('|', "\\|").replace('<', "\\<");
-        out.push_str(&format!(
-            "| `{}` | {} | {} |\n",
-            o.synopsis,
-            cell(&o.meaning),
-            cell(&o.default)
-        ));
+        // In a table a `|` ends the cell, also inside a code span, unless escaped.
+        let synopsis = one_line(&o.synopsis).replace('|', "\\|");
+        out.push_str(&format!("| `{synopsis}` | {} | {} |\n", cell(&o.meaning), cell(&o.default)));
     }
     out
 }
@@ -126,13 +137,13 @@ pub fn options_from_help(help: &str) -> Vec<Opt> {
     let mut options: Vec<Opt> = Vec::new();
     let block = help.lines().skip_while(|l| *l != "Options:").skip(1);
     for line in block.take_while(|l| !l.trim().is_empty()) {
-        let starts_option = line.len() > 2 && !line[2..].starts_with(' ');
-        let (synopsis, text) = if !starts_option {
-            (None, line.trim())
-        } else if line.len() > MEANING_AT && line[MEANING_AT - 2..MEANING_AT] == *"  " {
-            (Some(line[..MEANING_AT].trim()), line[MEANING_AT..].trim())
-        } else {
-            (Some(line.trim()), "")
+        let starts_option =
+            line.get(2..).is_some_and(|rest| !rest.is_empty() && !rest.starts_with(' '));
+        let split = line.get(MEANING_AT - 2..MEANING_AT) == Some("  ") && line.len() > MEANING_AT;
+        let (synopsis, text) = match (starts_option, split) {
+            (false, _) => (None, line.trim()),
+            (true, true) => (Some(line[..MEANING_AT].trim()), line[MEANING_AT..].trim()),
+            (true, false) => (Some(line.trim()), ""),
         };
         if let Some(synopsis) = synopsis {
             options.push(Opt::flag(synopsis, ""));
@@ -160,15 +171,14 @@ fn option_lines(o: &Opt) -> String {
     if !o.default.is_empty() {
         text = format!("{text} (default: {})", one_line(&o.default)).trim_start().to_string();
     }
-    let head = format!("  {}", o.synopsis);
+    let head = format!("  {}", one_line(&o.synopsis));
     let indent = " ".repeat(MEANING_AT);
     if text.is_empty() {
         return format!("{head}\n");
     }
     if head.len() + 2 <= MEANING_AT {
         let first = format!("{head:<MEANING_AT$}");
-        let opts = textwrap::Options::new(WIDTH).initial_indent(&first).subsequent_indent(&indent);
-        format!("{}\n", textwrap::fill(&text, opts))
+        format!("{}\n", textwrap::fill(&text, wrap(&first, &indent)))
     } else {
         format!("{head}\n{}\n", fill(&text, &indent))
     }
@@ -216,8 +226,18 @@ pub fn one_line(text: &str) -> String {
 /// `text` wrapped to [`WIDTH`], each paragraph (blank-line separated) on its own, every
 /// line behind `indent`.
 fn fill(text: &str, indent: &str) -> String {
-    let opts = textwrap::Options::new(WIDTH).initial_indent(indent).subsequent_indent(indent);
+    let opts = wrap(indent, indent);
     text.split("\n\n").map(|p| textwrap::fill(&one_line(p), &opts)).collect::<Vec<_>>().join("\n\n")
+}
+
+/// Wrapping to [`WIDTH`] at spaces only: a file name or `2^64-1` is never split at its
+/// hyphen, so a paragraph read back as one line is the text written.
+fn wrap<'a>(first: &'a str, rest: &'a str) -> textwrap::Options<'a> {
+    textwrap::Options::new(WIDTH)
+        .initial_indent(first)
+        .subsequent_indent(rest)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .break_words(false)
 }
 
 #[cfg(test)]
@@ -278,6 +298,12 @@ mod tests {
     fn options_read_back_from_help_are_the_options() {
         let a = about();
         assert_eq!(options_from_help(&a.help()), a.options);
+        let mut odd = a.clone();
+        odd.options[0] = Opt::new("-e [message stop  size]", "bytes", 8);
+        odd.options[1].meaning = "files a-np_0002.json and b-np_0002.json, ".repeat(4);
+        let back = options_from_help(&odd.help());
+        assert_eq!(back[0].synopsis, "-e [message stop size]");
+        assert_eq!(back[1].meaning, one_line(&odd.options[1].meaning));
         let mut wide = a.clone();
         wide.options[0].meaning = "a meaning long enough to be wrapped ".repeat(5).trim().into();
         wide.options[0].default = "a default (with its own parentheses)".into();

@@ -695,7 +695,6 @@ pub fn finish(ledger: &Ledger, outcome: &Result<()>) {
     }
 }
 
-/// Text of a Spec field on one line.
 /// The error for an output file that cannot be created in `dir`, naming where the
 /// directory came from (PAW_OUTPUT_DIR or the current directory).
 pub fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {

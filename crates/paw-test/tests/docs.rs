@@ -20,22 +20,27 @@ fn section(name: &str, help: &str) -> String {
     };
     let mut out = format!("## {title}\n\n");
     for key in ["Timed", "Reported", "Tasks", "Data check", "Files"] {
-        out.push_str(&format!("- **{key}**: {}\n", field(key).replace('|', "\\|")));
-    }
-    out.push_str("\n| variable | meaning | default |\n|---|---|---|\n");
-    let vars = help.lines().skip_while(|l| !l.starts_with("Variables")).skip(1);
-    for line in vars.take_while(|l| !l.trim().is_empty()) {
-        let line = line.trim();
-        let (name, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let rest = rest.trim();
-        let (meaning, default) = rest.rsplit_once(" (default ").unwrap_or((rest, ")"));
-        out.push_str(&format!("| `{name}` | {meaning} | {} |\n", default.trim_end_matches(')')));
+        let text = field(key).replace('|', "\\|").replace('<', "\\<");
+        out.push_str(&format!("- **{key}**: {text}\n"));
     }
     out.push('\n');
-    if help.lines().any(|l| l == "Options:") && !help.contains("\nVariables") {
+    if help.contains("\nVariables") {
+        out.push_str("| variable | meaning | default |\n|---|---|---|\n");
+        let vars = help.lines().skip_while(|l| !l.starts_with("Variables")).skip(1);
+        for line in vars.take_while(|l| !l.trim().is_empty()) {
+            let line = line.trim();
+            let (name, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+            let rest = rest.trim();
+            let (meaning, default) = rest.rsplit_once(" (default ").unwrap_or((rest, ")"));
+            out.push_str(&format!(
+                "| `{name}` | {meaning} | {} |\n",
+                default.trim_end_matches(')')
+            ));
+        }
+    } else {
         out.push_str(&option_table(&options_from_help(help)));
-        out.push('\n');
     }
+    out.push('\n');
     out
 }
 
@@ -50,7 +55,8 @@ fn binaries_md_is_made_from_every_binarys_help() {
          binaries; after changing a `SPEC` or an `About`, regenerate it with\n\
          `PAW_BLESS=1 cargo test --release -p paw-test --test docs`.\n\n\
          Every binary also reads `PAW_OUTPUT_DIR`, `PAW_TIMEOUT` and `PAW_STRICT`; every `.dat` file has a \
-         `.csv` twin and every run a JSON record (doc/results.md).\n\n",
+         `.csv` twin and every run that writes files a JSON record (doc/results.md; the IMB \
+         suites write files with `-csv` or `PAW_OUTPUT_DIR`).\n\n",
     );
     for (list, names) in binaries::makefile_lists() {
         if list == "TOOL" {

@@ -15,12 +15,13 @@ const SPEC: Spec = Spec {
     name: "p2p_matrix",
     title: "fabric map: bandwidth and latency between every pair of hosts (mpiGraph's shifts)",
     timed: "\
-Nodes: the first task of each host (MATRIX_PER_TASK=1: every task); the others wait. \
+Nodes: the first task of each host (start tasks on 2 or more hosts, or set \
+MATRIX_PER_TASK=1: every task a node); the others wait. \
 Bandwidth by mpiGraph's shifts: in step k = 1 .. N-1 every node i posts MATRIX_WINDOW \
 MPI_Isend of MATRIX_SIZE bytes to node i+k and as many MPI_Irecv from node i-k (mod N), all \
 at once; a sample of link i-k -> i runs from a barrier of the nodes to the end of i's \
-receives (MPI_Waitall). Latency: N-1 rounds of a round-robin tournament, the pairs of a \
-round at once; a sample is MATRIX_LAT_ITERS round trips of MATRIX_LAT_SIZE bytes (MPI_Send, \
+receives (MPI_Waitall). Latency: the rounds of a round-robin tournament (N-1, N rounded up \
+to even), the pairs of a round at once; a sample is MATRIX_LAT_ITERS round trips of MATRIX_LAT_SIZE bytes (MPI_Send, \
 MPI_Recv) after a barrier, timed by both nodes. MATRIX_SAMPLES samples, after an untimed one.",
     reports: "\
 per link the median sample: bandwidth = MATRIX_WINDOW x MATRIX_SIZE / time, MB/s (MB = \
@@ -79,8 +80,9 @@ fn main() -> std::process::ExitCode {
                 bw[from] = (window * size) as f64 / t / paw_core::MB;
             }
             let (ping, mut pong) = (buffer(lat_size), buffer(lat_size));
-            for (r, round) in map::rounds(n).iter().enumerate() {
-                paw_core::watchdog::step(format!("latency round {} of {}", r + 1, n - 1));
+            let rounds = map::rounds(n);
+            for (r, round) in rounds.iter().enumerate() {
+                paw_core::watchdog::step(format!("latency round {} of {}", r + 1, rounds.len()));
                 let pair = map::partner(round, me);
                 let t = median_time(comm, samples, |start| {
                     if let Some((p, first)) = pair {

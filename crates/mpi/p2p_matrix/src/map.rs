@@ -46,33 +46,53 @@ pub fn median(values: &[f64]) -> f64 {
 /// What the bandwidth map shows as low.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outliers {
-    /// Median of every link's bandwidth.
+    /// Median bandwidth of the links that touch no slow node (every link when all nodes
+    /// are slow or none is left).
     pub median: f64,
-    /// A link below this is low: the fraction of the median.
+    /// A link below this is low: the fraction of that median.
     pub threshold: f64,
-    /// Nodes whose every outgoing or every incoming link is low: a slow node rather than a
-    /// slow link (only with 3 nodes or more: with 2, a node cannot be told from its link).
+    /// Nodes whose every outgoing or every incoming link is low against the median of the
+    /// links that do not touch them: a slow node rather than a slow link (only with 3 nodes
+    /// or more: with 2, a node cannot be told from its link).
     pub nodes: Vec<usize>,
-    /// Low links `(from, to)` that no slow node explains.
+    /// Low links `(from, to)` that touch no slow node.
     pub links: Vec<(usize, usize)>,
 }
 
-/// The outliers of bandwidth matrix `bw` (`bw[from][to]`, the diagonal unused): links
-/// below `fraction` of the median link.
+/// The outliers of bandwidth matrix `bw` (`bw[from][to]`, the diagonal unused), links
+/// below `fraction` of a median. A node is judged against the links that do not touch it,
+/// so that its own slow links (2 of 3 at three nodes) do not pull its reference down; the
+/// other links against the links away from every slow node.
 pub fn outliers(bw: &[Vec<f64>], fraction: f64) -> Outliers {
     let n = bw.len();
     let links = || (0..n).flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)));
-    let median = median(&links().map(|(i, j)| bw[i][j]).collect::<Vec<_>>());
-    let threshold = fraction * median;
-    let low = |i: usize, j: usize| bw[i][j] < threshold;
+    let median_away = |from: &[usize]| {
+        let away: Vec<f64> = links()
+            .filter(|(i, j)| !from.contains(i) && !from.contains(j))
+            .map(|(i, j)| bw[i][j])
+            .collect();
+        if away.is_empty() {
+            median(&links().map(|(i, j)| bw[i][j]).collect::<Vec<_>>())
+        } else {
+            median(&away)
+        }
+    };
     let nodes: Vec<usize> = if n < 3 {
         Vec::new()
     } else {
-        let others = |h: usize| (0..n).filter(move |&o| o != h);
-        (0..n).filter(|&h| others(h).all(|o| low(h, o)) || others(h).all(|o| low(o, h))).collect()
+        (0..n)
+            .filter(|&h| {
+                let low = fraction * median_away(&[h]);
+                let others = || (0..n).filter(move |&o| o != h);
+                others().all(|o| bw[h][o] < low) || others().all(|o| bw[o][h] < low)
+            })
+            .collect()
     };
-    let links =
-        links().filter(|&(i, j)| low(i, j) && !nodes.contains(&i) && !nodes.contains(&j)).collect();
+    let median = median_away(&nodes);
+    let threshold = fraction * median;
+    let links = links()
+        .filter(|&(i, j)| bw[i][j] < threshold && !nodes.contains(&i) && !nodes.contains(&j))
+        .collect();
     Outliers { median, threshold, nodes, links }
 }
 
@@ -158,6 +178,15 @@ mod tests {
         let o = outliers(&bw, 0.8);
         assert_eq!(o.nodes, [2]);
         assert!(o.links.is_empty(), "{o:?}");
+    }
+
+    #[test]
+    fn a_slow_node_is_named_among_three() {
+        let bw = map(3, |i, j| if i == 1 || j == 1 { 11.0 } else { 45.0 });
+        let o = outliers(&bw, 0.8);
+        assert_eq!((o.nodes.as_slice(), o.links.len(), o.median), (&[1][..], 0, 45.0), "{o:?}");
+        let half = map(4, |i, j| if i == 0 || j == 0 { 40.0 } else { 45.0 });
+        assert!(outliers(&half, 0.8).nodes.is_empty(), "40 of 45 is not low");
     }
 
     #[test]

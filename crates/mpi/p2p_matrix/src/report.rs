@@ -63,7 +63,7 @@ impl Settings {
         let lat_size = paw.bytes(&LAT_SIZE, 0..=1 << 24)? as usize;
         let iters = paw.knob(&LAT_ITERS, 1..=1_000_000)?;
         let samples = paw.knob(&SAMPLES, 1..=1000)?;
-        let low = paw.knob(&LOW, 1..=100)? as f64 / 100.0;
+        let low = paw.knob(&LOW, 1..=99)? as f64 / 100.0;
         let held = ((window + 1) * size) as u128;
         paw.fits_in_memory(held, "MATRIX_WINDOW x MATRIX_SIZE", "buffers")?;
         Ok(Settings { size, window, lat_size, iters, samples, low })
@@ -124,58 +124,36 @@ impl Nodes {
     }
 }
 
-/// Gathers every node's row (`bw[from]`: the bandwidth from node `from` into this node;
-/// `lat[p]`: this node's latency to node `p`), writes the matrices and heatmaps and names
-/// the outliers, links below `low` of the median (collective over the world).
+/// Gathers every node's row to node 0 (world rank 0: `bw[from]` is the bandwidth from node
+/// `from` into the node, `lat[p]` its latency to node `p`), writes the matrices and
+/// heatmaps and names the outliers, links below `low` of the median (collective over the
+/// world; only rank 0 holds the matrices).
 pub fn write(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64], low: f64) -> paw_core::Result<()> {
-    let n = nodes.labels.len();
-    let gather = |row: &[f64]| {
-        let mut all = vec![0.0; n * paw.size()];
-        paw.world().all_gather_into(row, &mut all[..]);
-        all
+    let (n, root) = (nodes.labels.len(), paw.rank() == 0);
+    let mut rows =
+        [vec![0.0; if root { n * n } else { 0 }], vec![0.0; if root { n * n } else { 0 }]];
+    if let Some(comm) = &nodes.comm {
+        let node0 = comm.process_at_rank(0);
+        for (mine, all) in [bw, lat].into_iter().zip(&mut rows) {
+            if root {
+                node0.gather_into_root(mine, &mut all[..]);
+            } else {
+                node0.gather_into(mine);
+            }
+        }
+    }
+    // Node i's row starts at i x n; a bandwidth row is what node i received.
+    let [bw_rows, lat_rows] = &rows;
+    let matrix = |f: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> {
+        if root {
+            (0..n).map(|i| (0..n).map(|j| f(i, j)).collect()).collect()
+        } else {
+            Vec::new()
+        }
     };
-    let (bw_all, lat_all) = (gather(bw), gather(lat));
-    // Node i's row of the gathered values is at its world rank.
-    let at = |all: &[f64], i: usize, j: usize| all[nodes.ranks[i] * n + j];
-    let bw: Vec<Vec<f64>> =
-        (0..n).map(|from| (0..n).map(|to| at(&bw_all, to, from)).collect()).collect();
-    let lat: Vec<Vec<f64>> = (0..n).map(|a| (0..n).map(|b| at(&lat_all, a, b)).collect()).collect();
-    let found = map::outliers(&bw, low);
-    let mut verdict = Vec::new();
-    for &h in &found.nodes {
-        let out: Vec<f64> = (0..n).filter(|&j| j != h).map(|j| bw[h][j]).collect();
-        let inn: Vec<f64> = (0..n).filter(|&i| i != h).map(|i| bw[i][h]).collect();
-        verdict.push(format!(
-            "slow node: {} (median out {:.2}, in {:.2} MB/s)",
-            nodes.labels[h],
-            map::median(&out),
-            map::median(&inn)
-        ));
-    }
-    for &(i, j) in &found.links {
-        verdict.push(format!(
-            "slow link: {} -> {} ({:.2} MB/s, {:.0} % of the median)",
-            nodes.labels[i],
-            nodes.labels[j],
-            bw[i][j],
-            100.0 * bw[i][j] / found.median
-        ));
-    }
-    if verdict.is_empty() {
-        verdict.push(format!(
-            "no slow node or link: every link at least {:.0} % of the median",
-            low * 100.0
-        ));
-    }
-    verdict.insert(
-        0,
-        format!(
-            "median link {:.2} MB/s; low below {:.2} MB/s (MATRIX_LOW={:.0} %)",
-            found.median,
-            found.threshold,
-            low * 100.0
-        ),
-    );
+    let bw = matrix(&|from, to| bw_rows[to * n + from]);
+    let lat = matrix(&|a, b| lat_rows[a * n + b]);
+    let verdict = if root { verdict(&nodes.labels, &bw, low) } else { Vec::new() };
     let table = |stem: &str, m: &[Vec<f64>], unit: &'static str, what: &str, notes: &[String]| {
         let mut cols = vec![Column::new("HOST", "")];
         cols.extend(nodes.labels.iter().map(|l| Column::new(l.clone(), unit)));
@@ -193,13 +171,52 @@ pub fn write(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64], low: f64) -> paw
             }));
             t.row(&cells);
         }
-        let png = map::heatmap(m, unit == "MB/s");
+        let png = if root { map::heatmap(m, unit == "MB/s") } else { Vec::new() };
         paw.write_file(&paw.np_file(stem, paw.size()).replace(".dat", ".png"), &png)
     };
     table("matrix_bw", &bw, "MB/s", "bandwidth", &verdict)?;
     table("matrix_lat", &lat, "usec", "latency", &[])?;
-    if paw.rank() == 0 {
+    if root {
         println!("{}", verdict.join("\n"));
     }
     Ok(())
+}
+
+/// The verdict lines of bandwidth matrix `bw`: the reference median, then each slow node
+/// and slow link, or that there is none.
+fn verdict(labels: &[String], bw: &[Vec<f64>], low: f64) -> Vec<String> {
+    let n = labels.len();
+    let found = map::outliers(bw, low);
+    let mut lines = vec![format!(
+        "median link {:.2} MB/s; low below {:.2} MB/s (MATRIX_LOW={:.0} %)",
+        found.median,
+        found.threshold,
+        low * 100.0
+    )];
+    for &h in &found.nodes {
+        let out: Vec<f64> = (0..n).filter(|&j| j != h).map(|j| bw[h][j]).collect();
+        let inn: Vec<f64> = (0..n).filter(|&i| i != h).map(|i| bw[i][h]).collect();
+        lines.push(format!(
+            "slow node: {} (median out {:.2}, in {:.2} MB/s)",
+            labels[h],
+            map::median(&out),
+            map::median(&inn)
+        ));
+    }
+    for &(i, j) in &found.links {
+        lines.push(format!(
+            "slow link: {} -> {} ({:.2} MB/s, {:.0} % of the median)",
+            labels[i],
+            labels[j],
+            bw[i][j],
+            100.0 * bw[i][j] / found.median
+        ));
+    }
+    if lines.len() == 1 {
+        lines.push(format!(
+            "no slow node or link: every link at least {:.0} % of the median",
+            low * 100.0
+        ));
+    }
+    lines
 }

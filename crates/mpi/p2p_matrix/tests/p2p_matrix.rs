@@ -59,7 +59,7 @@ fn one_host_without_per_task_and_bad_settings_are_refused() {
     out.failure("p2p_matrix maps the links between hosts, and this run's 2 tasks are all on host");
     assert!(out.files().is_empty() || out.dat_files().is_empty(), "{}", out.report());
     let out = map(2).env("MATRIX_LOW", 0).run();
-    out.failure("MATRIX_LOW=0 is out of range; accepted: a whole number from 1 to 100");
+    out.failure("MATRIX_LOW=0 is out of range; accepted: a whole number from 1 to 99");
     let out = map(2).env("MATRIX_WINDOW", 0).run();
     out.failure("MATRIX_WINDOW=0 is out of range");
 }

@@ -241,6 +241,11 @@ impl paw_hlrs::CommandLine for Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_gives_back_every_option_as_written() {
+        assert_eq!(about().help_misreads(), None);
+    }
     use paw_hlrs::CommandLine;
 
     fn args(s: &str) -> Vec<String> {

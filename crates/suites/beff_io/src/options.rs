@@ -101,8 +101,9 @@ pub fn about() -> About {
             Opt::new(
                 "-T seconds",
                 format!(
-                    "scheduled time of the whole run, all partitions together, above 0 (valid \
-                     from Tn = T / partitions >= {VALID_TN} s on)"
+                    "scheduled time of the whole run, all partitions together, above 0; a result \
+                     is valid from Tn = T / partitions >= {VALID_TN} s on, so the default is valid \
+                     with one partition only (-N P, or -T {VALID_TN} x partitions)"
                 ),
                 DEFAULT_T,
             ),
@@ -147,7 +148,7 @@ pub fn about() -> About {
             ),
             Opt::new("-nounique", "open without MPI_MODE_UNIQUE_OPEN", "with it"),
             Opt::new(
-                "-i file",
+                "-i hints-file",
                 "MPI-IO hints, one per line: proc_num access pat_type chunk_size key value \
                  (proc_num: all or a partition; access: all, write, rewrite, read; pat_type: \
                  all, scatter, shared, separated, segmented, seg_coll; chunk_size: all, \
@@ -331,6 +332,11 @@ impl paw_hlrs::CommandLine for Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_gives_back_every_option_as_written() {
+        assert_eq!(about().help_misreads(), None);
+    }
     use paw_hlrs::CommandLine;
 
     fn p(s: &str) -> Result<Options, String> {

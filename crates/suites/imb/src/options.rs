@@ -102,13 +102,11 @@ pub fn about<K>(suite: &Suite<K>) -> About {
     } else {
         format!("default all but {}", extra.join(", "))
     };
-    let nonaggr = if suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate)) {
-        format!(
-            ", at most nonaggr in non-aggregate mode (MSGS_NONAGGR, default {})",
-            st.msgs_nonaggr
-        )
+    let non_aggregate = suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate));
+    let (nonaggr, nonaggr_default) = if non_aggregate {
+        (", at most nonaggr in non-aggregate mode (MSGS_NONAGGR)", format!(", {}", st.msgs_nonaggr))
     } else {
-        String::new()
+        ("", String::new())
     };
     let portion = if suite.io { "I/O portions" } else { "message lengths" };
     let timeout = paw_core::vars::PAW_TIMEOUT.default;
@@ -142,10 +140,10 @@ pub fn about<K>(suite: &Suite<K>) -> About {
                 "at most n repetitions per length (MSGSPERSAMPLE), at most vol MB moved per \
                  length (OVERALL_VOL){nonaggr}"
             ),
-            format!("{}, {}", st.msgs_per_sample, st.overall_vol >> 20),
+            format!("{}, {}{nonaggr_default}, dynamic", st.msgs_per_sample, st.overall_vol >> 20),
         ),
         Opt::new(
-            "-iter_policy p",
+            "-iter_policy policy",
             "off: n repetitions at every length; dynamic: the vol rule",
             "dynamic",
         ),
@@ -203,8 +201,8 @@ pub fn about<K>(suite: &Suite<K>) -> About {
             .into(),
         files: format!(
             "the tables on standard output in Intel's layout; with -csv or PAW_OUTPUT_DIR, one \
-             CSV file per table ({0}-Benchmark-np_NNNN.csv) and the run record \
-             {0}-np_NNNN.json.",
+             CSV file per table, {0}-[Multi-]Benchmark-np_NNNN[-mode].csv (mode: aggregate or \
+             non-aggregate where a benchmark has modes), and the run record {0}-np_NNNN.json.",
             suite.name
         ),
         options,
@@ -588,6 +586,11 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_gives_back_every_option_as_written() {
+        assert_eq!(about(&TEST).help_misreads(), None);
+    }
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

@@ -123,6 +123,11 @@ pub fn report(root: bool, base: &[f64], op: &[f64], iters: u64) {
 mod tests {
     use super::*;
 
+    #[test]
+    fn help_gives_back_every_option_as_written() {
+        assert_eq!(about().help_misreads(), None);
+    }
+
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
     }

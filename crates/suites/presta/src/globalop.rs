@@ -61,8 +61,8 @@ pub fn about() -> About {
         options: vec![
             Opt::new(
                 "-l iterations",
-                "iterations of each loop, 1 or more (PRESTA's default)",
-                LOOPS,
+                "iterations of each loop, 1 or more",
+                format!("{LOOPS} (PRESTA's)"),
             ),
             Opt::new("-w steps", "steps of the simulated compute phase, 1 or more", STEPS),
             Opt::flag("-h", "this text"),
@@ -144,6 +144,11 @@ pub fn over_processes(world: &SimpleCommunicator, mine: f64) -> Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_gives_back_every_option_as_written() {
+        assert_eq!(about().help_misreads(), None);
+    }
 
     #[test]
     fn options() {

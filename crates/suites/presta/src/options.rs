@@ -329,6 +329,21 @@ pub fn parse(
 mod tests {
     use super::*;
 
+    #[test]
+    fn help_gives_back_every_option_as_written() {
+        for (sizes, epochs) in [(false, false), (true, false), (true, true)] {
+            let binary = Binary {
+                name: "t",
+                title: "a test",
+                takes: Takes { sizes, epochs },
+                timed: "t",
+                reported: "r",
+                files: "f",
+            };
+            assert_eq!(about(&binary).help_misreads(), None);
+        }
+    }
+
     const COM: Takes = Takes { sizes: true, epochs: false };
     const RMA: Takes = Takes { sizes: true, epochs: true };
     const LATEN: Takes = Takes { sizes: false, epochs: false };
