@@ -112,19 +112,14 @@ impl About {
         let got = options_from_help(&self.help());
         (got != want).then_some((want, got))
     }
-
-    /// The option table of its doc page ([`option_table`]).
-    pub fn option_table(&self) -> String {
-        option_table(&self.options)
-    }
 }
 
 /// The option table of a doc page: option, meaning, default.
 pub fn option_table(options: &[Opt]) -> String {
     let mut out = String::from("| option | meaning | default |\n|---|---|---|\n");
     for o in options {
-        let cell = |t: &str| one_line(t).replace('|', "\\|").replace('<', "\\<");
         // In a table a `|` ends the cell, also inside a code span, unless escaped.
+        let cell = |t: &str| one_line(t).replace('|', "\\|").replace('<', "\\<");
         let synopsis = one_line(&o.synopsis).replace('|', "\\|");
         out.push_str(&format!("| `{synopsis}` | {} | {} |\n", cell(&o.meaning), cell(&o.default)));
     }
@@ -317,7 +312,7 @@ mod tests {
             a.header_lines(),
             ["timed: N calls between two clock reads", "reported: time per call, usec"]
         );
-        let table = a.option_table();
+        let table = option_table(&a.options);
         assert!(table.contains("| `-n N` | calls per sample, 1 to 100 | 10 |\n"), "{table}");
         assert!(table.contains("| `-h, --help` | this text |  |\n"), "{table}");
     }

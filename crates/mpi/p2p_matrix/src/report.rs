@@ -74,15 +74,13 @@ impl Settings {
 pub struct Nodes {
     /// A name per node, in node order: its host (host:rank with MATRIX_PER_TASK=1).
     pub labels: Vec<String>,
-    /// The world rank of each node.
-    pub ranks: Vec<usize>,
     /// The nodes' communicator, on the nodes only (node i is its rank i).
     pub comm: Option<SimpleCommunicator>,
 }
 
 impl std::fmt::Debug for Nodes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Nodes").field("labels", &self.labels).field("ranks", &self.ranks).finish()
+        f.debug_struct("Nodes").field("labels", &self.labels).finish()
     }
 }
 
@@ -120,7 +118,7 @@ impl Nodes {
         let me = paw.rank() as usize;
         let colour = if ranks.contains(&me) { Color::with_value(0) } else { Color::undefined() };
         let comm = paw.world().split_by_color_with_key(colour, me as i32);
-        Ok(Nodes { labels, ranks, comm })
+        Ok(Nodes { labels, comm })
     }
 }
 
