@@ -247,3 +247,19 @@ fn the_watchdog_names_the_stuck_step_and_ends_the_job() {
     let out = Launch::mpi(bin("p2p_isend"), 2).env("PAW_TIMEOUT", "soon").run();
     out.failure("PAW_TIMEOUT=\"soon\" is not a number");
 }
+
+/// The fabric map writes its matrices at the end: interrupted during its shifts, it ends
+/// promptly and leaves no partial matrix.
+#[test]
+fn an_interrupted_fabric_map_ends_promptly_without_a_partial_matrix() {
+    for what in [Interrupt::Launcher(libc::SIGTERM), Interrupt::Rank(libc::SIGINT)] {
+        let start = std::time::Instant::now();
+        let out = Launch::mpi(bin("p2p_matrix"), 3)
+            .env("MATRIX_PER_TASK", 1)
+            .env("MATRIX_SAMPLES", 1000)
+            .timeout(Duration::from_secs(60))
+            .run_interrupting(what, move |_| start.elapsed() > Duration::from_secs(1));
+        ended_promptly(&out, Duration::from_secs(10), what);
+        assert!(out.dat_files().is_empty(), "{what:?}\n{}", out.report());
+    }
+}
