@@ -1,16 +1,25 @@
 //! paw-report: reading paw result files, and what the `paw-report` binary does with them —
-//! a summary of a results directory, the comparison of two runs (a regression gate), and
-//! gnuplot figures of one run or several overlaid.
+//! the headline figures of a run (text, or one self-contained HTML page), references with
+//! tolerances and the check of a run against them, the comparison of two runs (a
+//! regression gate), and gnuplot figures of one run or several overlaid.
 #![warn(missing_docs)]
 
 mod compare;
 mod dat;
+mod figures;
+mod html;
+mod nodes;
 mod plot;
+mod reference;
 mod summary;
 
 pub use compare::{compare, Comparison, Direction, Flag};
 pub use dat::Dat;
+pub use figures::{report, Figure, Report, Section};
+pub use html::html;
+pub use nodes::{Row, Table};
 pub use plot::{gnuplot_script, plot_files, plot_runs, Series};
+pub use reference::{check, check_lines, parse as parse_reference, reference, Checked, Reference};
 pub use summary::{short, summary};
 
 use std::path::{Path, PathBuf};

@@ -1,18 +1,31 @@
-//! paw-report -- what a results directory says: a summary, a comparison of two runs that
-//! exits non-zero on a real slowdown (a CI regression gate), and gnuplot figures.
+//! paw-report -- what a results directory says: its headline figures (text or one HTML
+//! page), a reference of them and the check of a run against one, a comparison of two runs
+//! that exits non-zero on a real slowdown (a CI regression gate), and gnuplot figures.
 
-use paw_report::{compare, plot_files, plot_runs, short, summary, Flag};
-use std::path::PathBuf;
+use paw_report::{check, check_lines, compare, html, plot_files, plot_runs, reference, report};
+use paw_report::{short, summary, Flag, Report};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: paw-report summary DIR
+usage: paw-report summary [--low PERCENT] DIR
+       paw-report html [--low PERCENT] [-o FILE] DIR   (default FILE: DIR/report.html)
+       paw-report reference DIR > site.toml
+       paw-report check --reference site.toml DIR
        paw-report compare BASE NEW [--threshold PERCENT]
        paw-report plot FILE.dat...           one PNG beside each file
        paw-report plot [-o OUT] DIR DIR...   the same files of several runs overlaid, in OUT (default .)
 
-summary   the headline figures of every .dat file of DIR: the median at the first and last
-          size and the best one, and how many rows are NOISY.
+summary   the headline figures of a run, a section per step directory (qualify.sbatch's
+          layout) or of one directory of results, each with the file it came from; a
+          fabric map's slow links and nodes; for a directory of host directories (node
+          tests on every host) each host's figures against their median, and the hosts
+          below PERCENT of it (default 80) named as slow nodes.
+html      the same as one self-contained HTML page, the run's plots embedded (gnuplot).
+reference the run's figures as a reference file (TOML; per figure value, lower, upper,
+          unit as ReFrame keeps them, with a default tolerance on the worse side).
+check     PASS or FAIL per figure of the reference, with the margin; exit status 1 when
+          any figure is outside its range, missing or in another unit.
 compare   matches files and sizes between two result directories: first the settings and
           environment variables whose values differ between the runs' headers, then per
           size both medians with their 95% intervals and the change in percent of the cost
@@ -51,16 +64,86 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "summary" => {
-            let [dir] = rest else { return Err(format!("summary takes one directory\n{USAGE}")) };
-            print!("{}", summary(&PathBuf::from(dir))?);
+            print!("{}", summary(&run_of(cmd, rest, &mut None)?));
             Ok(ExitCode::SUCCESS)
+        }
+        "html" => {
+            let mut out = Some(PathBuf::new());
+            let run = run_of(cmd, rest, &mut out)?;
+            let file = out.filter(|o| !o.as_os_str().is_empty()).unwrap_or(run.dir.join("report.html"));
+            let scratch = tempfile_dir()?;
+            let page = html(&run, &scratch);
+            let _ = std::fs::remove_dir_all(&scratch);
+            std::fs::write(&file, page?).map_err(|e| format!("{}: {e}", file.display()))?;
+            println!("paw-report: {}", file.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        "reference" => {
+            print!("{}", reference(&run_of(cmd, rest, &mut None)?));
+            Ok(ExitCode::SUCCESS)
+        }
+        "check" => {
+            let (Some(flag), Some(file)) = (rest.first(), rest.get(1)) else {
+                return Err(format!("check needs --reference FILE and a directory\n{USAGE}"));
+            };
+            if flag != "--reference" {
+                return Err(format!("check: {flag:?}; accepted: --reference FILE DIR\n{USAGE}"));
+            }
+            let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+            let run = run_of(cmd, &rest[2..], &mut None)?;
+            let checked = check(&run, &text).map_err(|e| format!("{file}: {e}"))?;
+            for line in check_lines(&checked) {
+                println!("{line}");
+            }
+            let failed = checked.iter().filter(|c| !c.pass).count();
+            println!("{} figures checked against {file}: {failed} failed", checked.len());
+            Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
         "compare" => compare_cmd(rest),
         "plot" => plot_cmd(rest),
         other => {
-            Err(format!("unknown command {other:?}; accepted: summary, compare, plot, -h\n{USAGE}"))
+            Err(format!("unknown command {other:?}; accepted: summary, html, reference, check, compare, plot, -h\n{USAGE}"))
         }
     }
+}
+
+/// The report of the one directory in `rest`, with `--low PERCENT` and (where `out` is
+/// given) `-o FILE` read from it.
+fn run_of(cmd: &str, rest: &[String], out: &mut Option<PathBuf>) -> Result<Report, String> {
+    let mut low = 0.8;
+    let mut dirs = Vec::new();
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--low" => {
+                let v = it.next().ok_or("--low needs a percentage")?;
+                low = v
+                    .trim_end_matches('%')
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|p| *p > 0.0 && *p < 100.0)
+                    .ok_or_else(|| {
+                        format!(
+                            "--low {v:?}; accepted: a percentage above 0 and below 100, e.g. 80"
+                        )
+                    })?
+                    / 100.0;
+            }
+            "-o" if out.is_some() => {
+                *out = Some(PathBuf::from(it.next().ok_or("-o needs a file")?))
+            }
+            _ => dirs.push(a),
+        }
+    }
+    let [dir] = &dirs[..] else { return Err(format!("{cmd} takes one directory\n{USAGE}")) };
+    report(Path::new(dir), low)
+}
+
+/// A new empty directory for scratch files.
+fn tempfile_dir() -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir().join(format!("paw-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(dir)
 }
 
 fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {

@@ -298,7 +298,7 @@ fn curves(series: &[Series], named: bool) -> String {
 }
 
 /// Runs gnuplot on `script`.
-fn gnuplot(script: &str) -> Result<(), String> {
+pub(crate) fn gnuplot(script: &str) -> Result<(), String> {
     let mut child = Command::new("gnuplot")
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())

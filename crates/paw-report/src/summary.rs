@@ -1,56 +1,51 @@
-//! `paw-report summary DIR`: the headline figures of every `.dat` file of a results
-//! directory, one line each.
+//! `paw-report summary DIR`: the headline figures of a run as text, a section per step.
 
-use crate::compare::Direction;
-use crate::{dat_files, Dat};
-use std::path::Path;
+use crate::figures::Report;
 
-/// The summary table of `dir` as text.
-pub fn summary(dir: &Path) -> Result<String, String> {
-    let files = dat_files(dir)?;
-    if files.is_empty() {
-        return Err(format!(
-            "{}: no .dat files (run a benchmark with PAW_OUTPUT_DIR there)",
-            dir.display()
-        ));
-    }
+/// The summary of `report` as text: per section its figures (name, value, unit, file), its
+/// verdict lines, and for a directory of hosts the node table.
+pub fn summary(report: &Report) -> String {
+    let figures = report.sections.iter().flat_map(|s| &s.figures);
+    let width = figures.clone().map(|f| f.name.len()).max().unwrap_or(0);
+    let units = figures.clone().map(|f| f.unit.len()).max().unwrap_or(0);
     let mut out = format!(
-        "{:<34} {:>5} {:>20} {:>20} {:>20} {:>6}  {}\n",
-        "file", "rows", "first", "last", "best", "noisy", "unit (median at SIZE)"
+        "paw report of {}: {} figures in {} sections (files relative to it)\n",
+        report.dir.display(),
+        figures.count(),
+        report.sections.len()
     );
-    for path in files {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let dat = Dat::read(&path)?;
-        let (Some(size), Some(median)) = (dat.find("SIZE"), dat.find("MEDIAN")) else {
-            out += &format!("{name:<34} {:>5}  (a table without MEDIAN)\n", dat.rows.len());
-            continue;
-        };
-        if dat.rows.is_empty() {
-            out += &format!("{name:<34} {:>5}\n", 0);
-            continue;
+    for s in &report.sections {
+        out += &format!("\n== {}\n", s.name);
+        for f in &s.figures {
+            out += &format!(
+                "  {:<width$}  {:>12} {:<units$}  {}\n",
+                f.name,
+                short(f.value),
+                f.unit,
+                f.source
+            );
         }
-        let unit = dat.y_unit().unwrap_or("").to_string();
-        let value = |r: &[String]| r[median].parse::<f64>().unwrap_or(f64::NAN);
-        let at = |r: &[String]| format!("{}@{}", short(value(r)), r[size]);
-        let better = |a: f64, b: f64| match Direction::of(&unit) {
-            Direction::LowerIsBetter => a < b,
-            Direction::HigherIsBetter => a > b,
-        };
-        let best =
-            dat.rows
-                .iter()
-                .fold(&dat.rows[0], |b, r| if better(value(r), value(b)) { r } else { b });
-        let noisy =
-            dat.find("NOISY").map_or(0, |c| dat.rows.iter().filter(|r| r[c] == "1").count());
-        out += &format!(
-            "{name:<34} {:>5} {:>20} {:>20} {:>20} {noisy:>6}  {unit}\n",
-            dat.rows.len(),
-            at(&dat.rows[0]),
-            at(dat.rows.last().unwrap()),
-            at(best)
-        );
+        if let Some(t) = &s.nodes {
+            let name = t.rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(6);
+            out += &format!("\n  {:<name$}", "figure");
+            for h in t.hosts.iter().chain([&"median".to_string()]) {
+                out += &format!(" {h:>12}");
+            }
+            out += "\n";
+            for r in &t.rows {
+                out += &format!("  {:<name$}", r.name);
+                for v in r.values.iter().chain([&Some(r.median)]) {
+                    out += &format!(" {:>12}", v.map_or("-".into(), short));
+                }
+                out += &format!(" {}\n", r.unit);
+            }
+            out += "\n";
+        }
+        for n in &s.notes {
+            out += &format!("  {n}\n");
+        }
     }
-    Ok(out)
+    out
 }
 
 /// A value in at most 6 significant digits, as paw writes them.

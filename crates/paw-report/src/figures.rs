@@ -1,0 +1,560 @@
+//! The headline figures of a results directory: per step the few numbers its users quote
+//! (latency at 1 byte, PingPong's 0-byte time, b_eff's one number, STREAM's Triad ...), each
+//! with the file it was read from; per host directory the node outliers.
+
+use crate::compare::Direction;
+use crate::{dat_files, nodes, Dat};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One headline figure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// The step (a subdirectory of the run: `core`, `imb-mpi1` ...) it belongs to.
+    pub section: String,
+    /// What it is, as its users name it: `IMB-MPI1 PingPong: time at 0 B`.
+    pub name: String,
+    /// The value, in `unit`.
+    pub value: f64,
+    /// `usec`, `s`, `MB/s`, `GFLOP/s` ...
+    pub unit: String,
+    /// The file it was read from, relative to the run's directory.
+    pub source: String,
+}
+
+impl Figure {
+    /// `section/name`: the figure's key in a reference file.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.section, self.name)
+    }
+
+    /// Whether more is better (a bandwidth) or worse (a time).
+    pub fn direction(&self) -> Direction {
+        Direction::of(&self.unit)
+    }
+}
+
+/// One step of a run: its figures, what it says beside them (a fabric map's verdict, the
+/// node outliers) and the sweeps worth a plot.
+#[derive(Debug, Clone, Default)]
+pub struct Section {
+    /// The step's name: its directory's name.
+    pub name: String,
+    /// The headline figures.
+    pub figures: Vec<Figure>,
+    /// Verdict lines: slow links and nodes, NOT VALID results.
+    pub notes: Vec<String>,
+    /// The node table, for a directory of per-host directories.
+    pub nodes: Option<nodes::Table>,
+    /// `.dat` files the figures came from that hold a sweep (a plot's worth).
+    pub plots: Vec<PathBuf>,
+    /// PNG files the run drew itself (the fabric map's heatmaps).
+    pub images: Vec<PathBuf>,
+}
+
+/// The headline figures of a whole run.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The run's directory.
+    pub dir: PathBuf,
+    /// One section per step, in the order qualify.sbatch runs them.
+    pub sections: Vec<Section>,
+}
+
+/// The unit of b_eff, b_eff_io and PRESTA's bandwidths.
+const MB_10_6: &str = "MB/s (MB = 10^6 B)";
+/// The unit of IMB 3.0's and p2p_matrix's bandwidths.
+const MB_2_20: &str = "MB/s (MB = 2^20 B)";
+
+/// The order of qualify.sbatch's steps; other directories follow by name.
+const STEPS: [&str; 13] = [
+    "core", "nodes", "p2p", "col", "fabric", "imb-mpi1", "imb-ext", "imb-io", "b_eff", "b_eff_io",
+    "presta", "initest", "gpu",
+];
+
+/// The report of `dir`: a run with a directory per step (qualify.sbatch's layout), or one
+/// directory of result files. `low` is the fraction of the median below which a host is
+/// named slow.
+pub fn report(dir: &Path, low: f64) -> Result<Report, String> {
+    let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    let rank = |p: &PathBuf| {
+        let name = p.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        (STEPS.iter().position(|s| *s == name).unwrap_or(STEPS.len()), name)
+    };
+    subdirs.sort_by_key(rank);
+    let mut sections = Vec::new();
+    let own = section(dir, dir, low)?;
+    if !own.figures.is_empty() || subdirs.is_empty() {
+        sections.push(own);
+    }
+    for sub in subdirs {
+        let s = section(dir, &sub, low)?;
+        if !s.figures.is_empty() || !s.notes.is_empty() || s.nodes.is_some() {
+            sections.push(s);
+        }
+    }
+    if sections.iter().all(|s| s.figures.is_empty() && s.nodes.is_none()) {
+        return Err(format!(
+            "{}: no result files of paw (run a benchmark with PAW_OUTPUT_DIR there)",
+            dir.display()
+        ));
+    }
+    Ok(Report { dir: dir.to_path_buf(), sections })
+}
+
+/// The section of directory `dir` of the run in `top`.
+fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
+    let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let mut s = Section { name: name.clone(), ..Section::default() };
+    let files = all_files(dir)?;
+    if files.is_empty() {
+        if let Some(table) = nodes::table(top, dir, low)? {
+            s.figures = table.medians(&name);
+            s.notes = table.verdict();
+            s.nodes = Some(table);
+        }
+        return Ok(s);
+    }
+    let binaries = binaries(&files);
+    let relative = |p: &Path| p.strip_prefix(top).unwrap_or(p).display().to_string();
+    let mut add = |name: String, value: f64, unit: &str, from: &Path| {
+        s.figures.push(Figure {
+            section: s.name.clone(),
+            name,
+            value,
+            unit: unit.to_string(),
+            source: relative(from),
+        })
+    };
+    let mut imb = Vec::new();
+    for path in &files {
+        let file = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let binary = binaries.get(&file).cloned().unwrap_or_else(|| stem(&file));
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("dat") if !is_part(&file) => {
+                let dat = Dat::read(path)?;
+                let plotted = dat_figures(&file, &binary, &dat, &mut |n, v, u| add(n, v, u, path));
+                if plotted {
+                    s.plots.push(path.clone());
+                }
+                if file.starts_with("matrix_bw") {
+                    s.notes.extend(matrix_verdict(&dat));
+                }
+            }
+            Some("csv") if file.starts_with("IMB-") => imb.push(path.clone()),
+            Some("prot") if binary == "b_eff" || file.starts_with("b_eff") => {
+                for (n, v, u) in beff_prot(path)? {
+                    add(n, v, &u, path);
+                }
+            }
+            Some("sum") => {
+                let (figure, note) = beff_io_sum(path)?;
+                if let Some((n, v, u)) = figure {
+                    add(n, v, &u, path);
+                }
+                s.notes.extend(note);
+            }
+            Some("png") if file.starts_with("matrix_") => s.images.push(path.clone()),
+            _ => {}
+        }
+    }
+    for (n, v, u, path) in imb_figures(&imb)? {
+        add(n, v, &u, &path);
+    }
+    Ok(s)
+}
+
+/// The figures of directory `dir` of the run in `top` (a host's node tests).
+pub(crate) fn section_figures(top: &Path, dir: &Path) -> Result<Vec<Figure>, String> {
+    Ok(section(top, dir, 1.0)?.figures)
+}
+
+/// The result files of `dir` (not kept earlier runs), sorted.
+fn all_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    let dats = dat_files(dir)?;
+    files.retain(|p| p.extension().is_none_or(|x| x != "dat") || dats.contains(p));
+    files.sort();
+    Ok(files)
+}
+
+/// The binary that wrote each file, from the run records (`NAME-np_NNNN.json`) beside them.
+fn binaries(files: &[PathBuf]) -> BTreeMap<String, String> {
+    let mut map = BTreeMap::new();
+    for path in files.iter().filter(|p| p.extension().is_some_and(|x| x == "json")) {
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        let Some(binary) = json["binary"].as_str() else { continue };
+        for f in json["files"].as_array().into_iter().flatten() {
+            if let Some(name) = f["name"].as_str() {
+                map.insert(name.to_string(), binary.to_string());
+            }
+        }
+    }
+    map
+}
+
+/// A file name without its extension and `-np_NNNN`.
+fn stem(file: &str) -> String {
+    let s = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    s.split("-np_").next().unwrap_or(s).to_string()
+}
+
+/// b_eff_io's per-partition tables and initest's single runs: no headline of their own.
+fn is_part(file: &str) -> bool {
+    file.contains("-part_")
+        || file.starts_with("b_eff_bw")
+        || (file.starts_with("time_init")
+            && file.trim_end_matches(".dat").ends_with(char::is_numeric))
+}
+
+/// Adds the headline figures of one `.dat` file; true when it is a sweep worth a plot.
+fn dat_figures(
+    file: &str,
+    binary: &str,
+    dat: &Dat,
+    add: &mut dyn FnMut(String, f64, &str),
+) -> bool {
+    let stem = stem(file);
+    let num = |r: &[String], c: usize| r[c].parse::<f64>().unwrap_or(f64::NAN);
+    let (Some(first), Some(last)) = (dat.rows.first(), dat.rows.last()) else { return false };
+    let cols: Vec<&str> = dat.columns.iter().map(String::as_str).collect();
+    let unit = dat.y_unit().unwrap_or("").to_string();
+    if cols.first() == Some(&"HOST") {
+        // p2p_matrix: a row per sending node, `-` on the diagonal; the median link.
+        let mut links: Vec<f64> =
+            dat.rows.iter().flat_map(|r| r[1..].iter().filter_map(|c| c.parse().ok())).collect();
+        links.sort_by(f64::total_cmp);
+        let n = links.len();
+        if n > 0 {
+            let median =
+                if n % 2 == 1 { links[n / 2] } else { (links[n / 2 - 1] + links[n / 2]) / 2.0 };
+            let (what, unit) = if stem.starts_with("matrix_lat") {
+                ("latency", "usec")
+            } else {
+                ("bandwidth", MB_2_20)
+            };
+            add(format!("{binary}: median link {what}, {} nodes", dat.rows.len()), median, unit);
+        }
+        return false;
+    }
+    if let (Some(size), Some(median)) = (dat.find("SIZE"), dat.find("MEDIAN")) {
+        let at = |r: &[String]| format!("{} B", r[size]);
+        if stem == "stream_bw" {
+            if let (Some(row), Some(max)) =
+                (dat.rows.iter().find(|r| r[size] == "Triad"), dat.find("MAX"))
+            {
+                add(format!("{binary}: Triad best rate"), num(row, max), &unit);
+            }
+            return false;
+        }
+        if stem.ends_with("_flops") {
+            add(format!("{binary}: DGEMM N={}", last[size]), num(last, median), &unit);
+        } else if stem.ends_with("_bw") {
+            add(format!("{binary}: bandwidth at {}", at(last)), num(last, median), &unit);
+        } else if stem.ends_with("_rate") {
+            add(format!("{binary}: message rate at {}", at(first)), num(first, median), &unit);
+        } else if stem == "latency" {
+            add(format!("{binary}: one-way latency at {}", at(first)), num(first, median), &unit);
+        } else if stem.ends_with("_time")
+            && (stem.starts_with("multitask") || stem.contains("dgemm"))
+        {
+            return false;
+        } else {
+            // A time sweep: its bandwidth twin (where there is one) is the plot.
+            add(format!("{binary}: time at {}", at(first)), num(first, median), &unit);
+            return dat.rows.len() > 1 && !stem.ends_with("_time");
+        }
+        return dat.rows.len() > 1;
+    }
+    match cols.as_slice() {
+        // PRESTA com and rma: a column per process count; the peak at the largest.
+        ["SIZE", .., p] if p.starts_with('P') => {
+            let c = cols.len() - 1;
+            let peak = dat.rows.iter().map(|r| num(r, c)).fold(f64::NAN, f64::max);
+            let what =
+                stem.trim_start_matches(binary).trim_start_matches('_').trim_end_matches("_bw");
+            let what = what.replace('_', " ");
+            add(format!("{binary}: peak {what} bandwidth, {} processes", &p[1..]), peak, MB_10_6);
+            true
+        }
+        ["PROCESSES", "LATENCY"] => {
+            add(format!("{binary}: latency at {} processes", last[0]), num(last, 1), "usec");
+            false
+        }
+        ["SAMPLE", "BASE", "OP"] => {
+            let iterations = dat
+                .header_value("iterations per sample")
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or(f64::NAN);
+            let sum = |c: usize| dat.rows.iter().map(|r| num(r, c)).sum::<f64>();
+            let op = (sum(2) - sum(1)) / (dat.rows.len() as f64 * iterations);
+            add(format!("{binary}: Op mean (one Allreduce)"), op, "usec");
+            false
+        }
+        ["OPERATION", "COMPUTE", "SET", "AVG", "MIN", "MAX"] => {
+            let mut ops: Vec<(&str, Vec<f64>)> = Vec::new();
+            for r in dat.rows.iter().filter(|r| r[1] == "no") {
+                match ops.iter_mut().find(|(o, _)| *o == r[0]) {
+                    Some((_, v)) => v.push(num(r, 3)),
+                    None => ops.push((&r[0], vec![num(r, 3)])),
+                }
+            }
+            for (op, v) in ops {
+                let mean = v.iter().sum::<f64>() / v.len() as f64;
+                add(format!("{binary}: {op} time"), mean, "usec");
+            }
+            false
+        }
+        ["TASKS", "TMAX", ..] => {
+            for r in &dat.rows {
+                add(
+                    format!("{binary}: MPI start-up at {} tasks (slowest task)", r[0]),
+                    num(r, 1),
+                    "s",
+                );
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
+/// The fabric map's verdict lines, from the bandwidth matrix's header.
+fn matrix_verdict(dat: &Dat) -> Vec<String> {
+    dat.header
+        .iter()
+        .filter(|h| {
+            h.starts_with("median link") || h.starts_with("slow ") || h.starts_with("no slow")
+        })
+        .cloned()
+        .collect()
+}
+
+/// A figure found in a file: name, value, unit.
+type Found = (String, f64, String);
+
+/// b_eff's `b_eff = ... MB/s` and `b_eff per process = ... MB/s` from its protocol.
+fn beff_prot(path: &Path) -> Result<Vec<Found>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start_matches('#').trim();
+        let Some((what, rest)) = line.split_once('=') else { continue };
+        let what = what.trim();
+        if what != "b_eff" && what != "b_eff per process" {
+            continue;
+        }
+        let mut words = rest.split_whitespace();
+        if let (Some(v), Some("MB/s")) = (words.next().and_then(|v| v.parse().ok()), words.next()) {
+            if !out.iter().any(|(n, _, _): &Found| n == what) {
+                out.push((what.to_string(), v, MB_10_6.to_string()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// b_eff_io's number from its summary file, and whether the run says it is NOT VALID.
+fn beff_io_sum(path: &Path) -> Result<(Option<Found>, Option<String>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let Some(line) = text.lines().rev().find(|l| l.trim_start().starts_with("b_eff_io = ")) else {
+        return Ok((None, None));
+    };
+    let value = line.split_whitespace().nth(2).and_then(|v| v.parse().ok());
+    let note = line.contains("NOT VALID").then(|| {
+        format!(
+            "b_eff_io: NOT VALID as HLRS defines it ({})",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        )
+    });
+    Ok((value.map(|v| ("b_eff_io".to_string(), v, MB_10_6.to_string())), note))
+}
+
+/// One row of an IMB CSV file.
+#[derive(Debug, Clone)]
+struct ImbRow {
+    suite: String,
+    benchmark: String,
+    processes: u64,
+    mode: String,
+    bytes: u64,
+    t_avg: f64,
+    mbytes: Option<f64>,
+    file: PathBuf,
+}
+
+/// Reads IMB's CSV files (`IMB-<suite>-<benchmark>-np_NNNN[-mode].csv`).
+fn imb_rows(files: &[PathBuf]) -> Result<Vec<ImbRow>, String> {
+    let mut rows = Vec::new();
+    for path in files {
+        let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let Some(suite) = name.strip_prefix("IMB-").and_then(|n| n.split('-').next()) else {
+            continue;
+        };
+        let mut reader =
+            csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let headers = reader.headers().map_err(|e| format!("{}: {e}", path.display()))?.clone();
+        let col = |n: &str| headers.iter().position(|h| h == n);
+        let (Some(b), Some(p), Some(m), Some(by), Some(t)) =
+            (col("benchmark"), col("processes"), col("mode"), col("bytes"), col("t_avg_us"))
+        else {
+            continue;
+        };
+        let mb = col("mbytes_per_s");
+        for rec in reader.records() {
+            let rec = rec.map_err(|e| format!("{}: {e}", path.display()))?;
+            let num = |i: usize| rec.get(i).and_then(|v| v.parse::<f64>().ok());
+            rows.push(ImbRow {
+                suite: format!("IMB-{suite}"),
+                benchmark: rec[b].to_string(),
+                processes: num(p).unwrap_or(0.0) as u64,
+                mode: rec[m].to_string(),
+                bytes: num(by).unwrap_or(0.0) as u64,
+                t_avg: num(t).unwrap_or(f64::NAN),
+                mbytes: mb.and_then(num),
+                file: path.clone(),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The IMB figures: PingPong's 0-byte time and 4 MiB bandwidth; Allreduce and Alltoall at 8 B
+/// and 1 MiB; one row per IMB-EXT benchmark and per IMB-IO family (S_Write, P_Read ...), all
+/// at the largest process count and, where a mode applies, aggregate.
+fn imb_figures(files: &[PathBuf]) -> Result<Vec<(String, f64, String, PathBuf)>, String> {
+    let rows = imb_rows(files)?;
+    let mut out = Vec::new();
+    // The rows of `bench` (or of a family: a benchmark name filter) at its largest process count.
+    let of = |suite: &str, keep: &dyn Fn(&ImbRow) -> bool| -> Vec<&ImbRow> {
+        let chosen: Vec<&ImbRow> = rows
+            .iter()
+            .filter(|r| r.suite == suite && keep(r) && (r.mode.is_empty() || r.mode == "aggregate"))
+            .collect();
+        let np = chosen.iter().map(|r| r.processes).max().unwrap_or(0);
+        chosen.into_iter().filter(|r| r.processes == np).collect()
+    };
+    // The row of the size closest to `bytes` (a run with another -msglog still has figures).
+    let near = |rs: &[&ImbRow], bytes: u64| -> Option<ImbRow> {
+        rs.iter().min_by_key(|r| r.bytes.abs_diff(bytes)).map(|r| (*r).clone())
+    };
+    let suite = "IMB-MPI1";
+    let pingpong = of(suite, &|r| r.benchmark == "PingPong");
+    if let Some(r) = near(&pingpong, 0) {
+        out.push((
+            format!("{suite} PingPong: time at {} B", r.bytes),
+            r.t_avg,
+            "usec".into(),
+            r.file,
+        ));
+    }
+    if let Some(r) = near(&pingpong, 4 << 20) {
+        let mb = r.mbytes.unwrap_or(f64::NAN);
+        out.push((
+            format!("{suite} PingPong: bandwidth at {} B", r.bytes),
+            mb,
+            MB_2_20.into(),
+            r.file,
+        ));
+    }
+    for bench in ["Allreduce", "Alltoall"] {
+        let rs = of(suite, &|r| r.benchmark == bench);
+        for bytes in [8, 1 << 20] {
+            if let Some(r) = near(&rs, bytes) {
+                let what =
+                    format!("{suite} {bench}: time at {} B, {} processes", r.bytes, r.processes);
+                out.push((what, r.t_avg, "usec".into(), r.file));
+            }
+        }
+    }
+    let mut ext: Vec<&str> =
+        rows.iter().filter(|r| r.suite == "IMB-EXT").map(|r| r.benchmark.as_str()).collect();
+    ext.dedup();
+    for bench in ext {
+        let rs = of("IMB-EXT", &|r| r.benchmark == bench);
+        out.extend(largest("IMB-EXT", bench, &rs));
+    }
+    let mut families: Vec<String> =
+        rows.iter().filter(|r| r.suite == "IMB-IO").map(|r| io_family(&r.benchmark)).collect();
+    families.sort();
+    families.dedup();
+    for family in families {
+        let rs = of("IMB-IO", &|r| io_family(&r.benchmark) == family);
+        out.extend(largest("IMB-IO", &family, &rs));
+    }
+    Ok(out)
+}
+
+/// The figure of a family's rows: the best bandwidth at the largest size, or, for a family
+/// without bandwidth (Window, Accumulate, Open_Close), the time at the largest size.
+fn largest(suite: &str, family: &str, rows: &[&ImbRow]) -> Option<(String, f64, String, PathBuf)> {
+    let bytes = rows.iter().map(|r| r.bytes).max()?;
+    let at: Vec<&&ImbRow> = rows.iter().filter(|r| r.bytes == bytes).collect();
+    let np = at[0].processes;
+    if at.iter().any(|r| r.mbytes.is_some()) && bytes > 0 {
+        let best =
+            at.iter().max_by(|a, b| a.mbytes.unwrap_or(0.0).total_cmp(&b.mbytes.unwrap_or(0.0)))?;
+        let what = format!("{suite} {family}: best bandwidth at {bytes} B, {np} processes");
+        Some((what, best.mbytes.unwrap_or(f64::NAN), MB_2_20.into(), best.file.clone()))
+    } else {
+        let best = at.iter().min_by(|a, b| a.t_avg.total_cmp(&b.t_avg))?;
+        let what = format!("{suite} {family}: time at {bytes} B, {np} processes");
+        Some((what, best.t_avg, "usec".into(), best.file.clone()))
+    }
+}
+
+/// An IMB-IO benchmark's family: its class and direction (`S_Write`, `P_Read`, `C_Write`),
+/// blocking or not and whatever the file pointer; `Open_Close` alone.
+fn io_family(benchmark: &str) -> String {
+    let mut parts = benchmark.split('_');
+    let (Some(class), Some(op)) = (parts.next(), parts.next()) else {
+        return benchmark.to_string();
+    };
+    let op = op.strip_prefix('I').unwrap_or(op);
+    if op == "Write" || op == "Read" {
+        format!("{class}_{op}")
+    } else {
+        benchmark.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_families_join_blocking_and_pointer_variants() {
+        assert_eq!(io_family("S_IWrite_Indv"), "S_Write");
+        assert_eq!(io_family("P_Read_Shared"), "P_Read");
+        assert_eq!(io_family("C_IRead_Expl"), "C_Read");
+        assert_eq!(io_family("Open_Close"), "Open_Close");
+    }
+
+    #[test]
+    fn stems_lose_the_task_count_and_kept_runs_are_parts() {
+        assert_eq!(stem("send_time-np_0002.dat"), "send_time");
+        assert_eq!(stem("latency.dat"), "latency");
+        assert!(is_part("time_init_1.dat") && !is_part("time_init.dat"));
+        assert!(is_part("b_eff_io_read-part_0002-np_0002.dat"));
+    }
+
+    #[test]
+    fn presta_allred_op_mean_is_the_difference_per_iteration() {
+        let text = "# iterations per sample: 10\n# columns: SAMPLE BASE OP\n1 100 130\n2 100 110\n";
+        let dat = Dat::parse(text).unwrap();
+        let mut got = Vec::new();
+        dat_figures("allred-np_0002.dat", "allred", &dat, &mut |n, v, u| {
+            got.push((n, v, u.to_string()))
+        });
+        assert_eq!(got, [("allred: Op mean (one Allreduce)".to_string(), 2.0, "usec".to_string())]);
+    }
+}
