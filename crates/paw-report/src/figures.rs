@@ -88,6 +88,10 @@ pub fn report(dir: &Path, low: f64) -> Result<Report, String> {
     subdirs.sort_by_key(rank);
     let mut sections = Vec::new();
     let own = section(dir, dir, low)?;
+    if own.nodes.is_some() {
+        // A directory of host directories: their node tests are the report.
+        subdirs.clear();
+    }
     if !own.figures.is_empty() || subdirs.is_empty() {
         sections.push(own);
     }
@@ -110,15 +114,13 @@ pub fn report(dir: &Path, low: f64) -> Result<Report, String> {
 fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
     let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let mut s = Section { name: name.clone(), ..Section::default() };
-    let files = all_files(dir)?;
-    if files.is_empty() {
-        if let Some(table) = nodes::table(top, dir, low)? {
-            s.figures = table.medians(&name);
-            s.notes = table.verdict();
-            s.nodes = Some(table);
-        }
+    if let Some(table) = nodes::table(top, dir, low)? {
+        s.figures = table.medians(&name);
+        s.notes = table.verdict();
+        s.nodes = Some(table);
         return Ok(s);
     }
+    let files = all_files(dir)?;
     let binaries = binaries(&files);
     let relative = |p: &Path| p.strip_prefix(top).unwrap_or(p).display().to_string();
     let mut add = |name: String, value: f64, unit: &str, from: &Path| {

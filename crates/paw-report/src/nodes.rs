@@ -40,12 +40,27 @@ impl Row {
     }
 }
 
-/// The table of `dir`'s host directories, or None when they hold no figures.
+/// Whether `dir` holds a node test's files written for its host: a run record without an
+/// MPI library whose host is the directory's name (what a node test started once per node
+/// writes).
+fn is_host_dir(dir: &Path) -> bool {
+    let name = dir.file_name().unwrap_or_default().to_string_lossy();
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    entries.filter_map(|e| e.ok().map(|e| e.path())).any(|p| {
+        let record = Some(&p)
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        record.is_some_and(|r| r["mpi_library"].is_null() && r["hosts"][0]["host"] == *name)
+    })
+}
+
+/// The table of `dir`'s host directories, or None when it has none.
 pub fn table(top: &Path, dir: &Path, low: f64) -> Result<Option<Table>, String> {
     let mut hosts: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
+        .filter(|p| p.is_dir() && is_host_dir(p))
         .collect();
     hosts.sort();
     let mut table = Table { hosts: Vec::new(), rows: Vec::new(), low };

@@ -368,3 +368,60 @@ fn the_fabric_map_names_the_slow_host_and_only_it() {
     assert!(out.stdout.lines().all(|l| !l.starts_with("slow ")), "{}", out.report());
     assert!(out.stdout.contains("no slow node or link"), "{}", out.report());
 }
+
+/// Node outliers on 4 hosts: STREAM and DGEMM started once per host write a directory per
+/// host; with host 3's processes in a control group at half a CPU, `paw-report summary`
+/// names host 3 as a slow node and no other. The copies take turns (a lock), so that each
+/// measures this machine alone, as each node of a real cluster measures its own.
+#[test]
+fn node_outliers_name_the_slow_host_and_only_it() {
+    let Some(c) = cluster(4, None) else { return };
+    let throttle = match paw_test::cgroup::Throttle::new(0.5) {
+        Ok(t) => t,
+        Err(why) => {
+            eprintln!("node outlier test skipped: {why}");
+            return;
+        }
+    };
+    let results = tempfile::tempdir().expect("results directory");
+    let slow = c.host_name(3);
+    let wrapper = results.path().join("one-at-a-time");
+    let lock = results.path().join("lock");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\n[ \"$(hostname)\" = {slow} ] && echo $$ > {}\nexec flock {} \"$@\"\n",
+            throttle.procs().display(),
+            lock.display()
+        ),
+    )
+    .unwrap();
+    let executable = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(&wrapper, executable).unwrap();
+    let nodes = results.path().join("nodes");
+    std::fs::create_dir(&nodes).unwrap();
+    for test in ["stream", "blas_dgemm_single"] {
+        c.launch(&wrapper, 4, 1, &[])
+            .arg(bin(test).display())
+            .env("PAW_OUTPUT_DIR", nodes.display())
+            // Each sample long against the 1 ms quota period: 240 MB a Triad pass.
+            .env("STREAM_ARRAY_SIZE", 10_000_000)
+            .env("MAX_BLAS_SIZE", 800)
+            // The best of many samples: this machine's memory bandwidth varies a lot.
+            .env("NREPS", 20)
+            .timeout(Duration::from_secs(240))
+            .run()
+            .success();
+    }
+    for i in 1..=4 {
+        assert!(nodes.join(c.host_name(i)).is_dir(), "no directory of {}", c.host_name(i));
+    }
+    let out = Command::new(bin("paw-report")).arg("summary").arg(&nodes).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    eprintln!("measured: node table\n{text}");
+    let named: Vec<&str> =
+        text.lines().map(str::trim).filter(|l| l.starts_with("slow node")).collect();
+    assert_eq!(named.len(), 1, "one slow node and nothing else named\n{text}");
+    assert!(named[0].starts_with(&format!("slow node: {slow} (")), "{text}");
+}
