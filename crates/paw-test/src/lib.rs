@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod binaries;
+pub mod browser;
 pub mod cgroup;
 pub mod cluster;
 pub mod collective;

@@ -283,3 +283,192 @@ fn a_failed_up_leaves_nothing() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("'sideways'") && err.contains("accepted: up, down, status"), "{err}");
 }
+
+/// Short settings for a whole qualify.sbatch run on this node (about a minute).
+fn short_qualify(results: &std::path::Path) -> Vec<(&'static str, String)> {
+    let io = "S_Write_Indv S_Read_Indv P_Write_Expl P_Read_Expl C_Write_Shared C_Read_Shared \
+              Open_Close -msglog 0:16 -iter 10 -time 0.5";
+    [
+        ("RESULTS", results.display().to_string()),
+        ("NREPS", "3".into()),
+        ("NLOOP_MAX", "20".into()),
+        ("MAX_P2P_SIZE", "4194304".into()),
+        ("MAX_COL_SIZE", "1048576".into()),
+        ("CORE_BLAS_SIZE", "500".into()),
+        ("STREAM_ARRAY_SIZE", "2000000".into()),
+        ("MATRIX_SIZE", "65536".into()),
+        ("MATRIX_SAMPLES", "3".into()),
+        ("MATRIX_LAT_ITERS", "20".into()),
+        ("IMB_MPI1_ARGS", "-iter 20 -time 0.5".into()),
+        ("IMB_EXT_ARGS", "-iter 20 -time 0.5".into()),
+        ("IMB_IO_ARGS", io.into()),
+        ("BEFF_ARGS", "-short -mem 64".into()),
+        ("BEFF_IO_ARGS", "-T 10 -MB 16 -MT 32 -N 2".into()),
+        ("PRESTA_OPS", "10".into()),
+    ]
+    .into_iter()
+    .collect()
+}
+
+/// `reference` with every bandwidth (a unit in MB/s) demanding `factor` times its value.
+fn demanding(reference: &str, factor: f64) -> String {
+    let mut out = String::new();
+    for block in reference.split("\n\n") {
+        let mut block = block.to_string();
+        if block.contains("unit = \"MB/s") {
+            let line = block.lines().find(|l| l.starts_with("value = ")).unwrap().to_string();
+            let value: f64 = line["value = ".len()..].parse().unwrap();
+            block = block.replace(&line, &format!("value = {:?}", value * factor));
+        }
+        out += &block;
+        out += "\n\n";
+    }
+    out
+}
+
+/// A whole qualify.sbatch run with short settings: every step ends, summary.txt gives each
+/// step's headline figures with their files, report.html renders in a real browser with every
+/// section and image, `paw-report check` passes against a reference made from the run and
+/// fails, naming each figure, against one demanding ten times every bandwidth; with
+/// REFERENCE the job itself ends COMPLETED or FAILED by the check.
+#[test]
+fn a_qualification_run_reports_every_step_and_holds_to_its_reference() {
+    let _serial = serial();
+    let Some(_cluster) = up() else { return };
+    let dir = tempfile::tempdir().expect("results directory");
+    let results = dir.path().join("qualify");
+    let started = std::time::Instant::now();
+    let (out, report) = sbatch("scripts/qualify.sbatch", &dir, &short_qualify(&results));
+    let wall = started.elapsed();
+    assert!(out.status.success(), "qualify.sbatch failed\n{report}");
+    let summary = std::fs::read_to_string(results.join("summary.txt"))
+        .unwrap_or_else(|e| panic!("summary.txt: {e}\n{report}"));
+    assert!(!summary.contains("without MEDIAN"), "{summary}");
+    let steps = [
+        "core", "nodes", "p2p", "col", "fabric", "imb-mpi1", "imb-ext", "imb-io", "b_eff",
+        "b_eff_io", "presta", "initest",
+    ];
+    for step in steps {
+        let section: Vec<&str> = summary
+            .lines()
+            .skip_while(|l| *l != format!("== {step}"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("== "))
+            .collect();
+        let figures = section
+            .iter()
+            .filter(|l| l.ends_with(".dat") || l.contains(&format!(" {step}/")))
+            .count();
+        assert!(figures >= 1, "no figure of {step}\n{summary}");
+    }
+    for figure in [
+        "latency: one-way latency at 1 B",
+        "stream: Triad best rate",
+        "blas_dgemm_single: DGEMM N=500",
+        "p2p_send: bandwidth at 4194304 B",
+        "col_ardc: time at 1 B",
+        "p2p_matrix: median link bandwidth",
+        "IMB-MPI1 PingPong: time at 0 B",
+        "IMB-MPI1 PingPong: bandwidth at 4194304 B",
+        "IMB-MPI1 Allreduce: time at 1048576 B, 2 processes",
+        "IMB-MPI1 Alltoall: time at 8 B, 2 processes",
+        "IMB-EXT Unidir_Put: best bandwidth",
+        "IMB-IO S_Write: best bandwidth",
+        "b_eff  ",
+        "b_eff per process",
+        "b_eff_io  ",
+        "com: peak unidirectional bandwidth, 2 processes",
+        "com: peak bidirectional bandwidth, 2 processes",
+        "laten: latency at 2 processes",
+        "allred: Op mean",
+        "globalop: Allreduce time",
+        "col_init: MPI start-up at 1 tasks",
+    ] {
+        assert!(summary.contains(&format!("  {figure}")), "no {figure:?}\n{summary}");
+    }
+
+    // The page: no script, nothing from the network; in Chromium every section and image.
+    let page = results.join("report.html");
+    let html = std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("report.html: {e}"));
+    assert!(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"));
+    let images = html.matches("<img ").count();
+    assert!(images >= 10, "{images} images");
+    eprintln!(
+        "measured: qualify.sbatch (short settings) {:.0} s; report.html {} bytes, {images} images",
+        wall.as_secs_f64(),
+        html.len()
+    );
+    match paw_test::browser::chromium() {
+        Err(why) => eprintln!("browser check skipped: {why}"),
+        Ok(browser) => {
+            let seen = paw_test::browser::render(&browser, &page, Duration::from_secs(120))
+                .unwrap_or_else(|e| panic!("{e}"));
+            for step in steps {
+                assert!(
+                    seen.dom.contains(&format!("<section id=\"{step}\">")),
+                    "no section {step}"
+                );
+            }
+            assert!(seen.dom.contains("IMB-MPI1 PingPong: time at 0 B"));
+            assert_eq!(seen.image_widths.len(), images, "{:?}", seen.image_widths);
+            assert!(seen.image_widths.iter().all(|w| *w > 0), "{:?}", seen.image_widths);
+        }
+    }
+
+    // The reference of the run: the run passes it; ten times the bandwidth fails.
+    let paw_report = |args: &[&str]| {
+        let out = Command::new(bin("paw-report")).args(args).output().expect("paw-report");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (out.status.code(), text + &String::from_utf8_lossy(&out.stderr))
+    };
+    let run = results.to_str().unwrap();
+    let (code, reference) = paw_report(&["reference", run]);
+    assert_eq!(code, Some(0), "{reference}");
+    let own = dir.path().join("site.toml");
+    std::fs::write(&own, &reference).unwrap();
+    let (code, text) = paw_report(&["check", "--reference", own.to_str().unwrap(), run]);
+    assert_eq!(code, Some(0), "{text}");
+    let greedy = dir.path().join("greedy.toml");
+    std::fs::write(&greedy, demanding(&reference, 10.0)).unwrap();
+    let (code, text) = paw_report(&["check", "--reference", greedy.to_str().unwrap(), run]);
+    assert_eq!(code, Some(1), "{text}");
+    let bandwidths = reference.matches("unit = \"MB/s").count();
+    let failed: Vec<&str> = text.lines().filter(|l| l.starts_with("FAIL  ")).collect();
+    assert_eq!(failed.len(), bandwidths, "{text}");
+    assert!(failed.iter().all(|l| l.contains("MB/s")), "{text}");
+    assert!(
+        text.contains("FAIL  b_eff/b_eff ")
+            && text.contains("FAIL  imb-mpi1/IMB-MPI1 PingPong: bandwidth"),
+        "{text}"
+    );
+
+    // REFERENCE in the job: b_eff's figures alone, as made, then demanding ten times.
+    let only_beff = |r: &str| -> String {
+        r.split("\n\n").filter(|b| b.starts_with("[\"b_eff/")).collect::<Vec<_>>().join("\n\n")
+            + "\n"
+    };
+    for (name, text, ok) in [
+        ("beff.toml", only_beff(&reference), true),
+        ("beff10.toml", only_beff(&demanding(&reference, 10.0)), false),
+    ] {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let again = dir.path().join(name.replace(".toml", ""));
+        let mut env = short_qualify(&again);
+        env.push(("STEPS", "b_eff".into()));
+        env.push(("REFERENCE", file.display().to_string()));
+        let (out, report) = sbatch("scripts/qualify.sbatch", &dir, &env);
+        let summary = std::fs::read_to_string(again.join("summary.txt")).unwrap_or_default();
+        let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let state = job(&id).get("JobState").cloned().unwrap_or_default();
+        if ok {
+            assert!(out.status.success() && state == "COMPLETED", "{report}");
+            assert!(summary.contains("every figure inside its range"), "{summary}");
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{report}");
+            assert_eq!(state, "FAILED", "{report}");
+            assert!(summary.contains("FAILED against reference"), "{summary}");
+            assert!(summary.contains("FAIL  b_eff/b_eff "), "{summary}");
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! A real browser for tests: Debian's Chromium, headless, installed when missing (as root on
+//! Debian, with apt-get, as the test's set-up). A page is loaded from its file and what the
+//! browser made of it comes back: the document after loading and every image's decoded width.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The browser, installed if missing; Err says why there is none (the test then skips).
+pub fn chromium() -> Result<PathBuf, String> {
+    let path = PathBuf::from(CHROMIUM);
+    if path.exists() {
+        return Ok(path);
+    }
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 || !Path::new("/etc/debian_version").exists() {
+        return Err(format!("{CHROMIUM} is missing and only root on Debian installs it here"));
+    }
+    let apt = |args: &[&str]| {
+        Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let install = ["install", "-y", "-q", "chromium"];
+    if !apt(&install) && !(apt(&["update", "-q"]) && apt(&install)) {
+        return Err("apt-get install chromium failed".into());
+    }
+    Ok(path)
+}
+
+/// What the browser made of a page.
+#[derive(Debug)]
+pub struct Rendered {
+    /// The document after loading (`--dump-dom`).
+    pub dom: String,
+    /// Per `<img>`, in document order, its decoded width in pixels (0: not decoded).
+    pub image_widths: Vec<u32>,
+}
+
+/// Loads `page` (a file) in headless Chromium, with a probe script appended to a copy of it
+/// that records each image's decoded width; at most `timeout`.
+pub fn render(browser: &Path, page: &Path, timeout: Duration) -> Result<Rendered, String> {
+    let scratch = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let copy = scratch.path().join("page.html");
+    let mut text = std::fs::read_to_string(page).map_err(|e| format!("{}: {e}", page.display()))?;
+    text += "<script>document.body.setAttribute('data-paw-images', \
+             Array.from(document.images).map(i => i.complete ? i.naturalWidth : 0).join(','))</script>\n";
+    std::fs::write(&copy, text).map_err(|e| e.to_string())?;
+    let profile = scratch.path().join("profile");
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", copy.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", browser.display()))?;
+    let mut out = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut dom = String::new();
+        std::io::Read::read_to_string(&mut out, &mut dom).map(|_| dom)
+    });
+    let start = Instant::now();
+    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("the browser did not finish within {timeout:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let dom = reader.join().expect("reader").map_err(|e| e.to_string())?;
+    let widths = dom
+        .split("data-paw-images=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .ok_or_else(|| format!("the probe did not run; the browser printed:\n{dom}"))?;
+    let image_widths =
+        widths.split(',').filter(|w| !w.is_empty()).map(|w| w.parse().unwrap_or(0)).collect();
+    Ok(Rendered { dom, image_widths })
+}
