@@ -55,7 +55,7 @@ fn main() -> ExitCode {
 
 fn run(args: &[String]) -> Result<ExitCode, String> {
     let Some(cmd) = args.first() else {
-        return Err(format!("no command\n{USAGE}"));
+        return Err(format!("no command (paw-report -h: usage)"));
     };
     let rest = &args[1..];
     match cmd.as_str() {
@@ -84,10 +84,10 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         "check" => {
             let (Some(flag), Some(file)) = (rest.first(), rest.get(1)) else {
-                return Err(format!("check needs --reference FILE and a directory\n{USAGE}"));
+                return Err(format!("check needs --reference FILE and a directory (paw-report -h: usage)"));
             };
             if flag != "--reference" {
-                return Err(format!("check: {flag:?}; accepted: --reference FILE DIR\n{USAGE}"));
+                return Err(format!("check: {flag:?}; accepted: --reference FILE DIR (paw-report -h: usage)"));
             }
             let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
             let run = run_of(cmd, &rest[2..], &mut None)?;
@@ -102,7 +102,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         "compare" => compare_cmd(rest),
         "plot" => plot_cmd(rest),
         other => {
-            Err(format!("unknown command {other:?}; accepted: summary, html, reference, check, compare, plot, -h\n{USAGE}"))
+            Err(format!("unknown command {other:?}; accepted: summary, html, reference, check, compare, plot, -h (paw-report -h: usage)"))
         }
     }
 }
@@ -135,7 +135,7 @@ fn run_of(cmd: &str, rest: &[String], out: &mut Option<PathBuf>) -> Result<Repor
             _ => dirs.push(a),
         }
     }
-    let [dir] = &dirs[..] else { return Err(format!("{cmd} takes one directory\n{USAGE}")) };
+    let [dir] = &dirs[..] else { return Err(format!("{cmd} takes one directory (paw-report -h: usage)")) };
     report(Path::new(dir), low)
 }
 
@@ -166,7 +166,7 @@ fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {
         }
     }
     let [base, new] = &dirs[..] else {
-        return Err(format!("compare takes two directories\n{USAGE}"));
+        return Err(format!("compare takes two directories (paw-report -h: usage)"));
     };
     let report = compare(base, new, threshold / 100.0)?;
     if !report.differences.is_empty() {
@@ -252,7 +252,7 @@ fn plot_cmd(rest: &[String]) -> Result<ExitCode, String> {
         }
     }
     if paths.is_empty() {
-        return Err(format!("plot needs .dat files or directories\n{USAGE}"));
+        return Err(format!("plot needs .dat files or directories (paw-report -h: usage)"));
     }
     let pngs = if paths.iter().all(|p| p.is_dir()) {
         if paths.len() < 2 {

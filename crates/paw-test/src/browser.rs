@@ -27,7 +27,8 @@ pub fn chromium() -> Result<PathBuf, String> {
             .is_ok_and(|s| s.success())
     };
     let install = ["install", "-y", "-q", "chromium"];
-    if !apt(&install) && !(apt(&["update", "-q"]) && apt(&install)) {
+    let installed = apt(&install) || (apt(&["update", "-q"]) && apt(&install));
+    if !installed {
         return Err("apt-get install chromium failed".into());
     }
     Ok(path)

@@ -419,18 +419,27 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
                         vec!["compare", "/tmp", "/tmp", "--threshold", "x"],
                         "--threshold \"x\"; accepted",
                     ),
+                    (vec!["summary", "--low", "100", "/tmp"], "--low \"100\"; accepted"),
+                    (vec!["html", "-o"], "-o needs a file"),
+                    (vec!["reference", "/tmp", "/tmp"], "reference takes one directory"),
+                    (vec!["check", "site.toml", "/tmp"], "check: \"site.toml\"; accepted"),
+                    (
+                        vec!["check", "--reference", "/nonexistent/site.toml", "/tmp"],
+                        "/nonexistent/site.toml",
+                    ),
+                    (vec!["summary", "/proc/self/fdinfo"], "no result files of paw"),
                 ] {
                     let out = Launch::direct(binaries::bin(&name)).args(args).run_shared();
                     out.failure(needle);
                     assert_eq!(out.code, Some(2), "{}", out.report());
                 }
-                eprintln!("{name}: 4 bad inputs refused");
+                eprintln!("{name}: 10 bad inputs refused");
             }
         }
     }
     assert!(missing.is_empty(), "binaries of the Makefile without an entry in TABLE: {missing:?}");
     run_all(&jobs);
-    let total: usize = jobs.iter().map(|j| j.cases.len()).sum::<usize>() + 4;
+    let total: usize = jobs.iter().map(|j| j.cases.len()).sum::<usize>() + 10;
     for j in &jobs {
         eprintln!("{}: {} bad inputs refused", j.name, j.cases.len());
     }
