@@ -107,12 +107,18 @@ pub struct Record {
 pub struct Ledger {
     record: RefCell<Record>,
     path: RefCell<Option<PathBuf>>,
+    saved: std::cell::Cell<Option<std::time::Instant>>,
 }
+
+/// How often at most rows alone cause a rewrite of the record: a sweep of small sizes writes
+/// rows every few milliseconds, and each rewrite is a window in which a SIGKILL (a launcher
+/// ending a job's survivors) would leave the temporary file behind.
+const ROW_SAVES: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Ledger {
     /// A ledger holding `record`, not yet written anywhere.
     pub fn new(record: Record) -> Ledger {
-        Ledger { record: RefCell::new(record), path: RefCell::new(None) }
+        Ledger { record: RefCell::new(record), path: RefCell::new(None), saved: Default::default() }
     }
 
     /// Changes the record (no write).
@@ -144,11 +150,15 @@ impl Ledger {
         self.save()
     }
 
-    /// Counts a row written to `name`.
+    /// Counts a row written to `name`; the record file follows at most once a second (and
+    /// at every other change, and at the end).
     pub fn row_written(&self, name: &str, noisy: bool) -> std::io::Result<()> {
         if let Some(f) = self.record.borrow_mut().files.iter_mut().find(|f| f.name == name) {
             f.rows += 1;
             f.noisy_rows += noisy as usize;
+        }
+        if self.saved.get().is_some_and(|t| t.elapsed() < ROW_SAVES) {
+            return Ok(());
         }
         self.save()
     }
@@ -170,6 +180,7 @@ impl Ledger {
             return Ok(());
         };
         let bytes = serde_json::to_vec_pretty(&*self.record.borrow())?;
+        self.saved.set(Some(std::time::Instant::now()));
         crate::scratch::undivided(|| write_atomically(&path, &bytes))
     }
 }
@@ -208,7 +219,13 @@ mod tests {
         ledger.file_created("a.dat", "a.csv").unwrap();
         ledger.row_written("a.dat", false).unwrap();
         ledger.row_written("a.dat", true).unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let read = || -> serde_json::Value {
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
+        };
+        // Rows alone rewrite the record at most once a second; any save writes them all.
+        assert_eq!(read()["files"][0]["rows"], 0);
+        ledger.save().unwrap();
+        let v = read();
         assert_eq!(v["files"][0]["rows"], 2);
         assert_eq!(v["files"][0]["noisy_rows"], 1);
         assert_eq!(v["status"], "running");

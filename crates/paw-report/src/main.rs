@@ -135,7 +135,9 @@ fn run_of(cmd: &str, rest: &[String], out: &mut Option<PathBuf>) -> Result<Repor
             _ => dirs.push(a),
         }
     }
-    let [dir] = &dirs[..] else { return Err(format!("{cmd} takes one directory (paw-report -h: usage)")) };
+    let [dir] = &dirs[..] else {
+        return Err(format!("{cmd} takes one directory (paw-report -h: usage)"));
+    };
     report(Path::new(dir), low)
 }
 
