@@ -55,7 +55,7 @@ fn main() -> ExitCode {
 
 fn run(args: &[String]) -> Result<ExitCode, String> {
     let Some(cmd) = args.first() else {
-        return Err(format!("no command (paw-report -h: usage)"));
+        return Err("no command (paw-report -h: usage)".to_string());
     };
     let rest = &args[1..];
     match cmd.as_str() {
@@ -84,7 +84,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         "check" => {
             let (Some(flag), Some(file)) = (rest.first(), rest.get(1)) else {
-                return Err(format!("check needs --reference FILE and a directory (paw-report -h: usage)"));
+                return Err("check needs --reference FILE and a directory (paw-report -h: usage)".to_string());
             };
             if flag != "--reference" {
                 return Err(format!("check: {flag:?}; accepted: --reference FILE DIR (paw-report -h: usage)"));
@@ -168,7 +168,7 @@ fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {
         }
     }
     let [base, new] = &dirs[..] else {
-        return Err(format!("compare takes two directories (paw-report -h: usage)"));
+        return Err("compare takes two directories (paw-report -h: usage)".to_string());
     };
     let report = compare(base, new, threshold / 100.0)?;
     if !report.differences.is_empty() {
@@ -254,7 +254,7 @@ fn plot_cmd(rest: &[String]) -> Result<ExitCode, String> {
         }
     }
     if paths.is_empty() {
-        return Err(format!("plot needs .dat files or directories (paw-report -h: usage)"));
+        return Err("plot needs .dat files or directories (paw-report -h: usage)".to_string());
     }
     let pngs = if paths.iter().all(|p| p.is_dir()) {
         if paths.len() < 2 {
