@@ -226,7 +226,7 @@ fn bad_input_gets_one_line_and_a_non_zero_exit() {
     let negative = dir.path().join("neg");
     std::fs::write(&negative, "0\n16\n-4\n").unwrap();
     let cases = [
-        ("PingPang", "unknown benchmark \"PingPang\"; valid names: PingPong, PingPing"),
+        ("PingPang", "unknown benchmark \"PingPang\"; valid names: PingPong, PingPongSpecificSource"),
         ("-npmin 0", "-npmin takes an integer >= 1"),
         ("-npmin x", "-npmin takes an integer >= 1, got \"x\""),
         ("-multi 2", "-multi takes 0 or 1"),
@@ -287,4 +287,49 @@ fn todays_iter_forms_calling_sequence_and_csv_tables() {
     assert_eq!(records, ["IMB-MPI1-np_0002.json"]);
     let bad = Launch::mpi(BIN, 2).args(["-iter", "1000,x"]).run();
     bad.failure("-iter takes n[,vol[,nonaggr[,policy]]]");
+}
+
+/// Today's source variants of PingPong and PingPing run only when named (any case), on two
+/// processes with the others waiting, with the tables and checks of their base benchmarks;
+/// `-list` prints every benchmark, those run only when named tagged.
+#[test]
+fn source_variants_run_when_named_and_list_tags_them() {
+    const VARIANTS: [&str; 4] = [
+        "PingPongSpecificSource",
+        "PingPongAnySource",
+        "PingPingSpecificSource",
+        "PingPingAnySource",
+    ];
+    for np in paw_test::task_counts(&[2, 3, 4]) {
+        let args = format!(
+            "pingpongspecificsource {} -check -msglog 0:12 -iter 40",
+            VARIANTS[1..].join(" ")
+        );
+        let (_, blocks) = run(np, &args);
+        let got: Vec<(&str, usize)> =
+            blocks.iter().map(|b| (b.name.as_str(), b.processes)).collect();
+        assert_eq!(got, VARIANTS.map(|v| (v, 2)), "np {np}");
+        for b in &blocks {
+            assert_eq!(b.idle, np - 2, "{} idle on {np}", b.name);
+            check_table(b, &log_lengths(0, 12, false), 40.0, 1.0, "t[usec]");
+            assert!(b.col("defects").iter().all(|&d| d == 0.0), "{}: {:?}", b.name, b.rows);
+        }
+    }
+    let (_, blocks) = run(2, "-msglog 0:2 -iter 10");
+    assert!(blocks.iter().all(|b| !VARIANTS.contains(&b.name.as_str())), "not in the default run");
+
+    let out = Launch::mpi(BIN, 2).arg("-list").run();
+    out.success();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[0], "List of benchmarks:", "{}", out.report());
+    assert_eq!(
+        &lines[1..4],
+        ["PingPong", "PingPongSpecificSource (non-default)", "PingPongAnySource (non-default)"]
+    );
+    assert!(
+        lines.contains(&"Barrier") && lines.contains(&"Gather (non-default)"),
+        "{}",
+        out.report()
+    );
+    assert_eq!(lines.len(), 1 + 23, "rank 0 only, every benchmark once\n{}", out.report());
 }

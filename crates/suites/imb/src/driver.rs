@@ -29,6 +29,12 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
         }
         return Ok(());
     }
+    if opts.list {
+        if root {
+            print!("{}", options::list(suite));
+        }
+        return Ok(());
+    }
     let run = SuiteRun::start(&options::about(suite), &world, &[], opts.timeout, opts.csv)?;
     let extra = agree(&world, (suite.prologue)(&opts, &world))?;
     let p = world.size() as usize;

@@ -45,6 +45,8 @@ pub enum IterPolicy {
 pub struct Options {
     /// `-h`: print the usage and stop.
     pub help: bool,
+    /// `-list`: print the benchmarks and stop.
+    pub list: bool,
     /// Indices into the suite's benchmark table, in table order.
     pub benchmarks: Vec<usize>,
     /// `-npmin`: smallest process count (default 2; 1 for IMB-IO).
@@ -179,6 +181,7 @@ pub fn about<K>(suite: &Suite<K>) -> About {
             "end the job when one length takes over s seconds (0: never)",
             format!("PAW_TIMEOUT, else {timeout}"),
         ),
+        Opt::flag("-list", "print the benchmarks, those run only when named tagged (non-default)"),
         Opt::flag("-h", "this help"),
     ]);
     About {
@@ -209,6 +212,15 @@ pub fn about<K>(suite: &Suite<K>) -> About {
     }
 }
 
+/// What `-list` prints: every benchmark in run order, those run only when named tagged.
+pub fn list<K>(suite: &Suite<K>) -> String {
+    let mut out = "List of benchmarks:\n".to_string();
+    for b in suite.benchmarks {
+        out += &format!("{}{}\n", b.name, if b.default { "" } else { " (non-default)" });
+    }
+    out
+}
+
 fn names<K>(suite: &Suite<K>) -> String {
     suite.benchmarks.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
 }
@@ -236,6 +248,7 @@ pub fn parse<K>(
     let st = &suite.settings;
     let mut o = Options {
         help: false,
+        list: false,
         benchmarks: Vec::new(),
         npmin: st.npmin,
         multi: None,
@@ -262,6 +275,7 @@ pub fn parse<K>(
         let mut value = || it.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
         match lower.as_str() {
             "-h" | "-help" | "--help" => o.help = true,
+            "-list" => o.list = true,
             "-check" => o.check = true,
             "-npmin" => o.npmin = number(arg, &value()?, "an integer >= 1", |n: &usize| *n >= 1)?,
             "-multi" => o.multi = Some(number(arg, &value()?, "0 or 1", |n: &u8| *n <= 1)?),
@@ -519,6 +533,7 @@ impl Options {
         let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
         [
             format!("help {}", self.help as u8),
+            format!("list {}", self.list as u8),
             format!("benchmarks {}", list(&self.benchmarks)),
             format!("npmin {}", self.npmin),
             format!("multi {}", opt(self.multi.map(|m| m.to_string()))),
@@ -559,6 +574,7 @@ impl Options {
         };
         Options {
             help: field("help") == "1",
+            list: field("list") == "1",
             benchmarks: list(field("benchmarks")),
             npmin: field("npmin").parse().unwrap(),
             multi: opt(field("multi")).map(|m| m.parse().unwrap()),

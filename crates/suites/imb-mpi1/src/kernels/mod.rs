@@ -90,11 +90,16 @@ impl Plan {
     }
 }
 
-/// Every benchmark, in output order: the guide's 13 (§3.2), the default, then six of
-/// today's IMB, run when named.
+/// Every benchmark, in output order: the guide's 13 (§3.2), the default, with today's
+/// IMB's source variants of PingPong and PingPing after each, then six more of today's IMB;
+/// today's run when named.
 pub const BENCHMARKS: &[Benchmark] = &[
     pingpong::BENCHMARK,
+    pingpong::SPECIFIC,
+    pingpong::ANY,
     pingping::BENCHMARK,
+    pingping::SPECIFIC,
+    pingping::ANY,
     sendrecv::BENCHMARK,
     exchange::BENCHMARK,
     bcast::BENCHMARK,

@@ -19,12 +19,35 @@ pub const BENCHMARK: Benchmark = Benchmark {
     kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
 };
 
+/// PingPingSpecificSource (today's IMB, run when named): PingPing, each receive naming its
+/// source, as PingPing here does.
+pub const SPECIFIC: Benchmark =
+    Benchmark { name: "PingPingSpecificSource", default: false, ..BENCHMARK };
+
+/// PingPingAnySource (today's IMB, run when named): the receives take MPI_ANY_SOURCE.
+pub const ANY: Benchmark = Benchmark {
+    name: "PingPingAnySource",
+    default: false,
+    kernel: Kernel { pattern: pattern_any, ..BENCHMARK.kernel },
+    ..BENCHMARK
+};
+
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
     let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
     request::scope(|scope| {
         let sent = other.immediate_send(scope, send);
         other.receive_into(recv);
+        sent.wait_without_status();
+    });
+}
+
+fn pattern_any(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
+    let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
+    request::scope(|scope| {
+        let sent = other.immediate_send(scope, send);
+        ctx.comm.any_process().receive_into(recv);
         sent.wait_without_status();
     });
 }

@@ -18,6 +18,19 @@ pub const BENCHMARK: Benchmark = Benchmark {
     kernel: Kernel { time_factor: 0.5, pattern, expect, zeroed: false },
 };
 
+/// PingPongSpecificSource (today's IMB, run when named): PingPong, each receive naming its
+/// source, as PingPong here does.
+pub const SPECIFIC: Benchmark =
+    Benchmark { name: "PingPongSpecificSource", default: false, ..BENCHMARK };
+
+/// PingPongAnySource (today's IMB, run when named): the receives take MPI_ANY_SOURCE.
+pub const ANY: Benchmark = Benchmark {
+    name: "PingPongAnySource",
+    default: false,
+    kernel: Kernel { pattern: pattern_any, ..BENCHMARK.kernel },
+    ..BENCHMARK
+};
+
 fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
     let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
@@ -26,6 +39,18 @@ fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
         other.receive_into(recv);
     } else {
         other.receive_into(recv);
+        other.send(send);
+    }
+}
+
+fn pattern_any(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
+    let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
+    if ctx.rank == 0 {
+        other.send(send);
+        ctx.comm.any_process().receive_into(recv);
+    } else {
+        ctx.comm.any_process().receive_into(recv);
         other.send(send);
     }
 }
