@@ -3,7 +3,7 @@
 //! with the file it was read from; per host directory the node outliers.
 
 use crate::compare::Direction;
-use crate::{dat_files, nodes, Dat};
+use crate::{nodes, Dat};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -87,7 +87,12 @@ pub fn report(dir: &Path, low: f64) -> Result<Report, String> {
     };
     subdirs.sort_by_key(rank);
     let mut sections = Vec::new();
-    let own = section(dir, dir, low)?;
+    let mut own = section(dir, dir, low)?;
+    // A run without step directories: its figures' keys must not depend on where it lies.
+    own.name = "run".into();
+    for f in &mut own.figures {
+        f.section = own.name.clone();
+    }
     if own.nodes.is_some() {
         // A directory of host directories: their node tests are the report.
         subdirs.clear();
@@ -114,6 +119,7 @@ pub fn report(dir: &Path, low: f64) -> Result<Report, String> {
 fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
     let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let mut s = Section { name: name.clone(), ..Section::default() };
+    let name_of_section = name.clone();
     if let Some(table) = nodes::table(top, dir, low)? {
         s.figures = table.medians(&name);
         s.notes = table.verdict();
@@ -123,9 +129,10 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
     let files = all_files(dir)?;
     let binaries = binaries(&files);
     let relative = |p: &Path| p.strip_prefix(top).unwrap_or(p).display().to_string();
+    let mut found = Vec::new();
     let mut add = |name: String, value: f64, unit: &str, from: &Path| {
-        s.figures.push(Figure {
-            section: s.name.clone(),
+        found.push(Figure {
+            section: name_of_section.clone(),
             name,
             value,
             unit: unit.to_string(),
@@ -136,37 +143,47 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
     for path in &files {
         let file = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
         let binary = binaries.get(&file).cloned().unwrap_or_else(|| stem(&file));
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("dat") if !is_part(&file) => {
-                let dat = Dat::read(path)?;
-                let plotted = dat_figures(&file, &binary, &dat, &mut |n, v, u| add(n, v, u, path));
-                if plotted {
-                    s.plots.push(path.clone());
+        // A file that cannot be read (torn by a killed step) is named; the rest still count.
+        let mut read = || -> Result<(), String> {
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("dat") if !is_part(&file) => {
+                    let dat = Dat::read(path)?;
+                    let plotted =
+                        dat_figures(&file, &binary, &dat, &mut |n, v, u| add(n, v, u, path));
+                    if plotted {
+                        s.plots.push(path.clone());
+                    }
+                    if file.starts_with("matrix_bw") {
+                        s.notes.extend(matrix_verdict(&dat));
+                    }
                 }
-                if file.starts_with("matrix_bw") {
-                    s.notes.extend(matrix_verdict(&dat));
+                Some("csv") if file.starts_with("IMB-") => imb.push(path.clone()),
+                Some("prot") if binary == "b_eff" || file.starts_with("b_eff") => {
+                    for (n, v, u) in beff_prot(path)? {
+                        add(n, v, &u, path);
+                    }
                 }
+                Some("sum") => {
+                    let (figure, note) = beff_io_sum(path)?;
+                    if let Some((n, v, u)) = figure {
+                        add(n, v, &u, path);
+                    }
+                    s.notes.extend(note);
+                }
+                Some("png") if file.starts_with("matrix_") => s.images.push(path.clone()),
+                _ => {}
             }
-            Some("csv") if file.starts_with("IMB-") => imb.push(path.clone()),
-            Some("prot") if binary == "b_eff" || file.starts_with("b_eff") => {
-                for (n, v, u) in beff_prot(path)? {
-                    add(n, v, &u, path);
-                }
-            }
-            Some("sum") => {
-                let (figure, note) = beff_io_sum(path)?;
-                if let Some((n, v, u)) = figure {
-                    add(n, v, &u, path);
-                }
-                s.notes.extend(note);
-            }
-            Some("png") if file.starts_with("matrix_") => s.images.push(path.clone()),
-            _ => {}
+            Ok(())
+        };
+        if let Err(e) = read() {
+            s.notes.push(format!("unreadable, no figures from it: {e}"));
         }
     }
-    for (n, v, u, path) in imb_figures(&imb)? {
-        add(n, v, &u, &path);
+    match imb_figures(&imb) {
+        Ok(found) => found.into_iter().for_each(|(n, v, u, path)| add(n, v, &u, &path)),
+        Err(e) => s.notes.push(format!("unreadable, no figures from it: {e}")),
     }
+    s.figures = found;
     Ok(s)
 }
 
@@ -182,8 +199,7 @@ fn all_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file())
         .collect();
-    let dats = dat_files(dir)?;
-    files.retain(|p| p.extension().is_none_or(|x| x != "dat") || dats.contains(p));
+    files.retain(|p| !crate::is_kept(p));
     files.sort();
     Ok(files)
 }
@@ -270,10 +286,17 @@ fn dat_figures(
             && (stem.starts_with("multitask") || stem.contains("dgemm"))
         {
             return false;
-        } else {
+        } else if Direction::of(&unit) == Direction::LowerIsBetter {
             // A time sweep: its bandwidth twin (where there is one) is the plot.
             add(format!("{binary}: time at {}", at(first)), num(first, median), &unit);
             return dat.rows.len() > 1 && !stem.ends_with("_time");
+        } else {
+            // Another quantity (a thread sweep's rate, an I/O bandwidth): its last row.
+            add(
+                format!("{binary} {stem}: median at SIZE {}", last[size]),
+                num(last, median),
+                &unit,
+            );
         }
         return dat.rows.len() > 1;
     }

@@ -90,10 +90,22 @@ pub fn html(report: &Report, scratch: &Path) -> Result<String, String> {
         for dat in &s.plots {
             plotted += 1;
             let png = scratch.join(format!("plot{plotted}.png"));
-            let series = [Series { label: String::new(), file: dat.clone(), dat: Dat::read(dat)? }];
-            gnuplot(&gnuplot_script(&series, &png))?;
-            let data = std::fs::read(&png).map_err(|e| format!("{}: {e}", png.display()))?;
-            body += &figure(&data, &relative(report, dat));
+            let drawn = Dat::read(dat).and_then(|d| {
+                let series = [Series { label: String::new(), file: dat.clone(), dat: d }];
+                gnuplot(&gnuplot_script(&series, &png))?;
+                std::fs::read(&png).map_err(|e| format!("{}: {e}", png.display()))
+            });
+            match drawn {
+                Ok(data) => body += &figure(&data, &relative(report, dat)),
+                // The page goes on without the plot (no gnuplot on this node, say).
+                Err(e) => {
+                    body += &format!(
+                        "<p class=\"slow\">no plot of {}: {}</p>\n",
+                        esc(&relative(report, dat)),
+                        esc(&e)
+                    )
+                }
+            }
         }
         body += "</section>\n";
     }

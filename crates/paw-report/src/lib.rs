@@ -37,7 +37,7 @@ pub fn dat_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Whether `path` is an earlier run's file kept under a dated name (`x.2026-11-23T101500Z.dat`).
-fn is_kept(path: &Path) -> bool {
+pub(crate) fn is_kept(path: &Path) -> bool {
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     stem.rsplit_once('.').is_some_and(|(_, date)| {
         date.len() >= 17 && date.as_bytes()[4] == b'-' && date.contains('T')

@@ -71,10 +71,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             let mut out = Some(PathBuf::new());
             let run = run_of(cmd, rest, &mut out)?;
             let file = out.filter(|o| !o.as_os_str().is_empty()).unwrap_or(run.dir.join("report.html"));
-            let scratch = tempfile_dir()?;
-            let page = html(&run, &scratch);
-            let _ = std::fs::remove_dir_all(&scratch);
-            std::fs::write(&file, page?).map_err(|e| format!("{}: {e}", file.display()))?;
+            let scratch = tempfile::tempdir().map_err(|e| format!("a scratch directory: {e}"))?;
+            let page = html(&run, scratch.path())?;
+            std::fs::write(&file, page).map_err(|e| format!("{}: {e}", file.display()))?;
             println!("paw-report: {}", file.display());
             Ok(ExitCode::SUCCESS)
         }
@@ -139,13 +138,6 @@ fn run_of(cmd: &str, rest: &[String], out: &mut Option<PathBuf>) -> Result<Repor
         return Err(format!("{cmd} takes one directory (paw-report -h: usage)"));
     };
     report(Path::new(dir), low)
-}
-
-/// A new empty directory for scratch files.
-fn tempfile_dir() -> Result<PathBuf, String> {
-    let dir = std::env::temp_dir().join(format!("paw-report-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    Ok(dir)
 }
 
 fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {

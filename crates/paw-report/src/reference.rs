@@ -79,10 +79,16 @@ pub fn reference(report: &Report) -> String {
 
 /// Reads a reference file.
 pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let at = e.span().map(|s| text[..s.start].lines().count().max(1));
+        let line = at.map(|l| format!("line {l}: ")).unwrap_or_default();
+        format!("{line}{}; accepted: a file made by paw-report reference", e.message().trim())
+    })?;
     let mut refs = Vec::new();
     for (key, entry) in table {
-        let t = entry.as_table().ok_or_else(|| format!("{key:?}: not a table"))?;
+        let t = entry
+            .as_table()
+            .ok_or_else(|| format!("{key:?}: not a table; accepted: [\"step/figure\"] tables"))?;
         let number = |name: &str| -> Result<Option<f64>, String> {
             match t.get(name) {
                 None => Ok(None),
@@ -102,6 +108,11 @@ pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
             }
         }
         let (lower, upper) = (number("lower")?, number("upper")?);
+        if lower.is_some_and(|l| l > 0.0) || upper.is_some_and(|u| u < 0.0) {
+            return Err(format!(
+                "{key:?}: the range leaves out the value itself; accepted: lower <= 0 <= upper"
+            ));
+        }
         refs.push(Reference { key, value, lower, upper, unit: unit.into() });
     }
     Ok(refs)

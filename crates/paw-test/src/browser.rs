@@ -2,6 +2,7 @@
 //! Debian, with apt-get, as the test's set-up). A page is loaded from its file and what the
 //! browser made of it comes back: the document after loading and every image's decoded width.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -69,6 +70,8 @@ pub fn render(browser: &Path, page: &Path, timeout: Duration) -> Result<Rendered
         .arg(format!("file://{}", copy.display()))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
+        // Its own process group: a timeout ends the renderers and helpers too.
+        .process_group(0)
         .spawn()
         .map_err(|e| format!("{}: {e}", browser.display()))?;
     let mut out = child.stdout.take().expect("stdout");
@@ -79,12 +82,16 @@ pub fn render(browser: &Path, page: &Path, timeout: Duration) -> Result<Rendered
     let start = Instant::now();
     while child.try_wait().map_err(|e| e.to_string())?.is_none() {
         if start.elapsed() > timeout {
-            let _ = child.kill();
+            // SAFETY: kill(2) of the child's own process group; no memory is involved.
+            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
             let _ = child.wait();
             return Err(format!("the browser did not finish within {timeout:?}"));
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+    // Helpers that outlive the browser would keep its output open: end the group.
+    // SAFETY: kill(2) of the child's own process group; no memory is involved.
+    unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
     let dom = reader.join().expect("reader").map_err(|e| e.to_string())?;
     let widths = dom
         .split("data-paw-images=\"")

@@ -53,8 +53,9 @@ fn killed_sweep_keeps_every_finished_row() {
     let record = std::fs::read_to_string(out.dir.path().join("paw-fixture-np_0002.json")).unwrap();
     let value: serde_json::Value = serde_json::from_str(&record).unwrap();
     assert_eq!(value["status"], "running", "a killed run's record says it never finished");
+    // Rows alone rewrite the record at most once a second: it may lag, never lead.
     let rows = value["files"][0]["rows"].as_u64().unwrap() as usize;
-    assert!(rows + 1 >= dat.rows.len() && rows <= dat.rows.len(), "{rows} vs {}", dat.rows.len());
+    assert!(rows <= dat.rows.len(), "{rows} vs {}", dat.rows.len());
 }
 
 #[test]

@@ -226,7 +226,10 @@ fn bad_input_gets_one_line_and_a_non_zero_exit() {
     let negative = dir.path().join("neg");
     std::fs::write(&negative, "0\n16\n-4\n").unwrap();
     let cases = [
-        ("PingPang", "unknown benchmark \"PingPang\"; valid names: PingPong, PingPongSpecificSource"),
+        (
+            "PingPang",
+            "unknown benchmark \"PingPang\"; valid names: PingPong, PingPongSpecificSource",
+        ),
         ("-npmin 0", "-npmin takes an integer >= 1"),
         ("-npmin x", "-npmin takes an integer >= 1, got \"x\""),
         ("-multi 2", "-multi takes 0 or 1"),
