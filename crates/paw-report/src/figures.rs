@@ -248,13 +248,10 @@ fn dat_figures(
     let unit = dat.y_unit().unwrap_or("").to_string();
     if cols.first() == Some(&"HOST") {
         // p2p_matrix: a row per sending node, `-` on the diagonal; the median link.
-        let mut links: Vec<f64> =
+        let links: Vec<f64> =
             dat.rows.iter().flat_map(|r| r[1..].iter().filter_map(|c| c.parse().ok())).collect();
-        links.sort_by(f64::total_cmp);
-        let n = links.len();
-        if n > 0 {
-            let median =
-                if n % 2 == 1 { links[n / 2] } else { (links[n / 2 - 1] + links[n / 2]) / 2.0 };
+        if !links.is_empty() {
+            let median = nodes::median(&links);
             let (what, unit) = if stem.starts_with("matrix_lat") {
                 ("latency", "usec")
             } else {

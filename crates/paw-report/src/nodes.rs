@@ -81,15 +81,24 @@ pub fn table(top: &Path, dir: &Path, low: f64) -> Result<Option<Table>, String> 
                 .iter()
                 .map(|fs| fs.iter().find(|g| g.name == f.name).map(|g| g.value))
                 .collect();
-            let mut have: Vec<f64> = values.iter().flatten().copied().collect();
-            have.sort_by(f64::total_cmp);
-            let n = have.len();
-            let median =
-                if n % 2 == 1 { have[n / 2] } else { (have[n / 2 - 1] + have[n / 2]) / 2.0 };
+            let have: Vec<f64> = values.iter().flatten().copied().collect();
+            let median = median(&have);
             table.rows.push(Row { name: f.name.clone(), unit: f.unit.clone(), values, median });
         }
     }
     Ok(Some(table))
+}
+
+/// The median of `values` (at least one).
+pub(crate) fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 impl Table {
