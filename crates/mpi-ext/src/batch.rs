@@ -87,6 +87,38 @@ impl<'b> Posting<'_, 'b> {
         };
         self.requests.push(req);
     }
+
+    /// `n` MPI_Irecv into the same `buf` from `from` with `tag`: a window of messages that
+    /// overwrite one another, as the windowed bandwidth benchmarks of IMB and OSU receive
+    /// them. The buffer then holds one of the messages; use it when all carry the same
+    /// bytes or when the contents do not matter.
+    pub fn irecv_window<T: Plain>(
+        &mut self,
+        from: &Process<'_>,
+        buf: &'b mut [T],
+        n: usize,
+        tag: i32,
+    ) {
+        let ptr = buf.as_mut_ptr();
+        for _ in 0..n {
+            let mut req = null_request();
+            // SAFETY: `buf` is borrowed exclusively for 'b, which outlives the Waitall in
+            // drop, so no Rust code reads or frees it while MPI writes it; the receives only
+            // write bytes of a Plain type (every bit pattern valid), in whatever order.
+            unsafe {
+                ffi::MPI_Irecv(
+                    ptr.cast(),
+                    count(buf.len()),
+                    datatype::<T>(),
+                    from.rank(),
+                    tag,
+                    from.as_raw(),
+                    &mut req,
+                )
+            };
+            self.requests.push(req);
+        }
+    }
 }
 
 impl Drop for Posting<'_, '_> {

@@ -334,5 +334,63 @@ fn source_variants_run_when_named_and_list_tags_them() {
         "{}",
         out.report()
     );
-    assert_eq!(lines.len(), 1 + 23, "rank 0 only, every benchmark once\n{}", out.report());
+    assert_eq!(lines.len(), 1 + 25, "rank 0 only, every benchmark once\n{}", out.report());
+}
+
+/// Uniband and Biband run when named, on the even process counts (np 3: 2, one waiting;
+/// np 4: 2 and 4), with a window of `-window_size` messages per pair: Msg/sec from the CSV's
+/// t_max by messages per window x pairs, Mbytes/sec = Msg/sec x length (2^20 B), and the
+/// received data checked.
+#[test]
+fn uniband_and_biband_count_windows_of_messages_per_pair() {
+    const W: f64 = 16.0;
+    for np in paw_test::task_counts(&[2, 3, 4]) {
+        let args = "uniband BIBAND -check -msglog 0:12 -iter 40 -window_size 16 -csv";
+        let (out, blocks) = run(np, args);
+        assert!(out.stdout.contains("# Window (Uniband, Biband)       :   16 messages per pair"));
+        let counts: Vec<usize> = if np >= 4 { vec![2, 4] } else { vec![2] };
+        let want: Vec<(&str, usize)> = ["Uniband", "Biband"]
+            .iter()
+            .flat_map(|&n| counts.iter().map(move |&q| (n, q)))
+            .collect();
+        let got: Vec<(&str, usize)> =
+            blocks.iter().map(|b| (b.name.as_str(), b.processes)).collect();
+        assert_eq!(got, want, "np {np}");
+        for b in &blocks {
+            assert_eq!(b.columns, ["#bytes", "#repetitions", "Mbytes/sec", "Msg/sec", "defects"]);
+            assert_eq!(b.idle, np - b.processes, "{} idle", b.name);
+            assert_eq!(b.col("#bytes"), log_lengths(0, 12, false), "{}", b.name);
+            let want_reps: Vec<f64> = b.col("#bytes").iter().map(|&x| reps(x, 40.0)).collect();
+            assert_eq!(b.col("#repetitions"), want_reps, "{}", b.name);
+            assert!(b.col("defects").iter().all(|&d| d == 0.0), "{}: {:?}", b.name, b.rows);
+            let per_window =
+                if b.name == "Biband" { 2.0 } else { 1.0 } * W * (b.processes / 2) as f64;
+            let file = format!("IMB-MPI1-{}-np_{:04}.csv", b.name, b.processes);
+            let mut reader = csv::Reader::from_path(out.dir.path().join(&file))
+                .unwrap_or_else(|e| panic!("{file}: {e}\n{}", out.report()));
+            let header = reader.headers().unwrap().clone();
+            let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+            let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+            for (i, row) in rows.iter().enumerate() {
+                let (x, msgs, mb) =
+                    (b.col("#bytes")[i], b.col("Msg/sec")[i], b.col("Mbytes/sec")[i]);
+                let t_max: f64 = row[col("t_max_us")].parse().unwrap();
+                let rate = per_window * 1e6 / t_max;
+                // t_max_us is written to 1e-4 usec.
+                assert!(
+                    msgs > 0.0 && (msgs - rate).abs() <= 0.5 + rate * 0.5e-4 / t_max,
+                    "{file} {x}: {msgs} vs {rate}"
+                );
+                let from_rate = msgs * x / 1048576.0;
+                assert!(
+                    (mb - from_rate).abs() <= 0.005 + 0.5 * x / 1048576.0,
+                    "{file} {x}: {mb} vs {from_rate}"
+                );
+            }
+        }
+    }
+    let (_, blocks) = run(2, "-msglog 0:2 -iter 10");
+    assert!(blocks.iter().all(|b| !b.name.ends_with("band")), "not in the default run");
+    let bad = Launch::mpi(BIN, 2).args(["Uniband", "-window_size", "0"]).run();
+    bad.failure("-window_size takes an integer from 1 to 65536");
 }

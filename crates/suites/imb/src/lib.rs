@@ -30,6 +30,9 @@ pub enum Class {
     ParallelTransfer,
     /// MPI collectives; times only.
     Collective,
+    /// Windows of messages between pairs (today's Uniband, Biband): even process counts,
+    /// half of them sending; Mbytes/sec and Msg/sec.
+    MessageRate,
     /// Overheads (Window, Open_Close); times only.
     Other,
 }

@@ -79,15 +79,27 @@ pub struct Options {
     pub mem: Option<f64>,
     /// `-check`: compare every received buffer with what was sent.
     pub check: bool,
+    /// `-window_size`: messages in flight per pair in a window (Uniband, Biband).
+    pub window_size: usize,
+}
+
+/// Today's IMB default of `-window_size` (64 before 2021.2).
+pub const WINDOW_SIZE: usize = 256;
+
+/// Whether `suite` has windowed benchmarks, and so the `-window_size` option.
+fn windowed<K>(suite: &Suite<K>) -> bool {
+    suite.benchmarks.iter().any(|b| b.class == Class::MessageRate)
 }
 
 /// The one-line usage summary of `suite`.
 pub fn usage<K>(suite: &Suite<K>) -> String {
     let io = if suite.io { " [-dir directory] [-prefix name]" } else { "" };
+    let window = if windowed(suite) { " [-window_size n]" } else { "" };
     format!(
         "mpirun -np P {} [benchmark ...] [-npmin P_min] [-multi 0|1] [-input file] \
          [-msglen file] [-msglog [a:]b] [-map PxQ] [-iter n[,vol[,nonaggr[,policy]]]] \
-         [-iter_policy policy] [-time s] [-mem GB] [-check] [-csv] [-timeout s]{io} [-h]",
+         [-iter_policy policy] [-time s] [-mem GB] [-check] [-csv] [-timeout s]{window}{io} \
+         [-list] [-h]",
         suite.name
     )
 }
@@ -157,6 +169,13 @@ pub fn about<K>(suite: &Suite<K>) -> About {
             "off",
         ),
     ];
+    if windowed(suite) {
+        options.push(Opt::new(
+            "-window_size n",
+            "messages in flight per pair in each window of Uniband and Biband",
+            WINDOW_SIZE,
+        ));
+    }
     if suite.io {
         options.push(Opt::new(
             "-dir directory",
@@ -265,6 +284,7 @@ pub fn parse<K>(
         time: None,
         mem: None,
         check: false,
+        window_size: WINDOW_SIZE,
     };
     let find = |name: &str| suite.benchmarks.iter().position(|b| b.name.eq_ignore_ascii_case(name));
     let mut chosen = vec![false; suite.benchmarks.len()];
@@ -295,6 +315,11 @@ pub fn parse<K>(
                 o.mem = Some(number(arg, &value()?, "gigabytes > 0", ok)?)
             }
             "-map" => o.map = Some(map(&value()?)?),
+            "-window_size" if windowed(suite) => {
+                o.window_size = number(arg, &value()?, "an integer from 1 to 65536", |n| {
+                    (1..=65536).contains(n)
+                })?
+            }
             "-dir" if suite.io => o.dir = Some(value()?),
             "-prefix" if suite.io => {
                 let p = value()?;
@@ -331,9 +356,10 @@ pub fn parse<K>(
             }
             _ if arg.starts_with('-') => {
                 let io = if suite.io { " -dir -prefix" } else { "" };
+                let window = if windowed(suite) { " -window_size" } else { "" };
                 return Err(format!(
                     "unknown option {arg:?}; accepted: -npmin -multi -input -msglen -msglog -map \
-                     -iter -iter_policy -time -mem -check -csv -timeout{io} -h"
+                     -iter -iter_policy -time -mem -check -csv -timeout{window}{io} -list -h"
                 ));
             }
             _ => {
@@ -463,6 +489,9 @@ pub fn counts_for(class: Class, single: usize, np: usize, npmin: usize) -> Vec<u
     match class {
         Class::SingleTransfer if np >= single => vec![single],
         Class::SingleTransfer => vec![],
+        // Pairs: the largest even count at most np, from the smallest even count >= npmin.
+        Class::MessageRate if np >= 2 => process_counts(np & !1, npmin.max(2).next_multiple_of(2)),
+        Class::MessageRate => vec![],
         _ => process_counts(np, npmin),
     }
 }
@@ -550,6 +579,7 @@ impl Options {
             format!("time {}", opt(self.time.map(|t| t.to_string()))),
             format!("mem {}", opt(self.mem.map(|m| m.to_string()))),
             format!("check {}", self.check as u8),
+            format!("window_size {}", self.window_size),
         ]
         .join("\n")
     }
@@ -595,6 +625,7 @@ impl Options {
             time: opt(field("time")).map(|t| t.parse().unwrap()),
             mem: opt(field("mem")).map(|m| m.parse().unwrap()),
             check: field("check") == "1",
+            window_size: field("window_size").parse().unwrap(),
         }
     }
 }

@@ -135,6 +135,12 @@ pub fn general<K>(
             st.overall_vol >> 20
         );
     }
+    if selected.iter().any(|b| b.class == Class::MessageRate) {
+        s += &format!(
+            "# Window (Uniband, Biband)       :   {} messages per pair (-window_size)\n",
+            o.window_size
+        );
+    }
     if let Some(t) = o.time {
         s += &format!("# Time limit per length          :   {t} s (-time: fewer repetitions)\n");
     }
@@ -230,12 +236,17 @@ pub struct Columns {
     pub group: bool,
     /// A trailing defects column (`-check`).
     pub defects: bool,
+    /// Windowed benchmarks: messages per repetition, over all pairs (Mbytes/sec and
+    /// Msg/sec columns instead of times); 0 for the others.
+    pub rate: usize,
 }
 
 impl Columns {
-    /// The columns of benchmark `b` under the options.
-    pub fn of<K>(b: &Benchmark<K>, o: &Options) -> Columns {
+    /// The columns of benchmark `b` on `q` processes under the options.
+    pub fn of<K>(b: &Benchmark<K>, o: &Options, q: usize) -> Columns {
+        let windowed = b.class == Class::MessageRate;
         Columns {
+            rate: if windowed { b.n_msg * o.window_size * (q / 2) } else { 0 },
             overlap: b.overlap,
             single_time: b.class == Class::SingleTransfer && o.multi.is_none(),
             bytes: b.has_bytes,
@@ -255,14 +266,16 @@ impl Columns {
             cols.push("#bytes");
         }
         cols.push("#repetitions");
-        if self.overlap {
+        if self.rate > 0 {
+            cols.extend(["Mbytes/sec", "Msg/sec"]);
+        } else if self.overlap {
             cols.extend(["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"]);
         } else if self.single_time {
             cols.push("t[usec]");
         } else {
             cols.extend(["t_min[usec]", "t_max[usec]", "t_avg[usec]"]);
         }
-        if self.n_msg > 0 && !self.overlap {
+        if self.n_msg > 0 && !self.overlap && self.rate == 0 {
             cols.push("Mbytes/sec");
         }
         if self.defects {
@@ -278,7 +291,9 @@ impl Columns {
             cols.push("group");
         }
         cols.extend(["bytes", "repetitions", "t_min_us", "t_max_us", "t_avg_us"]);
-        if self.overlap {
+        if self.rate > 0 {
+            cols.extend(["mbytes_per_s", "msgs_per_s"]);
+        } else if self.overlap {
             cols.extend(["t_pure_us", "t_cpu_us", "overlap_percent"]);
         } else if self.n_msg > 0 {
             cols.push("mbytes_per_s");
@@ -305,7 +320,10 @@ impl Columns {
         }
         cells.extend([x.to_string(), reps.to_string()]);
         cells.extend([t.min, t.max, t.avg].map(|v| format!("{v:.4}")));
-        if self.overlap {
+        if self.rate > 0 {
+            let cols = [throughput(self.rate, x, t.max), messages(self.rate, t.max)];
+            cells.extend(cols.map(|v| format!("{v:.4}")));
+        } else if self.overlap {
             cells.extend([t.pure, t.cpu, overlap(t)].map(|v| format!("{v:.4}")));
         } else if self.n_msg > 0 {
             cells.push(format!("{:.4}", throughput(self.n_msg, x, t.max)));
@@ -326,14 +344,17 @@ impl Columns {
             s += &format!("{x:>13}");
         }
         s += &format!("{reps:>13}");
-        if self.overlap {
+        if self.rate > 0 {
+            let (mb, msgs) = (throughput(self.rate, x, t.max), messages(self.rate, t.max));
+            s += &format!("{mb:>13.2}{msgs:>13.0}");
+        } else if self.overlap {
             s += &format!("{:>13.2}{:>13.2}{:>13.2}{:>13.2}", t.max, t.pure, t.cpu, overlap(t));
         } else if self.single_time {
             s += &format!("{:>13.2}", t.max);
         } else {
             s += &format!("{:>13.2}{:>13.2}{:>13.2}", t.min, t.max, t.avg);
         }
-        if self.n_msg > 0 && !self.overlap {
+        if self.n_msg > 0 && !self.overlap && self.rate == 0 {
             s += &format!("{:>13.2}", throughput(self.n_msg, x, t.max));
         }
         if self.defects {
@@ -347,6 +368,15 @@ impl Columns {
 pub fn throughput(n_msg: usize, x: usize, usec: f64) -> f64 {
     if usec > 0.0 {
         (n_msg * x) as f64 / 1.048576 / usec
+    } else {
+        0.0
+    }
+}
+
+/// Messages per second for `n_msg` messages in `usec` microseconds.
+pub fn messages(n_msg: usize, usec: f64) -> f64 {
+    if usec > 0.0 {
+        n_msg as f64 * 1e6 / usec
     } else {
         0.0
     }
@@ -437,6 +467,7 @@ mod tests {
             n_msg: 1,
             group: false,
             defects: false,
+            rate: 0,
         };
         assert_eq!(c.header(), "       #bytes #repetitions      t[usec]   Mbytes/sec");
         let t = Times { min: 1.0, max: 2.0, avg: 1.5, pure: 0.0, cpu: 0.0, defects: 0 };
@@ -451,6 +482,7 @@ mod tests {
             n_msg: 0,
             group: false,
             defects: true,
+            rate: 0,
         };
         assert_eq!(c.header(), " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects");
         let c = Columns {
@@ -460,6 +492,7 @@ mod tests {
             n_msg: 1,
             group: false,
             defects: false,
+            rate: 0,
         };
         assert_eq!(
             c.header(),

@@ -20,6 +20,7 @@ mod reduce_scatter;
 mod reduce_scatter_block;
 mod scatter;
 mod sendrecv;
+mod uniband;
 
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, test_corruption, Buffer, Expect};
@@ -74,11 +75,13 @@ pub struct Plan {
     pub displs: Vec<c_int>,
     /// Reduce_scatter's split of L floats (guide §3.3.4.2).
     pub scatter: Vec<c_int>,
+    /// Messages per window (Uniband, Biband: `-window_size`).
+    pub window: usize,
 }
 
 impl Plan {
-    /// The plan for length `x` on `q` processes.
-    pub fn new(x: usize, q: usize) -> Plan {
+    /// The plan for length `x` on `q` processes, windows of `window` messages.
+    pub fn new(x: usize, q: usize, window: usize) -> Plan {
         let floats = x / FLOAT;
         let count = c_int::try_from(x).expect("length checked against the MPI count range");
         let counts = vec![count; q];
@@ -86,13 +89,13 @@ impl Plan {
             Ok(_) => (0..q).map(|i| i as c_int * count).collect(),
             Err(_) => Vec::new(),
         };
-        Plan { x, floats, counts, displs, scatter: reduce_scatter::split(floats, q) }
+        Plan { x, floats, counts, displs, scatter: reduce_scatter::split(floats, q), window }
     }
 }
 
 /// Every benchmark, in output order: the guide's 13 (§3.2), the default, with today's
-/// IMB's source variants of PingPong and PingPing after each, then six more of today's IMB;
-/// today's run when named.
+/// IMB's source variants of PingPong and PingPing after each, then six more of today's IMB
+/// and its windowed Uniband and Biband; today's run when named.
 pub const BENCHMARKS: &[Benchmark] = &[
     pingpong::BENCHMARK,
     pingpong::SPECIFIC,
@@ -117,6 +120,8 @@ pub const BENCHMARKS: &[Benchmark] = &[
     scatter::SCATTERV,
     reduce_scatter_block::BENCHMARK,
     reduce_local::BENCHMARK,
+    uniband::UNIBAND,
+    uniband::BIBAND,
 ];
 
 /// (send, receive) bytes for kernels that send and receive X.
@@ -129,6 +134,7 @@ pub struct Mpi1<'a> {
     b: &'static Benchmark,
     ctx: Ctx<'a>,
     bufs: Bufs,
+    window: usize,
 }
 
 /// The suite's `start`: buffers for the largest length of `b`.
@@ -138,14 +144,14 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
     let bufs = Bufs {
         send: Buffer::filled(send, ctx.rank),
         recv: Buffer::filled(recv, ctx.rank),
-        batch: mpi_ext::batch::Batch::with_capacity(2),
+        batch: mpi_ext::batch::Batch::with_capacity(2 * o.window_size.max(1)),
     };
-    Ok(Box::new(Mpi1 { b, ctx, bufs }))
+    Ok(Box::new(Mpi1 { b, ctx, bufs, window: o.window_size }))
 }
 
 impl Run for Mpi1<'_> {
     fn warm_up(&mut self, x: usize, n: usize) -> Result<(), String> {
-        let plan = Plan::new(x, self.ctx.q);
+        let plan = Plan::new(x, self.ctx.q, self.window);
         for i in 0..n {
             (self.b.kernel.pattern)(&self.ctx, &mut self.bufs, &plan, i);
         }
@@ -155,7 +161,7 @@ impl Run for Mpi1<'_> {
     /// The timing of the guide's §5.2.8.1: N_BARR barriers, then `reps` runs of the
     /// pattern between two MPI_Wtime reads, scaled by the time factor.
     fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
-        let plan = Plan::new(x, self.ctx.q);
+        let plan = Plan::new(x, self.ctx.q, self.window);
         let k = &self.b.kernel;
         for _ in 0..MESSAGE_PASSING.n_barr {
             self.ctx.comm.barrier();
@@ -172,7 +178,7 @@ impl Run for Mpi1<'_> {
     /// senders' buffer values make of it.
     fn check(&mut self, _: Mode, x: usize, _: usize) -> Result<u64, String> {
         let (ctx, k) = (&self.ctx, &self.b.kernel);
-        let plan = Plan::new(x, ctx.q);
+        let plan = Plan::new(x, ctx.q, self.window);
         let iteration = ctx.q - 1;
         let expect = (k.expect)(ctx.rank, ctx.q, &plan, iteration);
         if k.zeroed {
