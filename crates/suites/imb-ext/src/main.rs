@@ -9,12 +9,13 @@
 
 mod kernels;
 
-use paw_imb::{settings, Suite};
+use paw_imb::{settings, Edition, Suite};
 
 /// The suite: settings.h, the benchmark table.
 static SUITE: Suite<kernels::Kernel> = Suite {
     name: "IMB-EXT",
     what: "one-sided benchmarks",
+    edition: Edition::V3,
     timed: "per benchmark, process count, mode and length, on each active process: N_BARR = \
             2 MPI_Barrier, then MPI_Wtime around M transfers: aggregate mode M = n_sample \
             transfers to disjoint offsets, then one MPI_Win_fence; non-aggregate mode M times \

@@ -10,12 +10,13 @@
 
 mod kernels;
 
-use paw_imb::{settings, Suite};
+use paw_imb::{settings, Edition, Suite};
 
 /// The suite: settings_io.h, the benchmark table.
 static SUITE: Suite<kernels::Kernel> = Suite {
     name: "IMB-IO",
     what: "MPI-IO benchmarks",
+    edition: Edition::V3,
     timed: "per benchmark, process count, mode and length: the file opened and its view set \
             untimed; N_BARR = 2 MPI_Barrier, then MPI_Wtime around M transfers of X bytes: \
             blocking writes aggregate (n_sample transfers, then one MPI_File_sync) and \

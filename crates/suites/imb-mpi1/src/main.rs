@@ -7,12 +7,13 @@
 
 mod kernels;
 
-use paw_imb::{settings, Suite};
+use paw_imb::{settings, Edition, Suite};
 
 /// The suite: settings.h, the benchmark table, no modes.
 static SUITE: Suite<kernels::Kernel> = Suite {
     name: "IMB-MPI1",
     what: "MPI-1 benchmarks",
+    edition: Edition::V3,
     timed: "per benchmark, process count and length, on each active process: N_BARR = 2 \
             MPI_Barrier, then MPI_Wtime before and after n_sample runs of the benchmark's \
             pattern (guide §5.2.8.1), after N_WARMUP = 2 untimed runs at the largest length.",

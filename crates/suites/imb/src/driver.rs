@@ -186,7 +186,7 @@ impl<K> Block<'_, K> {
             multi: o.multi.is_some(),
             mapped: o.map.is_some(),
         };
-        let columns = Columns::of(b, o, q);
+        let columns = Columns::of(b, self.suite.edition, o, q);
         let multi = if o.multi.is_some() { "Multi-" } else { "" };
         let mut found = 0;
         for &mode in b.modes {

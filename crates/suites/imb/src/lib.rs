@@ -1,4 +1,5 @@
-//! The Intel MPI Benchmarks 3.0 machinery shared by paw's IMB-MPI1, IMB-EXT and IMB-IO:
+//! The Intel MPI Benchmarks machinery shared by paw's IMB-MPI1, IMB-EXT, IMB-IO (3.0) and
+//! IMB-NBC (today's, [`Edition`]):
 //! the command line ([`options`]), the settings and repetition rules ([`settings`]), the
 //! output tables ([`output`]), buffer values and the results check ([`buffers`]), and the
 //! driver ([`run`]) that selects process counts and groups, times every length and prints.
@@ -35,6 +36,44 @@ pub enum Class {
     MessageRate,
     /// Overheads (Window, Open_Close); times only.
     Other,
+}
+
+/// Which IMB defines a suite's shared rules: IMB-MPI1, IMB-EXT and IMB-IO re-create 3.0;
+/// the suites 3.0 did not have follow today's IMB (2021).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edition {
+    /// The 3.0 guide: Mbytes of 2^20 bytes; overlap over min(t_pure, t_CPU), each the
+    /// slowest process's.
+    V3,
+    /// Today's IMB: Mbytes of 10^6 bytes; overlap over max(t_pure, t_CPU), all three times
+    /// from the process with the largest t_ovrl.
+    V2021,
+}
+
+impl Edition {
+    /// The version as IMB names it.
+    pub fn version(self) -> &'static str {
+        match self {
+            Edition::V3 => "3.0",
+            Edition::V2021 => "2021",
+        }
+    }
+
+    /// Bytes in one Mbyte of the Mbytes/sec columns.
+    pub fn mbyte(self) -> f64 {
+        match self {
+            Edition::V3 => 1048576.0,
+            Edition::V2021 => 1e6,
+        }
+    }
+
+    /// The Mbyte in words.
+    pub fn mbyte_text(self) -> &'static str {
+        match self {
+            Edition::V3 => "2^20 bytes",
+            Edition::V2021 => "10^6 bytes",
+        }
+    }
 }
 
 /// How a one-sided or write benchmark completes its transfers (guide §4.2.2.2).
@@ -100,6 +139,8 @@ pub struct Suite<K: 'static> {
     pub name: &'static str,
     /// What it re-implements, for the title line ("MPI-1 benchmarks").
     pub what: &'static str,
+    /// The IMB whose shared rules it follows.
+    pub edition: Edition,
     /// What its benchmarks time (`-h` and doc/binaries.md).
     pub timed: &'static str,
     /// What its tables report.

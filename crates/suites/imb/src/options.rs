@@ -205,13 +205,18 @@ pub fn about<K>(suite: &Suite<K>) -> About {
     ]);
     About {
         name: suite.name,
-        title: format!("the {} of the Intel MPI Benchmarks 3.0 (paw)", suite.what),
+        title: format!(
+            "the {} of the Intel MPI Benchmarks {} (paw)",
+            suite.what,
+            suite.edition.version()
+        ),
         usage: format!("usage: {}", usage(suite)),
         summary: format!("benchmarks (case-insensitive; {default}): {}", names.join(" ")),
         timed: suite.timed.into(),
         reported: format!(
-            "{} Times in usec (MPI_Wtime); Mbytes/sec with 1 Mbyte = 2^20 bytes.",
-            suite.reported
+            "{} Times in usec (MPI_Wtime); Mbytes/sec with 1 Mbyte = {}.",
+            suite.reported,
+            suite.edition.mbyte_text()
         ),
         tasks: format!(
             "any number >= 1; each benchmark at P_min, 2 P_min, ..., P processes (-npmin, \
@@ -675,6 +680,7 @@ mod tests {
     const TEST: Suite<()> = Suite {
         name: "IMB-TEST",
         what: "test benchmarks",
+        edition: crate::Edition::V3,
         timed: "the test patterns",
         reported: "their times",
         settings: crate::settings::MESSAGE_PASSING,

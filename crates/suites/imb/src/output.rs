@@ -5,7 +5,7 @@
 //! unchanged.
 
 use crate::options::{IterPolicy, Lengths, Options};
-use crate::{Benchmark, Class, Mode, Suite};
+use crate::{Benchmark, Class, Edition, Mode, Suite};
 
 /// A dashed separator line.
 const RULE: &str =
@@ -89,7 +89,7 @@ pub fn general<K>(
         }
     };
     let mut s = format!(
-        "{RULE}\n#    paw {}: the {} of the Intel MPI Benchmarks 3.0, re-implemented\n\
+        "{RULE}\n#    paw {}: the {} of the Intel MPI Benchmarks {}, re-implemented\n\
          {RULE}\n\
          # Date                  : {}\n\
          # Machine               : {machine}\n\
@@ -106,16 +106,18 @@ pub fn general<K>(
          # Minimum {portion} in bytes:   {min}\n\
          # Maximum {portion} in bytes:   {max}\n\
          {types}\
-         # Mbytes/sec                     :   2^20 bytes per second\n\
+         # Mbytes/sec                     :   {} per second\n\
          # Repetitions                    :   {}\n\
          # Warm-up, synchronisation       :   {warmup}\n",
         suite.name,
         suite.what,
+        suite.edition.version(),
         date(),
         paw_core::mpi_library_version(),
         thread_level(),
         slurm_line(),
         calling_sequence(),
+        suite.edition.mbyte_text(),
         repetition_rule(o),
     );
     if suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate)) {
@@ -239,13 +241,17 @@ pub struct Columns {
     /// Windowed benchmarks: messages per repetition, over all pairs (Mbytes/sec and
     /// Msg/sec columns instead of times); 0 for the others.
     pub rate: usize,
+    /// The IMB whose Mbyte and overlap rule the columns follow.
+    pub edition: Edition,
 }
 
 impl Columns {
-    /// The columns of benchmark `b` on `q` processes under the options.
-    pub fn of<K>(b: &Benchmark<K>, o: &Options, q: usize) -> Columns {
+    /// The columns of benchmark `b` of a suite of `edition` on `q` processes under the
+    /// options.
+    pub fn of<K>(b: &Benchmark<K>, edition: Edition, o: &Options, q: usize) -> Columns {
         let windowed = b.class == Class::MessageRate;
         Columns {
+            edition,
             rate: if windowed { b.n_msg * o.window_size * (q / 2) } else { 0 },
             overlap: b.overlap,
             single_time: b.class == Class::SingleTransfer && o.multi.is_none(),
@@ -321,12 +327,13 @@ impl Columns {
         cells.extend([x.to_string(), reps.to_string()]);
         cells.extend([t.min, t.max, t.avg].map(|v| format!("{v:.4}")));
         if self.rate > 0 {
-            let cols = [throughput(self.rate, x, t.max), messages(self.rate, t.max)];
+            let cols = [self.throughput(self.rate, x, t.max), messages(self.rate, t.max)];
             cells.extend(cols.map(|v| format!("{v:.4}")));
         } else if self.overlap {
-            cells.extend([t.pure, t.cpu, overlap(t)].map(|v| format!("{v:.4}")));
+            let (_, pure, cpu, percent) = self.overlap(t);
+            cells.extend([pure, cpu, percent].map(|v| format!("{v:.4}")));
         } else if self.n_msg > 0 {
-            cells.push(format!("{:.4}", throughput(self.n_msg, x, t.max)));
+            cells.push(format!("{:.4}", self.throughput(self.n_msg, x, t.max)));
         }
         if self.defects {
             cells.push(t.defects.to_string());
@@ -345,17 +352,18 @@ impl Columns {
         }
         s += &format!("{reps:>13}");
         if self.rate > 0 {
-            let (mb, msgs) = (throughput(self.rate, x, t.max), messages(self.rate, t.max));
+            let (mb, msgs) = (self.throughput(self.rate, x, t.max), messages(self.rate, t.max));
             s += &format!("{mb:>13.2}{msgs:>13.0}");
         } else if self.overlap {
-            s += &format!("{:>13.2}{:>13.2}{:>13.2}{:>13.2}", t.max, t.pure, t.cpu, overlap(t));
+            let (ovrl, pure, cpu, percent) = self.overlap(t);
+            s += &format!("{ovrl:>13.2}{pure:>13.2}{cpu:>13.2}{percent:>13.2}");
         } else if self.single_time {
             s += &format!("{:>13.2}", t.max);
         } else {
             s += &format!("{:>13.2}{:>13.2}{:>13.2}", t.min, t.max, t.avg);
         }
         if self.n_msg > 0 && !self.overlap && self.rate == 0 {
-            s += &format!("{:>13.2}", throughput(self.n_msg, x, t.max));
+            s += &format!("{:>13.2}", self.throughput(self.n_msg, x, t.max));
         }
         if self.defects {
             s += &format!("{:>13}", t.defects);
@@ -364,12 +372,32 @@ impl Columns {
     }
 }
 
-/// Mbytes/sec for `n_msg` messages of `x` bytes in `usec` microseconds (guide §3.3.2).
-pub fn throughput(n_msg: usize, x: usize, usec: f64) -> f64 {
-    if usec > 0.0 {
-        (n_msg * x) as f64 / 1.048576 / usec
-    } else {
-        0.0
+impl Columns {
+    /// Mbytes/sec for `n_msg` messages of `x` bytes in `usec` microseconds (guide §3.3.2),
+    /// in the edition's Mbytes.
+    pub fn throughput(&self, n_msg: usize, x: usize, usec: f64) -> f64 {
+        if usec > 0.0 {
+            (n_msg * x) as f64 * 1e6 / self.edition.mbyte() / usec
+        } else {
+            0.0
+        }
+    }
+
+    /// t_ovrl, t_pure, t_CPU and the overlap in percent, by the edition's rule.
+    pub fn overlap(&self, t: &Times) -> (f64, f64, f64, f64) {
+        match self.edition {
+            Edition::V3 => (t.max, t.pure, t.cpu, overlap(t)),
+            Edition::V2021 => {
+                let s = t.slowest;
+                let most = s.pure.max(s.cpu);
+                let percent = if most > 0.0 {
+                    (100.0 * (s.pure + s.cpu - s.t) / most).clamp(0.0, 100.0)
+                } else {
+                    0.0
+                };
+                (s.t, s.pure, s.cpu, percent)
+            }
+        }
     }
 }
 
@@ -436,6 +464,9 @@ pub struct Times {
     pub cpu: f64,
     /// Defects found by `-check`, summed.
     pub defects: u64,
+    /// The figures of the process with the largest time (today's IMB reports its t_pure
+    /// and t_CPU beside its t_ovrl).
+    pub slowest: ProcessTimes,
 }
 
 impl Times {
@@ -450,6 +481,7 @@ impl Times {
             pure: most(|s| s.pure),
             cpu: most(|s| s.cpu),
             defects: samples.iter().map(|s| s.defects as u64).sum(),
+            slowest: samples.iter().copied().max_by(|a, b| a.t.total_cmp(&b.t)).unwrap_or_default(),
         }
     }
 }
@@ -468,9 +500,18 @@ mod tests {
             group: false,
             defects: false,
             rate: 0,
+            edition: Edition::V3,
         };
         assert_eq!(c.header(), "       #bytes #repetitions      t[usec]   Mbytes/sec");
-        let t = Times { min: 1.0, max: 2.0, avg: 1.5, pure: 0.0, cpu: 0.0, defects: 0 };
+        let t = Times {
+            min: 1.0,
+            max: 2.0,
+            avg: 1.5,
+            pure: 0.0,
+            cpu: 0.0,
+            defects: 0,
+            slowest: ProcessTimes::default(),
+        };
         assert_eq!(
             c.row(0, 1048576, 40, &t),
             "      1048576           40         2.00    500000.00"
@@ -483,6 +524,7 @@ mod tests {
             group: false,
             defects: true,
             rate: 0,
+            edition: Edition::V3,
         };
         assert_eq!(c.header(), " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects");
         let c = Columns {
@@ -493,22 +535,54 @@ mod tests {
             group: false,
             defects: false,
             rate: 0,
+            edition: Edition::V3,
         };
         assert_eq!(
             c.header(),
             "       #bytes #repetitions t_ovrl[usec] t_pure[usec]  t_CPU[usec]   overlap[%]"
         );
         // Perfect overlap: t_ovrl = max(t_pure, t_CPU) gives 100%; none gives 0%.
-        let t = Times { min: 10.0, max: 10.0, avg: 10.0, pure: 4.0, cpu: 10.0, defects: 0 };
+        let t = Times {
+            min: 10.0,
+            max: 10.0,
+            avg: 10.0,
+            pure: 4.0,
+            cpu: 10.0,
+            defects: 0,
+            slowest: ProcessTimes::default(),
+        };
         assert_eq!(overlap(&t), 100.0);
         let t = Times { max: 14.0, ..t };
         assert_eq!(overlap(&t), 0.0);
     }
 
     #[test]
-    fn throughput_uses_2_20_bytes() {
-        assert_eq!(throughput(1, 1 << 20, 1e6), 1.0);
-        assert_eq!(throughput(4, 1 << 20, 1e6), 4.0);
-        assert_eq!(throughput(2, 0, 3.0), 0.0);
+    fn throughput_and_overlap_follow_the_edition() {
+        let mut c = Columns {
+            overlap: true,
+            single_time: false,
+            bytes: true,
+            n_msg: 1,
+            group: false,
+            defects: false,
+            rate: 0,
+            edition: Edition::V3,
+        };
+        assert_eq!(c.throughput(1, 1 << 20, 1e6), 1.0);
+        assert_eq!(c.throughput(4, 1 << 20, 1e6), 4.0);
+        assert_eq!(c.throughput(2, 0, 3.0), 0.0);
+        // Process 1 is the slowest: today's IMB reports its three times together.
+        let samples = [
+            ProcessTimes { t: 12.0, pure: 10.0, cpu: 9.0, defects: 0.0 },
+            ProcessTimes { t: 15.0, pure: 8.0, cpu: 10.0, defects: 0.0 },
+        ];
+        let t = Times::of(&samples);
+        assert_eq!(c.overlap(&t), (15.0, 10.0, 10.0, 50.0), "3.0: maxima, over the minimum");
+        c.edition = Edition::V2021;
+        assert_eq!(c.throughput(1, 1_000_000, 1e6), 1.0);
+        // (8 + 10 - 15) / max(8, 10) = 30 %.
+        let (ovrl, pure, cpu, percent) = c.overlap(&t);
+        assert_eq!((ovrl, pure, cpu), (15.0, 8.0, 10.0));
+        assert!((percent - 30.0).abs() < 1e-9, "{percent}");
     }
 }

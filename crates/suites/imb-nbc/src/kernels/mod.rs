@@ -1,0 +1,292 @@
+//! The benchmarks of IMB-NBC: each non-blocking collective twice, `I<coll>` (its overlap
+//! with computation) and `I<coll>_pure` (its time alone, run when named), listed in
+//! [`BENCHMARKS`] in today's IMB's order. The collectives themselves are in [`ops`]; the
+//! timing around them, the same for all, is [`Nbc::measure`].
+
+mod ops;
+
+use crate::cpu::Exploit;
+use ops::{Expected, Op};
+use paw_core::mpi::traits::*;
+use paw_imb::buffers::{defects, test_corruption, Buffer};
+use paw_imb::settings::FLOAT;
+pub use paw_imb::Ctx;
+use paw_imb::{Class, Mode, Options, ProcessTimes, Run, Started};
+use std::os::raw::c_int;
+
+/// A benchmark of IMB-NBC.
+pub type Benchmark = paw_imb::Benchmark<Kernel>;
+
+/// IMB-NBC's benchmarks have no modes.
+const PLAIN: &[Mode] = &[Mode::Plain];
+
+/// Barriers before each timed loop (N_BARR).
+const N_BARR: usize = 2;
+
+/// How an IMB-NBC benchmark runs its collective.
+#[derive(Debug, Clone, Copy)]
+pub struct Kernel {
+    /// Post, overlap, wait.
+    pub op: Op,
+    /// What the receive buffer holds afterwards.
+    pub expect: Expected,
+    /// Ireduce's overlap loop takes root i mod Q, as today's IMB's does; the others keep
+    /// root 0.
+    pub cycle_root: bool,
+    /// A barrier after every iteration, outside the timing (all but Ibarrier, which times
+    /// its whole loop).
+    pub sync: bool,
+}
+
+/// Send and receive buffers of one process.
+#[derive(Debug)]
+pub struct Bufs {
+    /// Filled with BUF_VALUE(rank, i), never written by a collective.
+    pub send: Buffer,
+    /// Where data arrives.
+    pub recv: Buffer,
+}
+
+/// What the collectives need for one length, made before timing.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Length X in bytes.
+    pub x: usize,
+    /// X in floats (reductions).
+    pub floats: usize,
+    /// X per process (the v variants' counts).
+    pub counts: Vec<c_int>,
+    /// i X (the v variants' displacements).
+    pub displs: Vec<c_int>,
+}
+
+impl Plan {
+    fn new(x: usize, q: usize) -> Plan {
+        let count = c_int::try_from(x).expect("length checked against the MPI count range");
+        let displs = (0..q).map(|i| c_int::try_from(i * x).expect("buffers checked")).collect();
+        Plan { x, floats: x / FLOAT, counts: vec![count; q], displs }
+    }
+}
+
+/// (send, receive) bytes per process for the buffer shapes of section A.
+fn one_each(_: usize, x: usize, _: usize) -> (usize, usize) {
+    (x, x)
+}
+fn gathers(q: usize, x: usize, _: usize) -> (usize, usize) {
+    (x, q * x)
+}
+fn scatters(q: usize, x: usize, _: usize) -> (usize, usize) {
+    (q * x, x)
+}
+fn all_to_all(q: usize, x: usize, _: usize) -> (usize, usize) {
+    (q * x, q * x)
+}
+
+/// The overlap benchmark `name` and its `_pure` twin, over `op`.
+const fn pair(
+    names: [&'static str; 2],
+    op: Op,
+    expect: Expected,
+    unit: usize,
+    memory: fn(usize, usize, usize) -> (usize, usize),
+) -> [Benchmark; 2] {
+    let overlap = Benchmark {
+        name: names[0],
+        class: Class::Collective,
+        n_msg: 0,
+        unit,
+        has_bytes: true,
+        modes: PLAIN,
+        overlap: true,
+        default: true,
+        memory,
+        kernel: Kernel { op, expect, cycle_root: false, sync: true },
+    };
+    let pure = Benchmark { name: names[1], overlap: false, default: false, ..overlap };
+    [overlap, pure]
+}
+
+const IBCAST: [Benchmark; 2] =
+    pair(["Ibcast", "Ibcast_pure"], ops::ibcast, ops::from_root, 1, one_each);
+const IALLGATHER: [Benchmark; 2] =
+    pair(["Iallgather", "Iallgather_pure"], ops::iallgather, ops::gathered, 1, gathers);
+const IALLGATHERV: [Benchmark; 2] =
+    pair(["Iallgatherv", "Iallgatherv_pure"], ops::iallgatherv, ops::gathered, 1, gathers);
+const IGATHER: [Benchmark; 2] =
+    pair(["Igather", "Igather_pure"], ops::igather, ops::gathered_at_root, 1, gathers);
+const IGATHERV: [Benchmark; 2] =
+    pair(["Igatherv", "Igatherv_pure"], ops::igatherv, ops::gathered_at_root, 1, gathers);
+const ISCATTER: [Benchmark; 2] =
+    pair(["Iscatter", "Iscatter_pure"], ops::iscatter, ops::scattered, 1, scatters);
+const ISCATTERV: [Benchmark; 2] =
+    pair(["Iscatterv", "Iscatterv_pure"], ops::iscatterv, ops::scattered, 1, scatters);
+const IALLTOALL: [Benchmark; 2] =
+    pair(["Ialltoall", "Ialltoall_pure"], ops::ialltoall, ops::exchanged, 1, all_to_all);
+const IALLTOALLV: [Benchmark; 2] =
+    pair(["Ialltoallv", "Ialltoallv_pure"], ops::ialltoallv, ops::exchanged, 1, all_to_all);
+const IREDUCE: [Benchmark; 2] =
+    pair(["Ireduce", "Ireduce_pure"], ops::ireduce, ops::summed_at_root, FLOAT, one_each);
+const IREDUCE_SCATTER: [Benchmark; 2] = pair(
+    ["Ireduce_scatter", "Ireduce_scatter_pure"],
+    ops::ireduce_scatter,
+    ops::summed_block,
+    FLOAT,
+    scatters,
+);
+const IALLREDUCE: [Benchmark; 2] =
+    pair(["Iallreduce", "Iallreduce_pure"], ops::iallreduce, ops::summed, FLOAT, one_each);
+const IBARRIER: [Benchmark; 2] =
+    pair(["Ibarrier", "Ibarrier_pure"], ops::ibarrier, ops::nothing, 1, |_, _, _| (0, 0));
+
+/// Every benchmark, in today's IMB's order: the thirteen overlap benchmarks, the default,
+/// then their `_pure` twins, run when named.
+pub const BENCHMARKS: &[Benchmark] = &[
+    IBCAST[0],
+    IALLGATHER[0],
+    IALLGATHERV[0],
+    IGATHER[0],
+    IGATHERV[0],
+    ISCATTER[0],
+    ISCATTERV[0],
+    IALLTOALL[0],
+    IALLTOALLV[0],
+    Benchmark { kernel: Kernel { cycle_root: true, ..IREDUCE[0].kernel }, ..IREDUCE[0] },
+    IREDUCE_SCATTER[0],
+    IALLREDUCE[0],
+    Benchmark {
+        has_bytes: false,
+        kernel: Kernel { sync: false, ..IBARRIER[0].kernel },
+        ..IBARRIER[0]
+    },
+    IBCAST[1],
+    IALLGATHER[1],
+    IALLGATHERV[1],
+    IGATHER[1],
+    IGATHERV[1],
+    ISCATTER[1],
+    ISCATTERV[1],
+    IALLTOALL[1],
+    IALLTOALLV[1],
+    IREDUCE[1],
+    IREDUCE_SCATTER[1],
+    IALLREDUCE[1],
+    Benchmark {
+        has_bytes: false,
+        kernel: Kernel { sync: false, ..IBARRIER[1].kernel },
+        ..IBARRIER[1]
+    },
+];
+
+/// One benchmark prepared on one group.
+pub struct Nbc<'a> {
+    b: &'static Benchmark,
+    ctx: Ctx<'a>,
+    bufs: Bufs,
+    work: Exploit,
+}
+
+/// The suite's `start`: buffers for the largest length of `b`.
+pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
+    let largest = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
+    let (send, recv) = (b.memory)(ctx.q, largest, 1);
+    let bufs = Bufs { send: Buffer::filled(send, ctx.rank), recv: Buffer::filled(recv, ctx.rank) };
+    Ok(Box::new(Nbc { b, ctx, bufs, work: Exploit::new() }))
+}
+
+/// Untimed runs before each length's measurement: a tenth of the repetitions, at least
+/// min(10, n) (today's IMB).
+fn warm_ups(n: usize) -> usize {
+    (n / 10).max(n.min(10))
+}
+
+impl Nbc<'_> {
+    /// N_BARR barriers, then `reps` iterations, each timed on its own (`sync`: a barrier
+    /// after each, outside the timing); `between` runs while each collective is in flight.
+    /// Seconds per iteration.
+    fn timed(&mut self, plan: &Plan, reps: usize, cycle: bool, between: &mut dyn FnMut()) -> f64 {
+        let (ctx, k) = (&self.ctx, &self.b.kernel);
+        for _ in 0..N_BARR {
+            ctx.comm.barrier();
+        }
+        let mut t = 0.0;
+        for i in 0..reps {
+            let root = if cycle { i % ctx.q } else { 0 };
+            let start = paw_core::mpi::time();
+            (k.op)(ctx, &mut self.bufs, plan, root, between);
+            t += paw_core::mpi::time() - start;
+            if k.sync {
+                ctx.comm.barrier();
+            }
+        }
+        t / reps.max(1) as f64
+    }
+}
+
+impl Run for Nbc<'_> {
+    /// `_pure`: t_pure, the collective alone. Overlap benchmarks: t_pure first, then CPU
+    /// work calibrated to this process's t_pure runs while each collective is in flight:
+    /// t_ovrl (post to completion) and t_CPU (the work alone).
+    fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
+        let plan = Plan::new(x, self.ctx.q);
+        for _ in 0..warm_ups(reps) {
+            (self.b.kernel.op)(&self.ctx, &mut self.bufs, &plan, 0, &mut || {});
+        }
+        let pure = self.timed(&plan, reps, false, &mut || {});
+        if !self.b.overlap {
+            return Ok(ProcessTimes { t: pure * 1e6, ..Default::default() });
+        }
+        let passes = Exploit::passes_for(pure);
+        let mut work = std::mem::take(&mut self.work);
+        work.run(passes);
+        let mut cpu = 0.0;
+        let mut between = || {
+            let start = paw_core::mpi::time();
+            work.run(passes);
+            cpu += paw_core::mpi::time() - start;
+        };
+        let cycle = self.b.kernel.cycle_root;
+        let ovrl = self.timed(&plan, reps, cycle, &mut between);
+        self.work = work;
+        let n = reps.max(1) as f64;
+        Ok(ProcessTimes { t: ovrl * 1e6, pure: pure * 1e6, cpu: cpu / n * 1e6, defects: 0.0 })
+    }
+
+    /// One more run, root Q-1 for the rooted ones, into a poisoned receive buffer.
+    fn check(&mut self, _: Mode, x: usize, _: usize) -> Result<u64, String> {
+        let (ctx, k) = (&self.ctx, &self.b.kernel);
+        let plan = Plan::new(x, ctx.q);
+        let root = ctx.q - 1;
+        let expect = (k.expect)(ctx.rank, ctx.q, &plan, root);
+        self.bufs.recv.poison_against(&expect);
+        (k.op)(ctx, &mut self.bufs, &plan, root, &mut || {});
+        if x > 0 && test_corruption(ctx.rank) {
+            self.bufs.recv.bytes_mut(1)[0] ^= 1;
+        }
+        Ok(defects(&expect, &self.bufs.recv) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_collective_has_its_pure_twin_in_order() {
+        assert_eq!(BENCHMARKS.len(), 26);
+        for (a, p) in BENCHMARKS[..13].iter().zip(&BENCHMARKS[13..]) {
+            assert_eq!(format!("{}_pure", a.name), p.name);
+            assert!(a.default && a.overlap && !p.default && !p.overlap, "{}", a.name);
+            assert_eq!(a.has_bytes, p.has_bytes);
+        }
+        let cycling: Vec<&str> =
+            BENCHMARKS.iter().filter(|b| b.kernel.cycle_root).map(|b| b.name).collect();
+        assert_eq!(cycling, ["Ireduce"]);
+    }
+
+    #[test]
+    fn warm_up_is_a_tenth_and_at_least_ten() {
+        assert_eq!(warm_ups(1000), 100);
+        assert_eq!(warm_ups(40), 10);
+        assert_eq!(warm_ups(3), 3);
+    }
+}
