@@ -103,7 +103,7 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
         format!("P_Write_indv -npmin 2 -iter 50 -msglog 0:24 -dir {}", io_dir.path().display());
     let suites = [
         ("IMB-MPI1", "PingPong Allreduce -iter 3000 -msglog 0:22", "IMB-MPI1-PingPong-np_0002.csv"),
-        ("IMB-NBC", "Ialltoall -iter 3000 -msglog 0:22", "IMB-NBC-Ialltoall-np_0002.csv"),
+        ("IMB-NBC", "Ialltoall -iter 20000,4000 -msglog 0:22", "IMB-NBC-Ialltoall-np_0002.csv"),
         (
             "IMB-EXT",
             "Unidir_Put -iter 3000 -msglog 0:22",
