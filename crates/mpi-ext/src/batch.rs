@@ -71,21 +71,7 @@ impl<'b> Posting<'_, 'b> {
 
     /// MPI_Irecv into `buf` from `from` with `tag`.
     pub fn irecv<T: Plain>(&mut self, from: &Process<'_>, buf: &'b mut [T], tag: i32) {
-        let mut req = null_request();
-        // SAFETY: `buf` is borrowed exclusively for 'b, which outlives the Waitall in drop,
-        // so nothing else reads or frees it while MPI writes it.
-        unsafe {
-            ffi::MPI_Irecv(
-                buf.as_mut_ptr().cast(),
-                count(buf.len()),
-                datatype::<T>(),
-                from.rank(),
-                tag,
-                from.as_raw(),
-                &mut req,
-            )
-        };
-        self.requests.push(req);
+        self.irecv_window(from, buf, 1, tag);
     }
 
     /// `n` MPI_Irecv into the same `buf` from `from` with `tag`: a window of messages that

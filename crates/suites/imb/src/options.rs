@@ -769,6 +769,16 @@ mod tests {
     }
 
     #[test]
+    fn windows_run_on_even_counts() {
+        let rate = |np, npmin| counts_for(Class::MessageRate, 2, np, npmin);
+        assert_eq!(rate(2, 2), [2]);
+        assert_eq!(rate(3, 2), [2]);
+        assert_eq!(rate(6, 2), [2, 4, 6]);
+        assert_eq!(rate(7, 3), [4, 6]);
+        assert_eq!(rate(1, 2), Vec::<usize>::new());
+    }
+
+    #[test]
     fn encoding_round_trips() {
         for a in [
             "",
