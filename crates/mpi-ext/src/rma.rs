@@ -2,8 +2,9 @@
 //!
 //! Epochs are closures: [`Window::fenced`] (MPI_Win_fence ... MPI_Win_fence),
 //! [`Window::access`] (MPI_Win_start ... MPI_Win_complete), [`Window::exposed`]
-//! (MPI_Win_post ... MPI_Win_wait) and [`Window::locked_all`] (MPI_Win_lock_all ...
-//! MPI_Win_unlock_all). Origin buffers passed to an epoch must live for the epoch's
+//! (MPI_Win_post ... MPI_Win_wait), [`Window::locked_all`] (MPI_Win_lock_all ...
+//! MPI_Win_unlock_all), and [`Window::locked`] (MPI_Win_lock ... MPI_Win_unlock, shared).
+//! Origin buffers passed to an epoch must live for the epoch's
 //! lifetime parameter `'s`, which outlives the call that closes the epoch, and the epoch is
 //! closed even if the closure unwinds, so MPI never touches a buffer that was freed or
 //! handed back to safe code too early.
@@ -21,6 +22,7 @@ use mpi::traits::*;
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::mem::size_of;
+use std::os::raw::c_int;
 
 /// An RMA window over memory it owns (MPI_Win_create); MPI_Win_free on drop.
 ///
@@ -159,6 +161,32 @@ impl<T: Plain> Window<T> {
             ffi::MPI_Win_unlock_all(self.raw);
         });
         f(&Passive { epoch: Epoch::new(self, false) })
+    }
+
+    /// A passive-target epoch at each of `targets` (MPI_Win_lock with MPI_LOCK_SHARED and no
+    /// assertion, once per distinct target), `f`, then MPI_Win_unlock of each. Not
+    /// collective: only the origin opens it.
+    pub fn locked<'s, R>(&self, targets: &[Rank], f: impl FnOnce(&Locked<'s, '_, T>) -> R) -> R {
+        let mut distinct: Vec<Rank> = Vec::with_capacity(targets.len());
+        for &t in targets {
+            self.check_target(t, 0, 0);
+            if !distinct.contains(&t) {
+                distinct.push(t);
+            }
+        }
+        for &t in &distinct {
+            // SAFETY: the window handle is live and `t` is a rank of its group.
+            unsafe { ffi::MPI_Win_lock(ffi::MPI_LOCK_SHARED as c_int, t, 0, self.raw) };
+        }
+        // SAFETY: closes the epochs opened above, also on unwind; unlocking completes every
+        // operation issued in them while their origin buffers (lifetime 's) still live.
+        let _close = Close(|| {
+            for &t in &distinct {
+                // SAFETY: `t` was locked above by this epoch.
+                unsafe { ffi::MPI_Win_unlock(t, self.raw) };
+            }
+        });
+        f(&Locked { epoch: Epoch::new(self, false) })
     }
 
     fn fence(&self) {
@@ -320,6 +348,111 @@ impl<'s, 'w, T: Plain> Epoch<'s, 'w, T> {
         self.win.fence();
     }
 
+    /// MPI_Get from `target`'s window at element `disp` into `len` elements of `into` from
+    /// element `at`. Gets into a [`Landing`] may overlap one another (a window of
+    /// operations into one buffer, as benchmarks issue them).
+    pub fn get_landing(
+        &self,
+        into: &'s Landing<T>,
+        at: usize,
+        len: usize,
+        target: Rank,
+        disp: usize,
+    ) {
+        let dst = into.range(at, len);
+        // SAFETY: the landing's memory lives for 's, beyond the end of this epoch, and Rust
+        // reads it only through `&mut Landing`, once every such borrow has ended.
+        unsafe { self.post(Op::Get, dst, len, target, disp) };
+    }
+
+    /// MPI_Get_accumulate: `origin` combined with `op` into `target`'s window at `disp`;
+    /// the previous contents arrive in `result` from element `at`.
+    pub fn get_accumulate<O: Operation>(
+        &self,
+        origin: &'s [T],
+        result: &'s Landing<T>,
+        at: usize,
+        target: Rank,
+        disp: usize,
+        op: O,
+    ) {
+        self.win.check_target(target, disp, origin.len());
+        let dst = result.range(at, origin.len());
+        let (n, dt) = (count(origin.len()), datatype::<T>());
+        // SAFETY: `origin` and the landing live for 's, beyond the epoch's end; Rust reads
+        // the landing only through `&mut Landing`; the target range was checked.
+        unsafe {
+            ffi::MPI_Get_accumulate(
+                origin.as_ptr().cast(),
+                n,
+                dt,
+                dst.cast(),
+                n,
+                dt,
+                target,
+                disp as ffi::MPI_Aint,
+                n,
+                dt,
+                op.as_raw(),
+                self.win.raw,
+            )
+        };
+    }
+
+    /// MPI_Fetch_and_op on one element: `origin` combined with `op` into `target`'s
+    /// element `disp`, whose previous value arrives in `result` at element `at`.
+    pub fn fetch_and_op<O: Operation>(
+        &self,
+        origin: &'s T,
+        result: &'s Landing<T>,
+        at: usize,
+        target: Rank,
+        disp: usize,
+        op: O,
+    ) {
+        self.win.check_target(target, disp, 1);
+        let dst = result.range(at, 1);
+        // SAFETY: as for `get_accumulate`, one element each.
+        unsafe {
+            ffi::MPI_Fetch_and_op(
+                (origin as *const T).cast(),
+                dst.cast(),
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                op.as_raw(),
+                self.win.raw,
+            )
+        };
+    }
+
+    /// MPI_Compare_and_swap on one element: where `target`'s element `disp` equals
+    /// `compare` it becomes `origin`; its previous value arrives in `result` at `at`.
+    pub fn compare_and_swap(
+        &self,
+        origin: &'s T,
+        compare: &'s T,
+        result: &'s Landing<T>,
+        at: usize,
+        target: Rank,
+        disp: usize,
+    ) {
+        self.win.check_target(target, disp, 1);
+        let dst = result.range(at, 1);
+        // SAFETY: as for `fetch_and_op`.
+        unsafe {
+            ffi::MPI_Compare_and_swap(
+                (origin as *const T).cast(),
+                (compare as *const T).cast(),
+                dst.cast(),
+                datatype::<T>(),
+                target,
+                disp as ffi::MPI_Aint,
+                self.win.raw,
+            )
+        };
+    }
+
     /// Posts `op` on `len` elements at `origin` to `target`'s window at `disp`.
     ///
     /// # Safety
@@ -339,6 +472,95 @@ impl<'s, 'w, T: Plain> Epoch<'s, 'w, T> {
                 Op::Accumulate(o) => ffi::MPI_Accumulate(buf, n, dt, target, at, n, dt, o, win),
             }
         };
+    }
+}
+
+/// Origin memory that one-sided operations write (gets, the results of atomics) and that
+/// several operations of one epoch may write at once, as benchmarks issue them. Epochs
+/// borrow it shared for their lifetime `'s`; Rust reads it only through `&mut self`
+/// ([`Landing::contents`]), so never while an operation may still write it.
+pub struct Landing<T: Plain> {
+    base: *mut [T],
+}
+
+impl<T: Plain> std::fmt::Debug for Landing<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Landing({} elements)", self.base.len())
+    }
+}
+
+impl<T: Plain> Landing<T> {
+    /// Takes over `memory`.
+    pub fn new(memory: Vec<T>) -> Self {
+        Landing { base: Box::into_raw(memory.into_boxed_slice()) }
+    }
+
+    /// Its length in elements.
+    pub fn len(&self) -> usize {
+        self.base.len()
+    }
+
+    /// Whether it holds no element.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The contents: no epoch borrows it any more, so every operation into it is complete.
+    pub fn contents(&mut self) -> &mut [T] {
+        // SAFETY: `base` is owned; `&mut self` proves no epoch's shared borrow is alive.
+        unsafe { &mut *self.base }
+    }
+
+    /// Pointer to `len` elements from `at`; panics when they do not fit.
+    fn range(&self, at: usize, len: usize) -> *mut T {
+        assert!(
+            at.saturating_add(len) <= self.len(),
+            "{len} elements at {at} exceed a landing of {}",
+            self.len()
+        );
+        // SAFETY: `at` is inside the allocation (checked above).
+        unsafe { self.base.cast::<T>().add(at) }
+    }
+}
+
+impl<T: Plain> Drop for Landing<T> {
+    fn drop(&mut self) {
+        // SAFETY: `base` came from Box::into_raw; no epoch borrows it (drop takes it whole).
+        drop(unsafe { Box::from_raw(self.base) });
+    }
+}
+
+/// An open shared-lock epoch ([`Window::locked`]): the operations of [`Epoch`] on the
+/// locked targets, and their completion by MPI_Win_flush or MPI_Win_flush_local.
+pub struct Locked<'s, 'w, T: Plain> {
+    epoch: Epoch<'s, 'w, T>,
+}
+
+impl<T: Plain> std::fmt::Debug for Locked<'_, '_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Locked {:?}", self.epoch)
+    }
+}
+
+impl<'s, 'w, T: Plain> std::ops::Deref for Locked<'s, 'w, T> {
+    type Target = Epoch<'s, 'w, T>;
+    fn deref(&self) -> &Self::Target {
+        &self.epoch
+    }
+}
+
+impl<T: Plain> Locked<'_, '_, T> {
+    /// MPI_Win_flush: every operation issued so far to `target` is complete there.
+    pub fn flush(&self, target: Rank) {
+        // SAFETY: the window handle is live and `target` is locked by this epoch.
+        unsafe { ffi::MPI_Win_flush(target, self.epoch.win.raw) };
+    }
+
+    /// MPI_Win_flush_local: every operation issued so far to `target` is complete at this
+    /// origin (its buffers may be reused), not necessarily at the target.
+    pub fn flush_local(&self, target: Rank) {
+        // SAFETY: as for `flush`.
+        unsafe { ffi::MPI_Win_flush_local(target, self.epoch.win.raw) };
     }
 }
 
@@ -421,6 +643,12 @@ impl<'s, 'w, T: Plain> Passive<'s, 'w, T> {
     pub fn flush_all(&self) {
         // SAFETY: the window handle is live and in a passive epoch opened by `locked_all`.
         unsafe { ffi::MPI_Win_flush_all(self.epoch.win.raw) };
+    }
+
+    /// MPI_Win_flush_local_all: every operation issued so far is complete at this origin.
+    pub fn flush_local_all(&self) {
+        // SAFETY: as for `flush_all`.
+        unsafe { ffi::MPI_Win_flush_local_all(self.epoch.win.raw) };
     }
 
     /// Issues a request-based operation on `len` elements at `origin`.

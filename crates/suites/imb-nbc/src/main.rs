@@ -2,10 +2,9 @@
 //! executable: `mpirun -np P IMB-NBC [benchmark ...] [options]`.
 //!
 //! The driver, options and output are paw-imb's, with today's IMB's rules (Edition::V2021);
-//! this suite is its table of kernels (kernels/) and the CPU work the collectives overlap
-//! (cpu.rs). See doc/imb-nbc.md.
+//! this suite is its table of kernels (kernels/); the CPU work the collectives overlap is
+//! paw-imb's `cpu`. See doc/imb-nbc.md.
 
-mod cpu;
 mod kernels;
 
 use paw_core::mpi::traits::*;
@@ -44,7 +43,7 @@ fn prologue(
     if !o.benchmarks.iter().any(|&i| kernels::BENCHMARKS[i].overlap) {
         return Ok(String::new());
     }
-    let rate = cpu::rate();
+    let rate = paw_imb::cpu::rate();
     world.barrier();
     Ok(format!(
         "# CPU work (overlap)             :   10 x 10 matrix-vector passes, {:.0} Mflop/s \

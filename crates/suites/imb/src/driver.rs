@@ -6,7 +6,7 @@
 
 use crate::options::{self, counts_for, Options};
 use crate::output::{self, Arrangement, Columns, ProcessTimes, Times};
-use crate::{Benchmark, Ctx, Mode, Run, Suite};
+use crate::{Benchmark, Class, Ctx, Mode, Run, Suite};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
@@ -173,7 +173,11 @@ impl<K> Block<'_, K> {
         }
         agree(self.mapped, outcome)?;
 
-        let lengths = if b.has_bytes { o.lengths.for_benchmark(b.unit) } else { vec![0] };
+        let lengths = match (b.class, b.has_bytes) {
+            (Class::SingleElement, _) => vec![b.unit],
+            (_, true) => o.lengths.for_benchmark(b.unit),
+            (_, false) => vec![0],
+        };
         let largest = lengths.iter().copied().max().unwrap_or(0);
         let n_warmup = self.suite.settings.n_warmup;
         if let Some(r) = started.as_mut().filter(|_| n_warmup > 0) {

@@ -9,6 +9,7 @@
 //! a [`Run`] for one process count, which the driver asks for times and checks.
 
 pub mod buffers;
+pub mod cpu;
 mod driver;
 pub mod options;
 pub mod output;
@@ -34,6 +35,14 @@ pub enum Class {
     /// Windows of messages between pairs (today's Uniband, Biband): even process counts,
     /// half of them sending; Mbytes/sec and Msg/sec.
     MessageRate,
+    /// One element between two processes (today's Fetch_and_op, Compare_and_swap): one
+    /// row, at the element's length; time and throughput.
+    SingleElement,
+    /// One origin, every other process a target (today's One_put_all ...): every process
+    /// count; the origin's time and throughput.
+    MultPassive,
+    /// Today's Truly_passive_put: two processes; t_pure and t_ovrl columns.
+    TrulyPassive,
     /// Overheads (Window, Open_Close); times only.
     Other,
 }

@@ -243,6 +243,8 @@ pub struct Columns {
     pub rate: usize,
     /// The IMB whose Mbyte and overlap rule the columns follow.
     pub edition: Edition,
+    /// Truly_passive_put: `t_pure[usec] t_ovrl[usec]`, each the maximum over processes.
+    pub passive: bool,
 }
 
 impl Columns {
@@ -250,11 +252,14 @@ impl Columns {
     /// options.
     pub fn of<K>(b: &Benchmark<K>, edition: Edition, o: &Options, q: usize) -> Columns {
         let windowed = b.class == Class::MessageRate;
+        let one_time =
+            matches!(b.class, Class::SingleTransfer | Class::SingleElement | Class::MultPassive);
         Columns {
             edition,
+            passive: b.class == Class::TrulyPassive,
             rate: if windowed { b.n_msg * o.window_size * (q / 2) } else { 0 },
             overlap: b.overlap,
-            single_time: b.class == Class::SingleTransfer && o.multi.is_none(),
+            single_time: one_time && o.multi.is_none(),
             bytes: b.has_bytes,
             n_msg: b.n_msg,
             group: o.multi == Some(1),
@@ -274,6 +279,8 @@ impl Columns {
         cols.push("#repetitions");
         if self.rate > 0 {
             cols.extend(["Mbytes/sec", "Msg/sec"]);
+        } else if self.passive {
+            cols.extend(["t_pure[usec]", "t_ovrl[usec]"]);
         } else if self.overlap {
             cols.extend(["t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"]);
         } else if self.single_time {
@@ -299,6 +306,8 @@ impl Columns {
         cols.extend(["bytes", "repetitions", "t_min_us", "t_max_us", "t_avg_us"]);
         if self.rate > 0 {
             cols.extend(["mbytes_per_s", "msgs_per_s"]);
+        } else if self.passive {
+            cols.push("t_pure_us");
         } else if self.overlap {
             cols.extend(["t_pure_us", "t_cpu_us", "overlap_percent"]);
         } else if self.n_msg > 0 {
@@ -329,6 +338,8 @@ impl Columns {
         if self.rate > 0 {
             let cols = [self.throughput(self.rate, x, t.max), messages(self.rate, t.max)];
             cells.extend(cols.map(|v| format!("{v:.4}")));
+        } else if self.passive {
+            cells.push(format!("{:.4}", t.pure));
         } else if self.overlap {
             let (_, pure, cpu, percent) = self.overlap(t);
             cells.extend([pure, cpu, percent].map(|v| format!("{v:.4}")));
@@ -354,6 +365,8 @@ impl Columns {
         if self.rate > 0 {
             let (mb, msgs) = (self.throughput(self.rate, x, t.max), messages(self.rate, t.max));
             s += &format!("{mb:>13.2}{msgs:>13.0}");
+        } else if self.passive {
+            s += &format!("{:>13.2}{:>13.2}", t.pure, t.max);
         } else if self.overlap {
             let (ovrl, pure, cpu, percent) = self.overlap(t);
             s += &format!("{ovrl:>13.2}{pure:>13.2}{cpu:>13.2}{percent:>13.2}");
@@ -501,6 +514,7 @@ mod tests {
             defects: false,
             rate: 0,
             edition: Edition::V3,
+            passive: false,
         };
         assert_eq!(c.header(), "       #bytes #repetitions      t[usec]   Mbytes/sec");
         let t = Times {
@@ -525,6 +539,7 @@ mod tests {
             defects: true,
             rate: 0,
             edition: Edition::V3,
+            passive: false,
         };
         assert_eq!(c.header(), " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects");
         let c = Columns {
@@ -536,6 +551,7 @@ mod tests {
             defects: false,
             rate: 0,
             edition: Edition::V3,
+            passive: false,
         };
         assert_eq!(
             c.header(),
@@ -567,6 +583,7 @@ mod tests {
             defects: false,
             rate: 0,
             edition: Edition::V3,
+            passive: false,
         };
         assert_eq!(c.throughput(1, 1 << 20, 1e6), 1.0);
         assert_eq!(c.throughput(4, 1 << 20, 1e6), 4.0);

@@ -107,21 +107,15 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
 }
 
 /// Before anything runs, the limits of Open MPI 4.1's one-sided components: no group of
-/// one process (its default components cannot create a window on one process:
-/// MPI_ERR_WIN, fatal), and no Multi-Window with several groups (windows created at the
+/// one process ([`paw_imb::options::windows_need_two`]), and no Multi-Window with several
+/// groups (windows created at the
 /// same moment in disjoint groups get the same shared-memory segment name and break each
 /// other; the other benchmarks create their windows one group after the other, outside
 /// the timing, but Window times the creation). Refused with one line rather than ended by
 /// MPI.
 pub fn prologue(o: &Options, world: &SimpleCommunicator) -> Result<String, String> {
     let np = world.size() as usize;
-    if np == 1 || o.npmin == 1 {
-        return Err(format!(
-            "one-sided windows need 2 or more processes per group (this run: {np} processes, \
-             -npmin {}); start 2 or more and use -npmin 2 or more",
-            o.npmin
-        ));
-    }
+    paw_imb::options::windows_need_two(o, np)?;
     let window = o.benchmarks.iter().any(|&i| BENCHMARKS[i].kernel == Kernel::Window);
     let open_mpi = paw_core::mpi_library_version().contains("Open MPI");
     if window && o.multi.is_some() && np >= 2 * o.npmin && open_mpi {

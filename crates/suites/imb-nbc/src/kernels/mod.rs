@@ -5,10 +5,10 @@
 
 mod ops;
 
-use crate::cpu::Exploit;
 use ops::{Expected, Op};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, test_corruption, Buffer};
+use paw_imb::cpu::Exploit;
 use paw_imb::settings::FLOAT;
 pub use paw_imb::Ctx;
 use paw_imb::{Class, Mode, Options, ProcessTimes, Run, Started};

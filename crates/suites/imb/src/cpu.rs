@@ -1,5 +1,5 @@
-//! The CPU work overlapped with each non-blocking collective (today's IMB CPU_Exploit for
-//! IMB-NBC): passes of a dense 10 x 10 single-precision matrix-vector multiply-accumulate,
+//! Today's IMB CPU work (its CPU_Exploit for IMB-NBC's overlap and IMB-RMA's
+//! Truly_passive_put): passes of a dense 10 x 10 single-precision matrix-vector multiply-accumulate,
 //! x[i] += a[i][j] y[j], 200 flops each, with no MPI call inside. The rate is measured once
 //! per process (250 001 passes); a measurement then asks for as many passes as fill this
 //! process's own t_pure.

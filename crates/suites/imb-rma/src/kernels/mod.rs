@@ -1,0 +1,425 @@
+//! The benchmarks of IMB-RMA (today's IMB, passive target only), listed in [`BENCHMARKS`] in
+//! today's IMB's order. A benchmark is a [`Pattern`] of one [`Op`]; [`plan`] turns it into
+//! each process's list of accesses, which the timed loop ([`Rma::timing`]) walks inside
+//! one lock (or lock_all) epoch. The lock and unlock are outside the timing; two
+//! MPI_Barrier come before it and one after.
+
+mod plan;
+
+use mpi_ext::rma::{Epoch as EpochOps, Landing, Window};
+use mpi_ext::Plain;
+use paw_core::mpi::collective::SystemOperation;
+use paw_core::mpi::traits::*;
+use paw_imb::buffers::{buf_value, sent_bytes, test_corruption};
+use paw_imb::cpu::Exploit;
+use paw_imb::settings::FLOAT;
+use paw_imb::{Class, Ctx, Mode, Options, ProcessTimes, Run, Started};
+use plan::{accesses, extent, Access, Epoch};
+
+/// The one-sided operation of a benchmark (named as MPI names them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+pub enum Op {
+    /// MPI_Put of bytes.
+    Put,
+    /// MPI_Get of bytes.
+    Get,
+    /// MPI_Accumulate of floats, MPI_SUM.
+    Accumulate,
+    /// MPI_Get_accumulate of floats, MPI_SUM, the old values into the result buffer.
+    GetAccumulate,
+    /// MPI_Fetch_and_op of one float, MPI_SUM.
+    FetchAndOp,
+    /// MPI_Compare_and_swap of one MPI_INT.
+    CompareAndSwap,
+}
+
+/// Who does what to whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pattern {
+    /// Rank 0 locks the last rank and issues the operations (`bidir`: the last rank does
+    /// the same towards rank 0 at once); a flush after each (non-aggregate) or after all
+    /// (aggregate); `local`: MPI_Win_flush_local.
+    Pair { op: Op, bidir: bool, local: bool },
+    /// Rank 0 opens lock_all and issues each operation to every other rank in turn; one
+    /// MPI_Win_flush_all (`local`: flush_local_all) at the end.
+    OneToAll { op: Op, local: bool },
+    /// Every rank does OneToAll's pattern at once, into its own sections of the windows.
+    AllToAll { op: Op, local: bool },
+    /// A ring: lock left and right; per iteration one operation with each, then a flush of
+    /// both.
+    Exchange { op: Op },
+    /// Rank 0 holds a lock on rank 1 for the whole run: MPI_Put, MPI_Win_flush,
+    /// MPI_Barrier per iteration, with rank 1 waiting in the barrier (t_pure), then
+    /// computing for t_pure before each barrier (t_ovrl).
+    TrulyPassive,
+}
+
+impl Pattern {
+    /// The pattern's operation.
+    pub fn op(self) -> Op {
+        match self {
+            Pattern::Pair { op, .. }
+            | Pattern::OneToAll { op, .. }
+            | Pattern::AllToAll { op, .. }
+            | Pattern::Exchange { op } => op,
+            Pattern::TrulyPassive => Op::Put,
+        }
+    }
+}
+
+/// A benchmark of IMB-RMA.
+pub type Benchmark = paw_imb::Benchmark<Pattern>;
+
+/// Non-aggregate table first, then aggregate, as today's IMB prints them.
+const BOTH: &[Mode] = &[Mode::NonAggregate, Mode::Aggregate];
+const ONE: &[Mode] = &[Mode::Plain];
+
+/// Bytes of one element of the operation.
+const fn element(op: Op) -> usize {
+    match op {
+        Op::Put | Op::Get => 1,
+        _ => FLOAT,
+    }
+}
+
+const fn bench(name: &'static str, class: Class, default: bool, kernel: Pattern) -> Benchmark {
+    let op = match kernel {
+        Pattern::Pair { op, .. }
+        | Pattern::OneToAll { op, .. }
+        | Pattern::AllToAll { op, .. }
+        | Pattern::Exchange { op } => op,
+        Pattern::TrulyPassive => Op::Put,
+    };
+    let two_modes = matches!(kernel, Pattern::Pair { .. });
+    Benchmark {
+        name,
+        class,
+        n_msg: match class {
+            Class::Collective | Class::TrulyPassive => 0,
+            _ => 1,
+        },
+        unit: element(op),
+        has_bytes: true,
+        modes: if two_modes { BOTH } else { ONE },
+        overlap: false,
+        default,
+        memory: match kernel {
+            Pattern::Pair { op: Op::FetchAndOp | Op::CompareAndSwap, .. } => {
+                |_, _, reps| (2 * reps * FLOAT, FLOAT)
+            }
+            Pattern::Pair { .. } => |_, x, reps| (2 * reps * x, reps * x),
+            Pattern::OneToAll { .. } => |q, x, reps| (q * reps * x, reps * x),
+            Pattern::AllToAll { .. } => |q, x, reps| (q * reps * x, q * reps * x),
+            Pattern::Exchange { .. } => |_, x, reps| (4 * reps * x, 2 * reps * x),
+            Pattern::TrulyPassive => |_, x, _| (x, x),
+        },
+        kernel,
+    }
+}
+
+/// Untimed timings before each length's measurement: a tenth of the repetitions, at least
+/// min(10, n) (today's IMB).
+fn warm_ups(n: usize) -> usize {
+    (n / 10).max(n.min(10))
+}
+
+const fn pair(name: &'static str, op: Op, bidir: bool, local: bool, default: bool) -> Benchmark {
+    let class = if matches!(op, Op::FetchAndOp | Op::CompareAndSwap) {
+        Class::SingleElement
+    } else {
+        Class::SingleTransfer
+    };
+    bench(name, class, default, Pattern::Pair { op, bidir, local })
+}
+
+/// Every benchmark, in today's IMB's order; Get_local and Get_all_local run when named.
+pub const BENCHMARKS: &[Benchmark] = &[
+    pair("Unidir_put", Op::Put, false, false, true),
+    pair("Unidir_get", Op::Get, false, false, true),
+    pair("Bidir_put", Op::Put, true, false, true),
+    pair("Bidir_get", Op::Get, true, false, true),
+    bench("One_put_all", Class::MultPassive, true, Pattern::OneToAll { op: Op::Put, local: false }),
+    bench("One_get_all", Class::MultPassive, true, Pattern::OneToAll { op: Op::Get, local: false }),
+    bench("All_put_all", Class::Collective, true, Pattern::AllToAll { op: Op::Put, local: false }),
+    bench("All_get_all", Class::Collective, true, Pattern::AllToAll { op: Op::Get, local: false }),
+    pair("Put_local", Op::Put, false, true, true),
+    bench(
+        "Put_all_local",
+        Class::MultPassive,
+        true,
+        Pattern::OneToAll { op: Op::Put, local: true },
+    ),
+    bench("Exchange_put", Class::Collective, true, Pattern::Exchange { op: Op::Put }),
+    bench("Exchange_get", Class::Collective, true, Pattern::Exchange { op: Op::Get }),
+    pair("Accumulate", Op::Accumulate, false, false, true),
+    pair("Get_accumulate", Op::GetAccumulate, false, false, true),
+    pair("Fetch_and_op", Op::FetchAndOp, false, false, true),
+    pair("Compare_and_swap", Op::CompareAndSwap, false, false, true),
+    bench("Truly_passive_put", Class::TrulyPassive, true, Pattern::TrulyPassive),
+    pair("Get_local", Op::Get, false, true, false),
+    bench(
+        "Get_all_local",
+        Class::MultPassive,
+        false,
+        Pattern::OneToAll { op: Op::Get, local: true },
+    ),
+];
+
+/// What a window element holds, for the timings and `-check`.
+pub trait Element: Plain + Copy + PartialEq + Default + 'static {
+    /// The origin buffer of `rank`.
+    fn origins(rank: usize, n: usize) -> Vec<Self>;
+    /// The origin buffer of `rank` in the check run (where it must differ from the
+    /// timings').
+    fn check_origins(rank: usize, n: usize) -> Vec<Self> {
+        Self::origins(rank, n)
+    }
+    /// A window before the check run (the compare value of Compare_and_swap at 0).
+    fn windows(rank: usize, n: usize) -> Vec<Self>;
+}
+
+impl Element for u8 {
+    fn origins(rank: usize, n: usize) -> Vec<u8> {
+        sent_bytes(rank, 0, n)
+    }
+    fn windows(rank: usize, n: usize) -> Vec<u8> {
+        sent_bytes(rank, 0, n).into_iter().map(|b| !b).collect()
+    }
+}
+
+impl Element for f32 {
+    fn origins(rank: usize, n: usize) -> Vec<f32> {
+        (0..n).map(|i| buf_value(rank, i)).collect()
+    }
+    fn windows(_: usize, n: usize) -> Vec<f32> {
+        vec![0.0; n]
+    }
+}
+
+/// Compare_and_swap times, as today's IMB, swaps of 0 for 0 (the compare value always
+/// matches, so every swap writes); the check swaps in values that show where they went.
+impl Element for i32 {
+    fn origins(_: usize, n: usize) -> Vec<i32> {
+        vec![0; n]
+    }
+    fn check_origins(rank: usize, n: usize) -> Vec<i32> {
+        (0..n).map(|i| (1000 * rank + i + 1) as i32).collect()
+    }
+    fn windows(_: usize, n: usize) -> Vec<i32> {
+        vec![0; n]
+    }
+}
+
+/// One benchmark on one group: its window and buffers, for the largest length.
+pub struct Rma<'a, T: Element> {
+    b: &'static Benchmark,
+    ctx: Ctx<'a>,
+    window: Window<T>,
+    origin: Vec<T>,
+    result: Landing<T>,
+    /// Compare_and_swap's compare value (the window's initial value).
+    compare: T,
+}
+
+/// The suite's `start`: window and buffers for the largest length and repetitions.
+pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
+    Ok(match b.kernel.op() {
+        Op::Put | Op::Get => Box::new(Rma::<u8>::new(b, ctx, o)),
+        Op::CompareAndSwap => Box::new(Rma::<i32>::new(b, ctx, o)),
+        _ => Box::new(Rma::<f32>::new(b, ctx, o)),
+    })
+}
+
+impl<'a, T: Element> Rma<'a, T> {
+    fn new(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Self {
+        let largest = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
+        let (window, origin, result) = extent(b.kernel, ctx.q, Self::elements(b, largest));
+        // Open MPI 4.1 names a window's shared memory after an id disjoint groups share.
+        let window = ctx.in_turn(|| Window::create(ctx.comm, T::windows(ctx.rank, window)));
+        let origin = T::origins(ctx.rank, origin);
+        let result = Landing::new(vec![T::default(); result]);
+        Rma { b, ctx, window, origin, result, compare: T::default() }
+    }
+
+    /// Elements per operation at length `x` (one for the atomics).
+    fn elements(b: &Benchmark, x: usize) -> usize {
+        if b.kernel.op().single_element() {
+            1
+        } else {
+            x / element(b.kernel.op())
+        }
+    }
+
+    /// Two barriers, the accesses of one timing inside their epoch, one barrier: seconds
+    /// from the first access to the completion of the last (0 on a process that only
+    /// exposes its window).
+    fn timing(&mut self, list: &[Access], epoch: &Epoch, e: usize) -> f64 {
+        let Rma { b, ctx, window, origin, result, compare, .. } = self;
+        let op = b.kernel.op();
+        let comm = ctx.comm;
+        comm.barrier();
+        comm.barrier();
+        let mut seconds = 0.0;
+        if !list.is_empty() {
+            let (origin, compare, result) = (&origin[..], &*compare, &*result);
+            match epoch {
+                Epoch::Locked { targets, local, flush_at_end } => window.locked(targets, |l| {
+                    let flush = |t| if *local { l.flush_local(t) } else { l.flush(t) };
+                    let start = paw_core::mpi::time();
+                    for a in list {
+                        issue(l, op, a, &origin[a.origin..a.origin + e], result, compare);
+                        if a.flush {
+                            targets.iter().for_each(|&t| flush(t));
+                        }
+                    }
+                    if *flush_at_end {
+                        targets.iter().for_each(|&t| flush(t));
+                    }
+                    seconds = paw_core::mpi::time() - start;
+                }),
+                Epoch::All { local } => window.locked_all(|p| {
+                    let start = paw_core::mpi::time();
+                    for a in list {
+                        issue(p, op, a, &origin[a.origin..a.origin + e], result, compare);
+                    }
+                    if *local {
+                        p.flush_local_all();
+                    } else {
+                        p.flush_all();
+                    }
+                    seconds = paw_core::mpi::time() - start;
+                }),
+            }
+        }
+        comm.barrier();
+        seconds
+    }
+
+    /// Truly_passive_put: rank 0's t_pure and t_ovrl in seconds per iteration; rank 1
+    /// waits in MPI_Barrier, then computes for rank 0's t_pure before each barrier.
+    fn truly_passive(&mut self, e: usize, reps: usize) -> (f64, f64) {
+        let Rma { ctx, window, origin, .. } = self;
+        let comm = ctx.comm;
+        let other = comm.process_at_rank(1 - ctx.rank as i32);
+        comm.barrier();
+        comm.barrier();
+        let times = if ctx.rank == 0 {
+            let origin = &origin[..e];
+            window.locked(&[1], |l| {
+                let phase = || {
+                    let start = paw_core::mpi::time();
+                    for _ in 0..reps {
+                        l.put(origin, 1, 0);
+                        l.flush(1);
+                        comm.barrier();
+                    }
+                    (paw_core::mpi::time() - start) / reps as f64
+                };
+                let pure = phase();
+                other.send(&pure);
+                comm.barrier();
+                let ovrl = phase();
+                (pure, ovrl)
+            })
+        } else {
+            (0..reps).for_each(|_| comm.barrier());
+            let (pure, _) = other.receive::<f64>();
+            comm.barrier();
+            let passes = Exploit::passes_for(pure);
+            let mut work = Exploit::new();
+            for _ in 0..reps {
+                work.run(passes);
+                comm.barrier();
+            }
+            (0.0, 0.0)
+        };
+        comm.barrier();
+        times
+    }
+}
+
+/// Issues `a` through any epoch: `origin` is the access's section of the origin buffer;
+/// what it reads lands in `result` from element `a.result`.
+fn issue<'s, T: Element>(
+    e: &EpochOps<'s, '_, T>,
+    op: Op,
+    a: &Access,
+    origin: &'s [T],
+    result: &'s Landing<T>,
+    compare: &'s T,
+) {
+    let (sum, (t, d, at)) = (SystemOperation::sum(), (a.target, a.disp, a.result));
+    match op {
+        Op::Put => e.put(origin, t, d),
+        Op::Get => e.get_landing(result, at, origin.len(), t, d),
+        Op::Accumulate => e.accumulate(origin, t, d, sum),
+        Op::GetAccumulate => e.get_accumulate(origin, result, at, t, d, sum),
+        Op::FetchAndOp => e.fetch_and_op(&origin[0], result, at, t, d, sum),
+        Op::CompareAndSwap => e.compare_and_swap(&origin[0], compare, result, at, t, d),
+    }
+}
+
+impl<T: Element> Run for Rma<'_, T> {
+    /// The warm-up timings, then the measured one.
+    fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
+        let e = Self::elements(self.b, x);
+        if self.b.kernel == Pattern::TrulyPassive {
+            self.truly_passive(e, warm_ups(reps));
+            let (pure, ovrl) = self.truly_passive(e, reps);
+            return Ok(ProcessTimes { t: ovrl * 1e6, pure: pure * 1e6, ..Default::default() });
+        }
+        let (list, epoch) = accesses(self.b.kernel, self.ctx.rank, self.ctx.q, e, reps, mode);
+        let warm = warm_ups(reps);
+        self.timing(&list[..list.len() / reps.max(1) * warm], &epoch, e);
+        let seconds = self.timing(&list, &epoch, e);
+        Ok(ProcessTimes { t: seconds / reps.max(1) as f64 * 1e6, ..Default::default() })
+    }
+
+    /// One more timing of one repetition, from freshly written windows and a poisoned
+    /// result buffer; then each process compares its window with what the accesses of all
+    /// processes put there, and its result buffer with the windows it read.
+    fn check(&mut self, mode: Mode, x: usize, _: usize) -> Result<u64, String> {
+        let (q, rank) = (self.ctx.q, self.ctx.rank);
+        let e = Self::elements(self.b, x);
+        let len = self.window.len();
+        self.ctx.comm.barrier();
+        self.window.locked(&[rank as i32], |_| self.window.store(0, &T::windows(rank, len)));
+        let poison = T::check_origins(q + 7, self.result.len());
+        self.result.contents().copy_from_slice(&poison);
+        let checked = T::check_origins(rank, self.origin.len());
+        let timed = std::mem::replace(&mut self.origin, checked);
+        if self.b.kernel == Pattern::TrulyPassive {
+            self.truly_passive(e, 1);
+        } else {
+            let (list, epoch) = accesses(self.b.kernel, rank, q, e, 1, mode);
+            self.timing(&list, &epoch, e);
+        }
+        let op = self.b.kernel.op();
+        let mut want = T::windows(rank, len);
+        for r in 0..q {
+            let (list, _) = accesses(self.b.kernel, r, q, e, 1, mode);
+            let from = T::check_origins(r, self.origin.len());
+            for a in list.iter().filter(|a| op.writes() && a.target == rank as i32) {
+                want[a.disp..a.disp + e].copy_from_slice(&from[a.origin..a.origin + e]);
+            }
+        }
+        self.origin = timed;
+        let mut got = vec![T::default(); len];
+        self.window.locked(&[rank as i32], |_| self.window.load(0, &mut got));
+        let mut wrong = got.iter().zip(&want).filter(|(g, w)| g != w).count();
+        if op.reads() {
+            let (list, _) = accesses(self.b.kernel, rank, q, e, 1, mode);
+            let results = self.result.contents();
+            for a in &list {
+                let read = T::windows(a.target as usize, a.disp + e);
+                let got = &results[a.result..a.result + e];
+                wrong += got.iter().zip(&read[a.disp..]).filter(|(g, w)| g != w).count();
+            }
+        }
+        if e > 0 && test_corruption(rank) {
+            wrong += 1;
+        }
+        Ok(wrong as u64)
+    }
+}
