@@ -85,6 +85,7 @@ const TABLE: &[(&str, Kind)] = &[
     ("gpu_keep_noal_inout", Kind::Gpu),
     ("IMB-MPI1", Kind::Imb),
     ("IMB-NBC", Kind::Imb),
+    ("IMB-RMA", Kind::Imb),
     ("IMB-EXT", Kind::Imb),
     ("IMB-IO", Kind::Imb),
     ("b_eff", Kind::Suite("")),

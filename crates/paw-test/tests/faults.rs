@@ -104,6 +104,7 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
     let suites = [
         ("IMB-MPI1", "PingPong Allreduce -iter 3000 -msglog 0:22", "IMB-MPI1-PingPong-np_0002.csv"),
         ("IMB-NBC", "Ialltoall -iter 20000,4000 -msglog 0:22", "IMB-NBC-Ialltoall-np_0002.csv"),
+        ("IMB-RMA", "All_put_all -iter 20000,4000 -msglog 0:22", "IMB-RMA-All_put_all-np_0002.csv"),
         (
             "IMB-EXT",
             "Unidir_Put -iter 3000 -msglog 0:22",

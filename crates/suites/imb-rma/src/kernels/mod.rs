@@ -104,14 +104,15 @@ const fn bench(name: &'static str, class: Class, default: bool, kernel: Pattern)
         modes: if two_modes { BOTH } else { ONE },
         overlap: false,
         default,
+        // Origin and result buffers, window: plan::extent's, for the operation that reads.
         memory: match kernel {
             Pattern::Pair { op: Op::FetchAndOp | Op::CompareAndSwap, .. } => {
-                |_, _, reps| (2 * reps * FLOAT, FLOAT)
+                |_, _, _| (2 * FLOAT, FLOAT)
             }
-            Pattern::Pair { .. } => |_, x, reps| (2 * reps * x, reps * x),
-            Pattern::OneToAll { .. } => |q, x, reps| (q * reps * x, reps * x),
-            Pattern::AllToAll { .. } => |q, x, reps| (q * reps * x, q * reps * x),
-            Pattern::Exchange { .. } => |_, x, reps| (4 * reps * x, 2 * reps * x),
+            Pattern::Pair { .. } => |_, x, _| (2 * x, x),
+            Pattern::OneToAll { .. } => |q, x, _| (q * x, x),
+            Pattern::AllToAll { .. } => |q, x, _| (q * x, q * x),
+            Pattern::Exchange { .. } => |_, x, _| (4 * x, 2 * x),
             Pattern::TrulyPassive => |_, x, _| (x, x),
         },
         kernel,
@@ -421,5 +422,25 @@ impl<T: Element> Run for Rma<'_, T> {
             wrong += 1;
         }
         Ok(wrong as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_covers_what_start_allocates() {
+        for b in BENCHMARKS {
+            for (q, x) in [(2, 4096), (4, 1 << 22), (3, 4)] {
+                let size = element(b.kernel.op());
+                let e = if b.kernel.op().single_element() { 1 } else { x / size };
+                let (window, origin, result) = extent(b.kernel, q, e);
+                let (send, receive) = (b.memory)(q, x, 1000);
+                assert!((origin + result) * size <= send.max(size * 2), "{} {q} {x}", b.name);
+                assert!(window * size <= receive.max(size), "{} {q} {x}", b.name);
+                assert!(send <= 4 * q * x.max(FLOAT), "{}: no repetitions in it", b.name);
+            }
+        }
     }
 }
