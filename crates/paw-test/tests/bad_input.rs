@@ -86,6 +86,7 @@ const TABLE: &[(&str, Kind)] = &[
     ("IMB-MPI1", Kind::Imb),
     ("IMB-NBC", Kind::Imb),
     ("IMB-RMA", Kind::Imb),
+    ("IMB-P2P", Kind::Imb),
     ("IMB-EXT", Kind::Imb),
     ("IMB-IO", Kind::Imb),
     ("b_eff", Kind::Suite("")),

@@ -106,6 +106,11 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
         ("IMB-NBC", "Ialltoall -iter 20000,4000 -msglog 0:22", "IMB-NBC-Ialltoall-np_0002.csv"),
         ("IMB-RMA", "All_put_all -iter 20000,4000 -msglog 0:22", "IMB-RMA-All_put_all-np_0002.csv"),
         (
+            "IMB-P2P",
+            "Birandom -iter 100000,4000 -msglog 22 -pause 0",
+            "IMB-P2P-Birandom-np_0002.csv",
+        ),
+        (
             "IMB-EXT",
             "Unidir_Put -iter 3000 -msglog 0:22",
             "IMB-EXT-Unidir_Put-np_0002-aggregate.csv",

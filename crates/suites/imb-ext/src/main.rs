@@ -28,6 +28,7 @@ static SUITE: Suite<kernels::Kernel> = Suite {
     benchmarks: kernels::BENCHMARKS,
     io: false,
     refuse_unrunnable: true,
+    runnable: |_, _| true,
     prologue: kernels::prologue,
     start: kernels::start,
 };

@@ -31,6 +31,7 @@ static SUITE: Suite<kernels::Kernel> = Suite {
     benchmarks: kernels::BENCHMARKS,
     io: true,
     refuse_unrunnable: true,
+    runnable: |_, _| true,
     prologue: kernels::prologue,
     start: kernels::start,
 };

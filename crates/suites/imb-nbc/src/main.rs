@@ -30,6 +30,7 @@ static SUITE: Suite<kernels::Kernel> = Suite {
     benchmarks: kernels::BENCHMARKS,
     io: false,
     refuse_unrunnable: false,
+    runnable: |_, _| true,
     prologue,
     start: kernels::start,
 };

@@ -34,6 +34,7 @@ static SUITE: Suite<kernels::Pattern> = Suite {
     benchmarks: kernels::BENCHMARKS,
     io: false,
     refuse_unrunnable: false,
+    runnable: |_, _| true,
     prologue,
     start: kernels::start,
 };

@@ -53,6 +53,12 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
             println!("\n# {} skipped: it needs {n} processes, this run has {p}", b.name);
         }
         for q in counts {
+            if !(suite.runnable)(b, q) {
+                if root {
+                    println!("\n# !! Benchmark {} is invalid for {q} processes !!", b.name);
+                }
+                continue;
+            }
             let block = Block { suite, b, q, mapped: &mapped, order: &order, o: &opts };
             total_defects += block.run(&run, &mut progress)?;
         }

@@ -43,6 +43,13 @@ pub enum Class {
     MultPassive,
     /// Today's Truly_passive_put: two processes; t_pure and t_ovrl columns.
     TrulyPassive,
+    /// Every started process at once, one table (today's IMB-P2P): `t[usec]` (the mean
+    /// process time per repetition over `n_msg`, halved when `half`: PingPong's one-way
+    /// time), Mbytes/sec and Msg/sec from the slowest process.
+    Everyone {
+        /// Report half the time per message (a round trip's one way).
+        half: bool,
+    },
     /// Overheads (Window, Open_Close); times only.
     Other,
 }
@@ -163,6 +170,9 @@ pub struct Suite<K: 'static> {
     /// A named benchmark that cannot run on this many processes is refused (true) or
     /// skipped with a note in the output (false, IMB-MPI1's way).
     pub refuse_unrunnable: bool,
+    /// Whether benchmark `b` can run on `q` processes; where it cannot, a
+    /// `# !! Benchmark NAME is invalid for Q processes !!` line stands for its table.
+    pub runnable: fn(&Benchmark<K>, usize) -> bool,
     /// Runs on every rank before the general block (checks, calibrations); returns the
     /// lines that close the general block, or an input error.
     pub prologue: fn(&Options, &SimpleCommunicator) -> Result<String, String>,

@@ -81,6 +81,54 @@ pub struct Options {
     pub check: bool,
     /// `-window_size`: messages in flight per pair in a window (Uniband, Biband).
     pub window_size: usize,
+    /// `-pause`: microseconds of sleep before and after each length (IMB-P2P).
+    pub pause_us: u64,
+    /// `-msgwr`: write one byte per 64-byte line of the send buffer before each send
+    /// (IMB-P2P).
+    pub msgwr: bool,
+    /// `-msgrd`: read one byte per 64-byte line of the receive buffer after each receive
+    /// (IMB-P2P).
+    pub msgrd: bool,
+}
+
+/// Today's IMB-P2P default of `-pause`, microseconds.
+pub const PAUSE_US: u64 = 100_000;
+
+/// Whether `suite` runs its benchmarks on every process at once (IMB-P2P), and so has
+/// `-pause`, `-msgwr`, `-msgrd` and `-msgsz`.
+fn everyone<K>(suite: &Suite<K>) -> bool {
+    suite.benchmarks.iter().any(|b| matches!(b.class, Class::Everyone { .. }))
+}
+
+/// `on` or `off` (and today's IMB's other spellings).
+fn on_off(opt: &str, v: &str) -> Result<bool, String> {
+    match v.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" | "enable" | "1" => Ok(true),
+        "off" | "no" | "false" | "disable" | "0" => Ok(false),
+        _ => Err(format!("{opt} takes on or off, got {v:?}")),
+    }
+}
+
+/// A length with an optional K, M or G suffix (x 1024, 1048576, 1073741824).
+fn sized(opt: &str, v: &str) -> Result<usize, String> {
+    let bad = || format!("{opt} takes a length in bytes (K, M, G suffixes), got {v:?}");
+    let (digits, unit) = match v.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&v[..i], c.to_ascii_uppercase()),
+        _ => (v, 'B'),
+    };
+    let factor: usize = match unit {
+        'B' => 1,
+        'K' => 1 << 10,
+        'M' => 1 << 20,
+        'G' => 1 << 30,
+        _ => return Err(bad()),
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(factor))
+        .filter(|&x| x <= i32::MAX as usize)
+        .ok_or_else(bad)
 }
 
 /// Today's IMB default of `-window_size` (64 before 2021.2).
@@ -95,10 +143,15 @@ fn windowed<K>(suite: &Suite<K>) -> bool {
 pub fn usage<K>(suite: &Suite<K>) -> String {
     let io = if suite.io { " [-dir directory] [-prefix name]" } else { "" };
     let window = if windowed(suite) { " [-window_size n]" } else { "" };
+    let p2p = if everyone(suite) {
+        " [-msgsz size] [-msgwr on|off] [-msgrd on|off] [-pause us]"
+    } else {
+        ""
+    };
     format!(
         "mpirun -np P {} [benchmark ...] [-npmin P_min] [-multi 0|1] [-input file] \
          [-msglen file] [-msglog [a:]b] [-map PxQ] [-iter n[,vol[,nonaggr[,policy]]]] \
-         [-iter_policy policy] [-time s] [-mem GB] [-check] [-csv] [-timeout s]{window}{io} \
+         [-iter_policy policy] [-time s] [-mem GB] [-check] [-csv] [-timeout s]{window}{p2p}{io} \
          [-list] [-h]",
         suite.name
     )
@@ -175,6 +228,14 @@ pub fn about<K>(suite: &Suite<K>) -> About {
             "messages in flight per pair in each window of Uniband and Biband",
             WINDOW_SIZE,
         ));
+    }
+    if everyone(suite) {
+        options.extend([
+            Opt::flag("-msgsz size", "a message length (K, M, G suffixes); repeat for more"),
+            Opt::new("-msgwr on|off", "write one byte per 64-byte line of the send buffer before each send, inside the timing", "on"),
+            Opt::new("-msgrd on|off", "read one byte per 64-byte line of the receive buffer after each receive, inside the timing", "on"),
+            Opt::new("-pause us", "microseconds of sleep before and after each length", PAUSE_US),
+        ]);
     }
     if suite.io {
         options.push(Opt::new(
@@ -290,7 +351,11 @@ pub fn parse<K>(
         mem: None,
         check: false,
         window_size: WINDOW_SIZE,
+        pause_us: PAUSE_US,
+        msgwr: true,
+        msgrd: true,
     };
+    let mut msgsz: Vec<usize> = Vec::new();
     let find = |name: &str| suite.benchmarks.iter().position(|b| b.name.eq_ignore_ascii_case(name));
     let mut chosen = vec![false; suite.benchmarks.len()];
     let (mut msglen, mut msglog) = (false, false);
@@ -324,6 +389,12 @@ pub fn parse<K>(
                 o.window_size = number(arg, &value()?, "an integer from 1 to 65536", |n| {
                     (1..=65536).contains(n)
                 })?
+            }
+            "-msgsz" if everyone(suite) => msgsz.push(sized(arg, &value()?)?),
+            "-msgwr" if everyone(suite) => o.msgwr = on_off(arg, &value()?)?,
+            "-msgrd" if everyone(suite) => o.msgrd = on_off(arg, &value()?)?,
+            "-pause" if everyone(suite) => {
+                o.pause_us = number(arg, &value()?, "microseconds >= 0", |_: &u64| true)?
             }
             "-dir" if suite.io => o.dir = Some(value()?),
             "-prefix" if suite.io => {
@@ -362,9 +433,10 @@ pub fn parse<K>(
             _ if arg.starts_with('-') => {
                 let io = if suite.io { " -dir -prefix" } else { "" };
                 let window = if windowed(suite) { " -window_size" } else { "" };
+                let p2p = if everyone(suite) { " -msgsz -msgwr -msgrd -pause" } else { "" };
                 return Err(format!(
                     "unknown option {arg:?}; accepted: -npmin -multi -input -msglen -msglog -map \
-                     -iter -iter_policy -time -mem -check -csv -timeout{window}{io} -list -h"
+                     -iter -iter_policy -time -mem -check -csv -timeout{window}{p2p}{io} -list -h"
                 ));
             }
             _ => {
@@ -374,6 +446,14 @@ pub fn parse<K>(
                 chosen[i] = true;
             }
         }
+    }
+    if !msgsz.is_empty() {
+        if msglen || msglog {
+            return Err(
+                "-msgsz with -msglen or -msglog: give one way of setting the lengths".into()
+            );
+        }
+        o.lengths = Lengths::List(msgsz);
     }
     if msglen && msglog {
         return Err("-msglen and -msglog both set the message lengths; give one".to_string());
@@ -513,6 +593,7 @@ pub fn counts_for(class: Class, single: usize, np: usize, npmin: usize) -> Vec<u
         // Pairs: the largest even count at most np, from the smallest even count >= npmin.
         Class::MessageRate if np >= 2 => process_counts(np & !1, npmin.max(2).next_multiple_of(2)),
         Class::MessageRate => vec![],
+        Class::Everyone { .. } => vec![np],
         _ => process_counts(np, npmin),
     }
 }
@@ -601,6 +682,9 @@ impl Options {
             format!("mem {}", opt(self.mem.map(|m| m.to_string()))),
             format!("check {}", self.check as u8),
             format!("window_size {}", self.window_size),
+            format!("pause_us {}", self.pause_us),
+            format!("msgwr {}", self.msgwr as u8),
+            format!("msgrd {}", self.msgrd as u8),
         ]
         .join("\n")
     }
@@ -647,6 +731,9 @@ impl Options {
             mem: opt(field("mem")).map(|m| m.parse().unwrap()),
             check: field("check") == "1",
             window_size: field("window_size").parse().unwrap(),
+            pause_us: field("pause_us").parse().unwrap(),
+            msgwr: field("msgwr") == "1",
+            msgrd: field("msgrd") == "1",
         }
     }
 }
@@ -712,6 +799,7 @@ mod tests {
         ],
         io: false,
         refuse_unrunnable: false,
+        runnable: |_, _| true,
         prologue: |_, _| Ok(String::new()),
         start,
     };

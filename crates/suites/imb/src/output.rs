@@ -245,6 +245,8 @@ pub struct Columns {
     pub edition: Edition,
     /// Truly_passive_put: `t_pure[usec] t_ovrl[usec]`, each the maximum over processes.
     pub passive: bool,
+    /// Every process at once (IMB-P2P): (`half`, processes): `t[usec] Mbytes/sec Msg/sec`.
+    pub everyone: Option<(bool, usize)>,
 }
 
 impl Columns {
@@ -257,6 +259,10 @@ impl Columns {
         Columns {
             edition,
             passive: b.class == Class::TrulyPassive,
+            everyone: match b.class {
+                Class::Everyone { half } => Some((half, q)),
+                _ => None,
+            },
             rate: if windowed { b.n_msg * o.window_size * (q / 2) } else { 0 },
             overlap: b.overlap,
             single_time: one_time && o.multi.is_none(),
@@ -279,6 +285,8 @@ impl Columns {
         cols.push("#repetitions");
         if self.rate > 0 {
             cols.extend(["Mbytes/sec", "Msg/sec"]);
+        } else if self.everyone.is_some() {
+            cols.extend(["t[usec]", "Mbytes/sec", "Msg/sec"]);
         } else if self.passive {
             cols.extend(["t_pure[usec]", "t_ovrl[usec]"]);
         } else if self.overlap {
@@ -288,7 +296,7 @@ impl Columns {
         } else {
             cols.extend(["t_min[usec]", "t_max[usec]", "t_avg[usec]"]);
         }
-        if self.n_msg > 0 && !self.overlap && self.rate == 0 {
+        if self.n_msg > 0 && !self.overlap && self.rate == 0 && self.everyone.is_none() {
             cols.push("Mbytes/sec");
         }
         if self.defects {
@@ -304,7 +312,7 @@ impl Columns {
             cols.push("group");
         }
         cols.extend(["bytes", "repetitions", "t_min_us", "t_max_us", "t_avg_us"]);
-        if self.rate > 0 {
+        if self.rate > 0 || self.everyone.is_some() {
             cols.extend(["mbytes_per_s", "msgs_per_s"]);
         } else if self.passive {
             cols.push("t_pure_us");
@@ -338,6 +346,10 @@ impl Columns {
         if self.rate > 0 {
             let cols = [self.throughput(self.rate, x, t.max), messages(self.rate, t.max)];
             cells.extend(cols.map(|v| format!("{v:.4}")));
+        } else if let Some((_, q)) = self.everyone {
+            let n = self.n_msg * q;
+            let cols = [self.throughput(n, x, t.max), messages(n, t.max)];
+            cells.extend(cols.map(|v| format!("{v:.4}")));
         } else if self.passive {
             cells.push(format!("{:.4}", t.pure));
         } else if self.overlap {
@@ -365,6 +377,11 @@ impl Columns {
         if self.rate > 0 {
             let (mb, msgs) = (self.throughput(self.rate, x, t.max), messages(self.rate, t.max));
             s += &format!("{mb:>13.2}{msgs:>13.0}");
+        } else if let Some((half, q)) = self.everyone {
+            let n = self.n_msg * q;
+            let per_message = t.avg / self.n_msg as f64 / if half { 2.0 } else { 1.0 };
+            let (mb, msgs) = (self.throughput(n, x, t.max), messages(n, t.max));
+            s += &format!("{per_message:>13.2}{mb:>13.2}{msgs:>13.0}");
         } else if self.passive {
             s += &format!("{:>13.2}{:>13.2}", t.pure, t.max);
         } else if self.overlap {
@@ -375,7 +392,7 @@ impl Columns {
         } else {
             s += &format!("{:>13.2}{:>13.2}{:>13.2}", t.min, t.max, t.avg);
         }
-        if self.n_msg > 0 && !self.overlap && self.rate == 0 {
+        if self.n_msg > 0 && !self.overlap && self.rate == 0 && self.everyone.is_none() {
             s += &format!("{:>13.2}", self.throughput(self.n_msg, x, t.max));
         }
         if self.defects {
@@ -515,6 +532,7 @@ mod tests {
             rate: 0,
             edition: Edition::V3,
             passive: false,
+            everyone: None,
         };
         assert_eq!(c.header(), "       #bytes #repetitions      t[usec]   Mbytes/sec");
         let t = Times {
@@ -540,6 +558,7 @@ mod tests {
             rate: 0,
             edition: Edition::V3,
             passive: false,
+            everyone: None,
         };
         assert_eq!(c.header(), " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects");
         let c = Columns {
@@ -552,6 +571,7 @@ mod tests {
             rate: 0,
             edition: Edition::V3,
             passive: false,
+            everyone: None,
         };
         assert_eq!(
             c.header(),
@@ -584,6 +604,7 @@ mod tests {
             rate: 0,
             edition: Edition::V3,
             passive: false,
+            everyone: None,
         };
         assert_eq!(c.throughput(1, 1 << 20, 1e6), 1.0);
         assert_eq!(c.throughput(4, 1 << 20, 1e6), 4.0);
