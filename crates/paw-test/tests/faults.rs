@@ -105,10 +105,11 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
         ("IMB-MPI1", "PingPong Allreduce -iter 3000 -msglog 0:22", "IMB-MPI1-PingPong-np_0002.csv"),
         ("IMB-NBC", "Ialltoall -iter 20000,4000 -msglog 0:22", "IMB-NBC-Ialltoall-np_0002.csv"),
         ("IMB-RMA", "All_put_all -iter 20000,4000 -msglog 0:22", "IMB-RMA-All_put_all-np_0002.csv"),
+        // IMB-P2P runs on every process at once: its table is named after P (PPPP).
         (
             "IMB-P2P",
             "Birandom -iter 100000,4000 -msglog 22 -pause 0",
-            "IMB-P2P-Birandom-np_0002.csv",
+            "IMB-P2P-Birandom-np_PPPP.csv",
         ),
         (
             "IMB-EXT",
@@ -119,6 +120,8 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
     ];
     for (suite, args, table) in suites {
         for np in paw_test::task_counts(&[2, 4]) {
+            let table = table.replace("PPPP", &format!("{np:04}"));
+            let table = table.as_str();
             let out = Launch::mpi(bin(suite), np)
                 .args(args.split_whitespace())
                 .timeout(Duration::from_secs(90))

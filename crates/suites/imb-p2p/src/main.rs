@@ -33,7 +33,7 @@ static SUITE: Suite<kernels::Pattern> = Suite {
     benchmarks: kernels::BENCHMARKS,
     io: false,
     refuse_unrunnable: false,
-    runnable: kernels::runnable,
+    shape: kernels::shape,
     prologue: |_, _| Ok(String::new()),
     start: kernels::start,
 };

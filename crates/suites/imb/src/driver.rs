@@ -53,13 +53,14 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
             println!("\n# {} skipped: it needs {n} processes, this run has {p}", b.name);
         }
         for q in counts {
-            if !(suite.runnable)(b, q) {
+            let Some(shape) = (suite.shape)(b, q) else {
                 if root {
                     println!("\n# !! Benchmark {} is invalid for {q} processes !!", b.name);
                 }
                 continue;
-            }
-            let block = Block { suite, b, q, mapped: &mapped, order: &order, o: &opts };
+            };
+            let block =
+                Block { suite, b, q, shape: &shape, mapped: &mapped, order: &order, o: &opts };
             total_defects += block.run(&run, &mut progress)?;
         }
     }
@@ -141,6 +142,8 @@ struct Block<'s, K: 'static> {
     suite: &'s Suite<K>,
     b: &'static Benchmark<K>,
     q: usize,
+    /// What follows the name on the `# Benchmarking` line.
+    shape: &'s str,
     mapped: &'s SimpleCommunicator,
     order: &'s [i32],
     o: &'s Options,
@@ -205,7 +208,7 @@ impl<K> Block<'_, K> {
             let name = format!("{}-{multi}{}-np_{q:04}{suffix}.csv", self.suite.name, b.name);
             let mut csv = files.csv(&name, &columns.csv_header())?;
             if me == 0 {
-                println!("{}", output::block(b, &arrangement, mode));
+                println!("{}", output::block(b, self.shape, &arrangement, mode));
                 println!("{}", columns.header());
             }
             if let (Some(r), Some(active)) = (started.as_mut(), &active) {

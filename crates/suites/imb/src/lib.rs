@@ -170,9 +170,11 @@ pub struct Suite<K: 'static> {
     /// A named benchmark that cannot run on this many processes is refused (true) or
     /// skipped with a note in the output (false, IMB-MPI1's way).
     pub refuse_unrunnable: bool,
-    /// Whether benchmark `b` can run on `q` processes; where it cannot, a
-    /// `# !! Benchmark NAME is invalid for Q processes !!` line stands for its table.
-    pub runnable: fn(&Benchmark<K>, usize) -> bool,
+    /// Whether benchmark `b` can run on `q` processes, and if so what follows its name on
+    /// the `# Benchmarking` line (IMB-P2P's stencils name their grid, `(2 x 2)`); where it
+    /// cannot, a `# !! Benchmark NAME is invalid for Q processes !!` line stands for its
+    /// table.
+    pub shape: fn(&Benchmark<K>, usize) -> Option<String>,
     /// Runs on every rank before the general block (checks, calibrations); returns the
     /// lines that close the general block, or an input error.
     pub prologue: fn(&Options, &SimpleCommunicator) -> Result<String, String>,

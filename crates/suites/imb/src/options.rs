@@ -799,7 +799,7 @@ mod tests {
         ],
         io: false,
         refuse_unrunnable: false,
-        runnable: |_, _| true,
+        shape: |_, _| Some(String::new()),
         prologue: |_, _| Ok(String::new()),
         start,
     };

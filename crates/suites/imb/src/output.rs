@@ -191,9 +191,9 @@ pub struct Arrangement {
     pub mapped: bool,
 }
 
-/// The block header of one benchmark on one process count, with its `MODE:` line when the
-/// benchmark has modes (IMB-EXT, IMB-IO).
-pub fn block<K>(b: &Benchmark<K>, a: &Arrangement, mode: Mode) -> String {
+/// The block header of one benchmark on one process count (`shape` after its name), with
+/// its `MODE:` line when the benchmark has modes (IMB-EXT, IMB-IO, IMB-RMA).
+pub fn block<K>(b: &Benchmark<K>, shape: &str, a: &Arrangement, mode: Mode) -> String {
     let mut s = format!("\n{RULE}\n");
     if a.multi {
         s += &format!("# Benchmarking Multi-{}\n", b.name);
@@ -207,7 +207,7 @@ pub fn block<K>(b: &Benchmark<K>, a: &Arrangement, mode: Mode) -> String {
             s += &format!("# Group {g:>2}:{list}\n");
         }
     } else {
-        s += &format!("# Benchmarking {}\n# #processes = {}\n", b.name, a.q);
+        s += &format!("# Benchmarking {}{shape}\n# #processes = {}\n", b.name, a.q);
         if a.mapped {
             let list: String = a.groups[0].iter().map(|r| format!(" {r}")).collect();
             s += &format!("# rank order (world ranks of ranks 0..{}):{list}\n", a.q - 1);

@@ -71,14 +71,15 @@ pub const BENCHMARKS: &[Benchmark] = &[
     bench("SendRecv_Replace", 1, Pattern::SendRecvReplace),
 ];
 
-/// Whether `b` runs on `n` processes: pairs need an even count, the stencils a grid with
-/// every side 2 or more, the others 2 processes or more.
-pub fn runnable(b: &Benchmark, n: usize) -> bool {
+/// Whether `b` runs on `n` processes (pairs need an even count, the stencils a grid with
+/// every side 2 or more, the others 2 processes or more), and the stencils' grid for the
+/// `# Benchmarking` line, `(ly x lx)` or `(lz x ly x lx)`.
+pub fn shape(b: &Benchmark, n: usize) -> Option<String> {
     match b.kernel {
-        Pattern::PingPong | Pattern::PingPing => n >= 2 && n.is_multiple_of(2),
-        Pattern::Stencil2D => grid2(n).is_some(),
-        Pattern::Stencil3D => grid3(n).is_some(),
-        _ => n >= 2,
+        Pattern::PingPong | Pattern::PingPing => (n >= 2 && n.is_multiple_of(2)).then(String::new),
+        Pattern::Stencil2D => grid2(n).map(|(ly, lx)| format!(" ({ly} x {lx})")),
+        Pattern::Stencil3D => grid3(n).map(|(lz, ly, lx)| format!(" ({lz} x {ly} x {lx})")),
+        _ => (n >= 2).then(String::new),
     }
 }
 

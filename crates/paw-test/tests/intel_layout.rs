@@ -1,0 +1,50 @@
+//! The parser of IMB output that paw's tests use reads Intel's IMB 2021.11 output and
+//! paw's alike: for the same benchmarks and process count, the same names (with a
+//! stencil's grid), process counts, modes, column heads and invalid-count lines. The
+//! excerpts in intel-2021/ are blocks of Intel's programs' output (built outside the
+//! project, run with Open MPI 4.1), kept with two rows each.
+
+use paw_test::binaries::bin;
+use paw_test::imb::parse;
+use paw_test::Launch;
+
+/// (binary, excerpt, processes, arguments of paw's run).
+const CASES: [(&str, &str, usize, &str); 5] = [
+    ("IMB-MPI1", "mpi1-np2.txt", 2, "Uniband Biband -msglog 0:1"),
+    ("IMB-NBC", "nbc-np2.txt", 2, "Ialltoall Iallreduce Ibarrier -msglog 0:1"),
+    (
+        "IMB-RMA",
+        "rma-np2.txt",
+        2,
+        "Unidir_put One_put_all All_put_all Fetch_and_op Truly_passive_put -msglog 0:1",
+    ),
+    ("IMB-P2P", "p2p-np2.txt", 2, "PingPong Unirandom Stencil2D Stencil3D -msglog 1 -pause 0"),
+    ("IMB-P2P", "p2p-np4.txt", 4, "Stencil2D Stencil3D -msglog 1 -pause 0"),
+];
+
+type Shape = (String, usize, String, Vec<String>);
+
+fn shapes(text: &str) -> (Vec<Shape>, Vec<String>) {
+    let blocks =
+        parse(text).into_iter().map(|b| (b.name, b.processes, b.mode, b.columns)).collect();
+    let invalid =
+        text.lines().filter(|l| l.starts_with("# !! Benchmark")).map(|l| l.trim().to_string());
+    (blocks, invalid.collect())
+}
+
+#[test]
+fn intel_and_paw_outputs_read_alike() {
+    for (name, excerpt, np, args) in CASES {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/intel-2021").join(excerpt);
+        let intel = std::fs::read_to_string(&path).unwrap();
+        let out = Launch::mpi(bin(name), np).args(args.split_whitespace()).run();
+        out.success();
+        let (theirs, ours) = (shapes(&intel), shapes(&out.stdout));
+        assert!(!theirs.0.is_empty(), "{excerpt}: no block");
+        assert_eq!(ours, theirs, "{name} {args} against {excerpt}\n{}", out.report());
+        for b in parse(&intel).iter().chain(&parse(&out.stdout)) {
+            assert!(!b.rows.is_empty(), "{}: rows read", b.name);
+        }
+    }
+}
