@@ -186,7 +186,7 @@ impl<T: Plain> Window<T> {
                 unsafe { ffi::MPI_Win_unlock(t, self.raw) };
             }
         });
-        f(&Locked { epoch: Epoch::new(self, false) })
+        f(&Locked { epoch: Epoch::new(self, false), targets: &distinct })
     }
 
     fn fence(&self) {
@@ -534,6 +534,8 @@ impl<T: Plain> Drop for Landing<T> {
 /// locked targets, and their completion by MPI_Win_flush or MPI_Win_flush_local.
 pub struct Locked<'s, 'w, T: Plain> {
     epoch: Epoch<'s, 'w, T>,
+    /// The ranks this epoch locked.
+    targets: &'w [Rank],
 }
 
 impl<T: Plain> std::fmt::Debug for Locked<'_, '_, T> {
@@ -550,17 +552,25 @@ impl<'s, 'w, T: Plain> std::ops::Deref for Locked<'s, 'w, T> {
 }
 
 impl<T: Plain> Locked<'_, '_, T> {
-    /// MPI_Win_flush: every operation issued so far to `target` is complete there.
+    /// MPI_Win_flush: every operation issued so far to `target` is complete there. Panics
+    /// unless this epoch locked `target`.
     pub fn flush(&self, target: Rank) {
-        // SAFETY: the window handle is live and `target` is locked by this epoch.
+        self.check_locked(target);
+        // SAFETY: the window handle is live and `target` is locked by this epoch (checked).
         unsafe { ffi::MPI_Win_flush(target, self.epoch.win.raw) };
     }
 
     /// MPI_Win_flush_local: every operation issued so far to `target` is complete at this
-    /// origin (its buffers may be reused), not necessarily at the target.
+    /// origin (its buffers may be reused), not necessarily at the target. Panics unless
+    /// this epoch locked `target`.
     pub fn flush_local(&self, target: Rank) {
+        self.check_locked(target);
         // SAFETY: as for `flush`.
         unsafe { ffi::MPI_Win_flush_local(target, self.epoch.win.raw) };
+    }
+
+    fn check_locked(&self, target: Rank) {
+        assert!(self.targets.contains(&target), "rank {target} is not locked by this epoch");
     }
 }
 

@@ -26,6 +26,7 @@ static SUITE: Suite<kernels::Kernel> = Suite {
                t[usec]); Mbytes/sec = transfers x X / t.",
     settings: settings::MESSAGE_PASSING,
     benchmarks: kernels::BENCHMARKS,
+    windows: true,
     io: false,
     refuse_unrunnable: true,
     shape: |_, _| Some(String::new()),

@@ -29,6 +29,7 @@ static SUITE: Suite<kernels::Kernel> = Suite {
                t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent, held to 0..100.",
     settings: settings::IO,
     benchmarks: kernels::BENCHMARKS,
+    windows: false,
     io: true,
     refuse_unrunnable: true,
     shape: |_, _| Some(String::new()),

@@ -23,6 +23,7 @@ static SUITE: Suite<kernels::Kernel> = Suite {
                messages per run x X / t for the transfers.",
     settings: settings::MESSAGE_PASSING,
     benchmarks: kernels::BENCHMARKS,
+    windows: false,
     io: false,
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),

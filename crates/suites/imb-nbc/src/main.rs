@@ -28,6 +28,7 @@ static SUITE: Suite<kernels::Kernel> = Suite {
                max(t_pure, t_CPU), held to 0..100.",
     settings: settings::Settings { n_warmup: 0, ..settings::MESSAGE_PASSING },
     benchmarks: kernels::BENCHMARKS,
+    windows: false,
     io: false,
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),

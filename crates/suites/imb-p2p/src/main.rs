@@ -31,6 +31,7 @@ static SUITE: Suite<kernels::Pattern> = Suite {
         ..settings::MESSAGE_PASSING
     },
     benchmarks: kernels::BENCHMARKS,
+    windows: false,
     io: false,
     refuse_unrunnable: false,
     shape: kernels::shape,

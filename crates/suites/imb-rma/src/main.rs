@@ -32,6 +32,7 @@ static SUITE: Suite<kernels::Pattern> = Suite {
                of the origin.",
     settings: settings::Settings { n_warmup: 0, ..settings::MESSAGE_PASSING },
     benchmarks: kernels::BENCHMARKS,
+    windows: true,
     io: false,
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),
@@ -39,10 +40,9 @@ static SUITE: Suite<kernels::Pattern> = Suite {
     start: kernels::start,
 };
 
-/// Refuses groups of one process (no window there); measures the CPU work's rate on every
-/// process before any timing, when Truly_passive_put runs.
+/// Measures the CPU work's rate on every process before any timing, when
+/// Truly_passive_put runs.
 fn prologue(o: &Options, world: &SimpleCommunicator) -> Result<String, String> {
-    paw_imb::options::windows_need_two(o, world.size() as usize)?;
     let passive = o
         .benchmarks
         .iter()

@@ -1,8 +1,9 @@
 //! The driver of every suite (guide §5, Figure 20): options read on rank 0 and shared, the
 //! general block, then per selected benchmark, process count Q and mode a block: the first
 //! Q processes (with `-multi`, P/Q groups of Q) are active and the rest wait in
-//! MPI_Barrier; N_WARMUP runs at the largest length; per length the repetitions of the
-//! rule, the benchmark's timing, and t_min, t_max, t_avg over the active processes.
+//! MPI_Barrier; N_WARMUP runs at the largest length (0 for today's suites, whose kernels
+//! warm up at every length); per length the repetitions of the rule, the benchmark's
+//! timing, and t_min, t_max, t_avg over the active processes that took part.
 
 use crate::options::{self, counts_for, Options};
 use crate::output::{self, Arrangement, Columns, ProcessTimes, Times};

@@ -1,5 +1,5 @@
-//! The Intel MPI Benchmarks machinery shared by paw's IMB-MPI1, IMB-EXT, IMB-IO (3.0) and
-//! IMB-NBC (today's, [`Edition`]):
+//! The Intel MPI Benchmarks machinery shared by paw's six IMB suites: IMB-MPI1, IMB-EXT and
+//! IMB-IO (the 3.0 guide's) and IMB-NBC, IMB-RMA, IMB-P2P (today's IMB's; see [`Edition`]):
 //! the command line ([`options`]), the settings and repetition rules ([`settings`]), the
 //! output tables ([`output`]), buffer values and the results check ([`buffers`]), and the
 //! driver ([`run`]) that selects process counts and groups, times every length and prints.
@@ -149,9 +149,9 @@ pub struct Benchmark<K: 'static> {
     pub kernel: K,
 }
 
-/// One of the three suites.
+/// One of the IMB suites.
 pub struct Suite<K: 'static> {
-    /// Executable name (IMB-MPI1, IMB-EXT, IMB-IO).
+    /// Executable name (IMB-MPI1, IMB-NBC, ...).
     pub name: &'static str,
     /// What it re-implements, for the title line ("MPI-1 benchmarks").
     pub what: &'static str,
@@ -161,12 +161,15 @@ pub struct Suite<K: 'static> {
     pub timed: &'static str,
     /// What its tables report.
     pub reported: &'static str,
-    /// settings.h or settings_io.h.
+    /// Its repetition and length settings (settings.h, settings_io.h, or today's IMB's).
     pub settings: Settings,
     /// Every benchmark, in output order.
     pub benchmarks: &'static [Benchmark<K>],
     /// IMB-IO: the `-dir` and `-prefix` options, "io portion" in the header.
     pub io: bool,
+    /// Its benchmarks use one-sided windows (IMB-EXT, IMB-RMA): a run with a group of one
+    /// process is refused ([`options::windows_need_two`]).
+    pub windows: bool,
     /// A named benchmark that cannot run on this many processes is refused (true) or
     /// skipped with a note in the output (false, IMB-MPI1's way).
     pub refuse_unrunnable: bool,

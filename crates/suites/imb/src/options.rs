@@ -279,11 +279,19 @@ pub fn about<K>(suite: &Suite<K>) -> About {
             suite.reported,
             suite.edition.mbyte_text()
         ),
-        tasks: format!(
-            "any number >= 1; each benchmark at P_min, 2 P_min, ..., P processes (-npmin, \
-             default {}), the rest waiting",
-            st.npmin
-        ),
+        tasks: if everyone(suite) {
+            "2 or more; every benchmark on all P processes at once (-npmin, -multi and -map \
+             are read but change nothing); one that cannot run on P prints `# !! Benchmark \
+             NAME is invalid for P processes !!`"
+                .to_string()
+        } else {
+            format!(
+                "{}; each benchmark at P_min, 2 P_min, ..., P processes (-npmin, default {}), \
+                 the rest waiting",
+                if suite.windows { "2 or more (one-sided windows)" } else { "any number >= 1" },
+                st.npmin
+            )
+        },
         check: "with -check, every received buffer compared with what was sent; the defects \
                 column counts differences, and any fails the run."
             .into(),
@@ -406,7 +414,14 @@ pub fn parse<K>(
             }
             "-msglog" => {
                 msglog = true;
-                o.lengths = msglog_range(&value()?, st.min_msg_log)?;
+                let v = value()?;
+                o.lengths = msglog_range(&v, st.min_msg_log)?;
+                // IMB-P2P: `-msglog a:b` is 2^a .. 2^b, without length 0.
+                if let (true, Some(_), Lengths::Log { lo, hi }) =
+                    (everyone(suite), v.split_once(':'), &o.lengths)
+                {
+                    o.lengths = Lengths::List((*lo..=*hi).map(|k| 1usize << k).collect());
+                }
             }
             "-msglen" => {
                 msglen = true;
@@ -479,6 +494,9 @@ pub fn parse<K>(
     if o.benchmarks.is_empty() {
         o.benchmarks =
             (0..suite.benchmarks.len()).filter(|&i| suite.benchmarks[i].default).collect();
+    }
+    if suite.windows && !o.help && !o.list {
+        windows_need_two(&o, np)?;
     }
     check_memory(suite, &o, np)?;
     Ok(o)
@@ -797,6 +815,7 @@ mod tests {
             bench("Allreduce", Class::Collective, 4, |_, x, _| (x, x)),
             bench("Barrier", Class::Collective, 1, |_, _, _| (0, 0)),
         ],
+        windows: false,
         io: false,
         refuse_unrunnable: false,
         shape: |_, _| Some(String::new()),

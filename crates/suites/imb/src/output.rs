@@ -254,8 +254,13 @@ impl Columns {
     /// options.
     pub fn of<K>(b: &Benchmark<K>, edition: Edition, o: &Options, q: usize) -> Columns {
         let windowed = b.class == Class::MessageRate;
-        let one_time =
-            matches!(b.class, Class::SingleTransfer | Class::SingleElement | Class::MultPassive);
+        // One origin's time: a single transfer's (range columns in Multi- runs, as IMB's),
+        // or one origin's towards all the others (always).
+        let one_time = match b.class {
+            Class::SingleTransfer | Class::SingleElement => o.multi.is_none(),
+            Class::MultPassive => true,
+            _ => false,
+        };
         Columns {
             edition,
             passive: b.class == Class::TrulyPassive,
@@ -265,7 +270,7 @@ impl Columns {
             },
             rate: if windowed { b.n_msg * o.window_size * (q / 2) } else { 0 },
             overlap: b.overlap,
-            single_time: one_time && o.multi.is_none(),
+            single_time: one_time,
             bytes: b.has_bytes,
             n_msg: b.n_msg,
             group: o.multi == Some(1),
@@ -453,15 +458,16 @@ pub fn overlap(t: &Times) -> f64 {
     }
 }
 
-/// What one process measured at one length: usec per transfer (t_ovrl for non-blocking
-/// I/O), t_pure and t_CPU (non-blocking I/O, else 0), defects found by `-check`.
+/// What one process measured at one length: usec per transfer (t_ovrl where computation
+/// overlaps it; negative when the process took no part in the timing), t_pure and t_CPU
+/// (overlap benchmarks and Truly_passive_put, else 0), defects found by `-check`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ProcessTimes {
     /// usec per transfer.
     pub t: f64,
-    /// Non-blocking I/O: usec per blocking transfer.
+    /// usec per transfer without computation beside it.
     pub pure: f64,
-    /// Non-blocking I/O: usec of computation per transfer, undisturbed.
+    /// usec of computation per transfer, undisturbed.
     pub cpu: f64,
     /// Wrong elements found.
     pub defects: f64,
@@ -488,9 +494,9 @@ pub struct Times {
     pub max: f64,
     /// Mean over processes.
     pub avg: f64,
-    /// Non-blocking I/O: the slowest process's t_pure.
+    /// The largest t_pure over the processes (each maximum on its own: IMB 3.0's rule).
     pub pure: f64,
-    /// Non-blocking I/O: the slowest process's t_CPU.
+    /// The largest t_CPU over the processes.
     pub cpu: f64,
     /// Defects found by `-check`, summed.
     pub defects: u64,
@@ -501,17 +507,20 @@ pub struct Times {
 
 impl Times {
     /// Statistics of the processes' figures.
+    /// Processes that report a negative time took no part in the timing (IMB-RMA's targets)
+    /// and are left out of the times, as today's IMB leaves them out; their defects count.
     pub fn of(samples: &[ProcessTimes]) -> Times {
-        let n = samples.len().max(1) as f64;
-        let most = |f: fn(&ProcessTimes) -> f64| samples.iter().map(f).fold(0.0, f64::max);
+        let timed: Vec<ProcessTimes> = samples.iter().copied().filter(|s| s.t >= 0.0).collect();
+        let n = timed.len().max(1) as f64;
+        let most = |f: fn(&ProcessTimes) -> f64| timed.iter().map(f).fold(0.0, f64::max);
         Times {
-            min: samples.iter().map(|s| s.t).fold(f64::INFINITY, f64::min),
+            min: timed.iter().map(|s| s.t).reduce(f64::min).unwrap_or(0.0),
             max: most(|s| s.t),
-            avg: samples.iter().map(|s| s.t).sum::<f64>() / n,
+            avg: timed.iter().map(|s| s.t).sum::<f64>() / n,
             pure: most(|s| s.pure),
             cpu: most(|s| s.cpu),
             defects: samples.iter().map(|s| s.defects as u64).sum(),
-            slowest: samples.iter().copied().max_by(|a, b| a.t.total_cmp(&b.t)).unwrap_or_default(),
+            slowest: timed.iter().copied().max_by(|a, b| a.t.total_cmp(&b.t)).unwrap_or_default(),
         }
     }
 }
@@ -618,6 +627,10 @@ mod tests {
         assert_eq!(c.overlap(&t), (15.0, 10.0, 10.0, 50.0), "3.0: maxima, over the minimum");
         c.edition = Edition::V2021;
         assert_eq!(c.throughput(1, 1_000_000, 1e6), 1.0);
+        // A process that took no part (t < 0) is left out of the times, not of the defects.
+        let idle = ProcessTimes { t: -1.0, pure: 0.0, cpu: 0.0, defects: 2.0 };
+        let with_idle = Times::of(&[samples[0], samples[1], idle]);
+        assert_eq!((with_idle.min, with_idle.avg, with_idle.defects), (12.0, 13.5, 2));
         // (8 + 10 - 15) / max(8, 10) = 30 %.
         let (ovrl, pure, cpu, percent) = c.overlap(&t);
         assert_eq!((ovrl, pure, cpu), (15.0, 8.0, 10.0));

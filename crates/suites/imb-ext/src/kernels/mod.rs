@@ -106,8 +106,8 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
     })
 }
 
-/// Before anything runs, the limits of Open MPI 4.1's one-sided components: no group of
-/// one process ([`paw_imb::options::windows_need_two`]), and no Multi-Window with several
+/// Before anything runs, the other limit of Open MPI 4.1's one-sided components (groups of
+/// one process are refused by the options, `Suite::windows`): no Multi-Window with several
 /// groups (windows created at the
 /// same moment in disjoint groups get the same shared-memory segment name and break each
 /// other; the other benchmarks create their windows one group after the other, outside
@@ -115,7 +115,6 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
 /// MPI.
 pub fn prologue(o: &Options, world: &SimpleCommunicator) -> Result<String, String> {
     let np = world.size() as usize;
-    paw_imb::options::windows_need_two(o, np)?;
     let window = o.benchmarks.iter().any(|&i| BENCHMARKS[i].kernel == Kernel::Window);
     let open_mpi = paw_core::mpi_library_version().contains("Open MPI");
     if window && o.multi.is_some() && np >= 2 * o.npmin && open_mpi {

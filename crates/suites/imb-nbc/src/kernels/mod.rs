@@ -58,13 +58,17 @@ pub struct Plan {
     pub counts: Vec<c_int>,
     /// i X (the v variants' displacements).
     pub displs: Vec<c_int>,
+    /// L per process (Ireduce_scatter's counts).
+    pub floats_each: Vec<c_int>,
 }
 
 impl Plan {
     fn new(x: usize, q: usize) -> Plan {
         let count = c_int::try_from(x).expect("length checked against the MPI count range");
         let displs = (0..q).map(|i| c_int::try_from(i * x).expect("buffers checked")).collect();
-        Plan { x, floats: x / FLOAT, counts: vec![count; q], displs }
+        let floats = x / FLOAT;
+        let floats_each = vec![c_int::try_from(floats).expect("length checked"); q];
+        Plan { x, floats, counts: vec![count; q], displs, floats_each }
     }
 }
 

@@ -121,14 +121,19 @@ pub fn ireduce(ctx: &Ctx, b: &mut Bufs, plan: &Plan, root: usize, between: &mut 
     });
 }
 
-/// MPI_Ireduce_scatter with every process's count L: the block form.
+/// MPI_Ireduce_scatter with every process's count L (today's IMB's call, not the block form).
 pub fn ireduce_scatter(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize, between: &mut dyn FnMut()) {
     let send = b.send.floats(ctx.q * plan.floats);
     let recv = b.recv.floats_mut(plan.floats);
     let sum = SystemOperation::sum();
-    scope(|s| {
-        overlapped(ctx.comm.immediate_reduce_scatter_block_into(s, send, recv, sum), between)
-    });
+    mpi_ext::collective::reduce_scatter_overlapped(
+        ctx.comm,
+        send,
+        recv,
+        &plan.floats_each,
+        sum,
+        between,
+    );
 }
 
 pub fn iallreduce(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize, between: &mut dyn FnMut()) {

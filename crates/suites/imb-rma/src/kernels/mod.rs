@@ -6,7 +6,7 @@
 
 mod plan;
 
-use mpi_ext::rma::{Epoch as EpochOps, Landing, Window};
+use mpi_ext::rma::{Epoch, Landing, Window};
 use mpi_ext::Plain;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
@@ -14,7 +14,7 @@ use paw_imb::buffers::{buf_value, sent_bytes, test_corruption};
 use paw_imb::cpu::Exploit;
 use paw_imb::settings::FLOAT;
 use paw_imb::{Class, Ctx, Mode, Options, ProcessTimes, Run, Started};
-use plan::{accesses, extent, Access, Epoch};
+use plan::{accesses, extent, Access, Completion};
 
 /// The one-sided operation of a benchmark (named as MPI names them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +57,7 @@ pub enum Pattern {
 
 impl Pattern {
     /// The pattern's operation.
-    pub fn op(self) -> Op {
+    pub const fn op(self) -> Op {
         match self {
             Pattern::Pair { op, .. }
             | Pattern::OneToAll { op, .. }
@@ -84,13 +84,7 @@ const fn element(op: Op) -> usize {
 }
 
 const fn bench(name: &'static str, class: Class, default: bool, kernel: Pattern) -> Benchmark {
-    let op = match kernel {
-        Pattern::Pair { op, .. }
-        | Pattern::OneToAll { op, .. }
-        | Pattern::AllToAll { op, .. }
-        | Pattern::Exchange { op } => op,
-        Pattern::TrulyPassive => Op::Put,
-    };
+    let op = kernel.op();
     let two_modes = matches!(kernel, Pattern::Pair { .. });
     Benchmark {
         name,
@@ -255,7 +249,7 @@ impl<'a, T: Element> Rma<'a, T> {
     /// Two barriers, the accesses of one timing inside their epoch, one barrier: seconds
     /// from the first access to the completion of the last (0 on a process that only
     /// exposes its window).
-    fn timing(&mut self, list: &[Access], epoch: &Epoch, e: usize) -> f64 {
+    fn timing(&mut self, list: &[Access], epoch: &Completion, e: usize) -> f64 {
         let Rma { b, ctx, window, origin, result, compare, .. } = self;
         let op = b.kernel.op();
         let comm = ctx.comm;
@@ -265,21 +259,23 @@ impl<'a, T: Element> Rma<'a, T> {
         if !list.is_empty() {
             let (origin, compare, result) = (&origin[..], &*compare, &*result);
             match epoch {
-                Epoch::Locked { targets, local, flush_at_end } => window.locked(targets, |l| {
-                    let flush = |t| if *local { l.flush_local(t) } else { l.flush(t) };
-                    let start = paw_core::mpi::time();
-                    for a in list {
-                        issue(l, op, a, &origin[a.origin..a.origin + e], result, compare);
-                        if a.flush {
+                Completion::Locked { targets, local, flush_at_end } => {
+                    window.locked(targets, |l| {
+                        let flush = |t| if *local { l.flush_local(t) } else { l.flush(t) };
+                        let start = paw_core::mpi::time();
+                        for a in list {
+                            issue(l, op, a, &origin[a.origin..a.origin + e], result, compare);
+                            if a.flush {
+                                targets.iter().for_each(|&t| flush(t));
+                            }
+                        }
+                        if *flush_at_end {
                             targets.iter().for_each(|&t| flush(t));
                         }
-                    }
-                    if *flush_at_end {
-                        targets.iter().for_each(|&t| flush(t));
-                    }
-                    seconds = paw_core::mpi::time() - start;
-                }),
-                Epoch::All { local } => window.locked_all(|p| {
+                        seconds = paw_core::mpi::time() - start;
+                    })
+                }
+                Completion::All { local } => window.locked_all(|p| {
                     let start = paw_core::mpi::time();
                     for a in list {
                         issue(p, op, a, &origin[a.origin..a.origin + e], result, compare);
@@ -343,7 +339,7 @@ impl<'a, T: Element> Rma<'a, T> {
 /// Issues `a` through any epoch: `origin` is the access's section of the origin buffer;
 /// what it reads lands in `result` from element `a.result`.
 fn issue<'s, T: Element>(
-    e: &EpochOps<'s, '_, T>,
+    e: &Epoch<'s, '_, T>,
     op: Op,
     a: &Access,
     origin: &'s [T],
@@ -374,7 +370,9 @@ impl<T: Element> Run for Rma<'_, T> {
         let warm = warm_ups(reps);
         self.timing(&list[..list.len() / reps.max(1) * warm], &epoch, e);
         let seconds = self.timing(&list, &epoch, e);
-        Ok(ProcessTimes { t: seconds / reps.max(1) as f64 * 1e6, ..Default::default() })
+        // A process that only exposes its window reports -1: left out of the statistics.
+        let t = if list.is_empty() { -1.0 } else { seconds / reps.max(1) as f64 * 1e6 };
+        Ok(ProcessTimes { t, ..Default::default() })
     }
 
     /// One more timing of one repetition, from freshly written windows and a poisoned

@@ -20,9 +20,10 @@ pub struct Access {
     pub flush: bool,
 }
 
-/// How the origin opens its epoch and completes what it issued.
+/// How the origin opens its epoch and completes what it issued (for a process that issues
+/// nothing, unused).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Epoch {
+pub enum Completion {
     /// MPI_Win_lock (shared) of these targets; at the end MPI_Win_flush of each
     /// (`local`: MPI_Win_flush_local) unless every access flushed already.
     Locked { targets: Vec<i32>, local: bool, flush_at_end: bool },
@@ -42,7 +43,7 @@ pub fn accesses(
     e: usize,
     reps: usize,
     mode: Mode,
-) -> (Vec<Access>, Epoch) {
+) -> (Vec<Access>, Completion) {
     let each = mode == Mode::NonAggregate;
     let r = rank as i32;
     let last = q as i32 - 1;
@@ -54,15 +55,15 @@ pub fn accesses(
             let target = match rank {
                 0 => last,
                 _ if bidir && r == last => 0,
-                _ => return (Vec::new(), Epoch::All { local }),
+                _ => return (Vec::new(), Completion::All { local }),
             };
             let list = repeat(vec![Access { target, origin: 0, disp: 0, result: 0, flush: each }]);
-            (list, Epoch::Locked { targets: vec![target], local, flush_at_end: !each })
+            (list, Completion::Locked { targets: vec![target], local, flush_at_end: !each })
         }
         Pattern::OneToAll { local, .. } | Pattern::AllToAll { local, .. } => {
             let all = matches!(pattern, Pattern::AllToAll { .. });
             if !all && rank != 0 {
-                return (Vec::new(), Epoch::All { local });
+                return (Vec::new(), Completion::All { local });
             }
             // Every target in turn from the next rank on.
             let disp = if all { rank * e } else { 0 };
@@ -75,7 +76,7 @@ pub fn accesses(
                     flush: false,
                 })
                 .collect();
-            (repeat(round), Epoch::All { local })
+            (repeat(round), Completion::All { local })
         }
         Pattern::Exchange { .. } => {
             let (left, right) = ((r + last) % q as i32, (r + 1) % q as i32);
@@ -87,7 +88,11 @@ pub fn accesses(
             ];
             (
                 repeat(round),
-                Epoch::Locked { targets: vec![left, right], local: false, flush_at_end: false },
+                Completion::Locked {
+                    targets: vec![left, right],
+                    local: false,
+                    flush_at_end: false,
+                },
             )
         }
         Pattern::TrulyPassive => {
@@ -96,7 +101,10 @@ pub fn accesses(
             } else {
                 Vec::new()
             };
-            (repeat(round), Epoch::Locked { targets: vec![1], local: false, flush_at_end: false })
+            (
+                repeat(round),
+                Completion::Locked { targets: vec![1], local: false, flush_at_end: false },
+            )
         }
     }
 }
@@ -141,12 +149,18 @@ mod tests {
         let (list, epoch) = accesses(p, 0, 2, 8, 3, Mode::NonAggregate);
         assert_eq!(list.len(), 3);
         assert!(list.iter().all(|a| a.target == 1 && a.disp == 0 && a.flush));
-        assert_eq!(epoch, Epoch::Locked { targets: vec![1], local: false, flush_at_end: false });
+        assert_eq!(
+            epoch,
+            Completion::Locked { targets: vec![1], local: false, flush_at_end: false }
+        );
         assert!(accesses(p, 1, 2, 8, 3, Mode::Aggregate).0.is_empty(), "the target only exposes");
         let bidir = Pattern::Pair { op: Op::Get, bidir: true, local: false };
         let (list, epoch) = accesses(bidir, 1, 2, 8, 2, Mode::Aggregate);
         assert!(list.iter().all(|a| a.target == 0 && !a.flush));
-        assert_eq!(epoch, Epoch::Locked { targets: vec![0], local: false, flush_at_end: true });
+        assert_eq!(
+            epoch,
+            Completion::Locked { targets: vec![0], local: false, flush_at_end: true }
+        );
     }
 
     #[test]
