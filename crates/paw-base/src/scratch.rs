@@ -72,8 +72,10 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
             .spawn(move || {
                 set_mask(libc::SIG_UNBLOCK);
                 if let Some(sig) = signals.forever().next() {
-                    // Held until the process ends: no new write step starts.
+                    // Held until the process ends: no new write step starts, and no file is
+                    // created after the removal (a creation under way is waited for).
                     let _no_more = step_lock().lock().unwrap_or_else(|p| p.into_inner());
+                    let _no_creation = wait_for(create_lock(), CREATION_WAIT);
                     remove_all();
                     // Die of the signal, as without the handler.
                     let _ = signal_hook::low_level::emulate_default_handler(sig);
@@ -95,6 +97,39 @@ pub fn undivided<R>(f: impl FnOnce() -> R) -> R {
 fn step_lock() -> &'static Mutex<()> {
     static STEP: Mutex<()> = Mutex::new(());
     &STEP
+}
+
+/// Runs `f`, which may create a registered file (an MPI_File_open with MPI_MODE_CREATE),
+/// so that an interrupting signal neither removes the files while `f` runs nor lets a
+/// creation start after the removal: the signal thread waits for a creation under way (at
+/// most [`CREATION_WAIT`], in case it hangs on a dead peer), and a later one waits for the
+/// process to end.
+pub fn creating<R>(f: impl FnOnce() -> R) -> R {
+    let _held = create_lock().lock().unwrap_or_else(|p| p.into_inner());
+    f()
+}
+
+/// How long the signal thread waits for a creation under way before it removes the files.
+pub const CREATION_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
+
+fn create_lock() -> &'static Mutex<()> {
+    static CREATE: Mutex<()> = Mutex::new(());
+    &CREATE
+}
+
+/// `lock` taken within `limit`, or None.
+fn wait_for(lock: &Mutex<()>, limit: std::time::Duration) -> Option<std::sync::MutexGuard<'_, ()>> {
+    let start = std::time::Instant::now();
+    loop {
+        match lock.try_lock() {
+            Ok(guard) => return Some(guard),
+            Err(std::sync::TryLockError::Poisoned(p)) => return Some(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) if start.elapsed() < limit => {
+                std::thread::sleep(std::time::Duration::from_millis(1))
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return None,
+        }
+    }
 }
 
 /// Blocks or unblocks (`how`) SIGINT, SIGTERM and SIGHUP in the calling thread.
@@ -188,6 +223,30 @@ mod tests {
         ] {
             assert!(!is_companion("IMB_out", other), "{other}");
         }
+    }
+
+    #[test]
+    fn the_signal_side_waits_for_a_creation_but_not_for_ever() {
+        let lock = Mutex::new(());
+        let (taken, release) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let _held = lock.lock().unwrap();
+                taken.wait();
+                std::thread::sleep(std::time::Duration::from_millis(30));
+                drop(_held);
+                release.wait();
+            });
+            taken.wait();
+            let start = std::time::Instant::now();
+            assert!(wait_for(&lock, std::time::Duration::from_secs(5)).is_some());
+            assert!(start.elapsed() >= std::time::Duration::from_millis(25));
+            release.wait();
+        });
+        let _kept = lock.lock().unwrap();
+        let start = std::time::Instant::now();
+        assert!(wait_for(&lock, std::time::Duration::from_millis(20)).is_none());
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
     }
 
     #[test]

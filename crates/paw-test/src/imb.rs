@@ -19,6 +19,20 @@ pub fn run(program: impl AsRef<Path>, np: usize, args: &str) -> (Outcome, Vec<Bl
     (out, blocks)
 }
 
+/// Runs `program` on `np` processes with `-check` among `args` and `PAW_TEST_CORRUPT=1`
+/// (group rank 1 flips one received element after each check run): the run must end with
+/// status 1 and `-check found`; its blocks, every one still printed.
+pub fn corrupted(program: impl AsRef<Path>, np: usize, args: &[&str]) -> Vec<Block> {
+    let out = Launch::mpi(program, np)
+        .args(args)
+        .env("PAW_TEST_CORRUPT", 1)
+        .timeout(Duration::from_secs(60))
+        .run();
+    out.failure("-check found");
+    assert_eq!(out.code, Some(1), "{}", out.report());
+    parse(&out.stdout)
+}
+
 /// One `# Benchmarking` block.
 #[derive(Debug, Default, Clone)]
 pub struct Block {

@@ -68,7 +68,8 @@ pub fn scratch(paw: &Paw, dir: &Path, chosen: bool) -> paw_core::Result<PathBuf>
 
 /// Writes `data` to `path` in `transfer`-byte calls, then fsync and close.
 pub fn write_file(path: &PathBuf, data: &[u8], transfer: usize) -> std::io::Result<()> {
-    let mut f = OpenOptions::new().create(true).truncate(true).write(true).open(path)?;
+    let create = || OpenOptions::new().create(true).truncate(true).write(true).open(path);
+    let mut f = paw_core::scratch::creating(create)?;
     for chunk in data.chunks(transfer) {
         f.write_all(chunk)?;
     }

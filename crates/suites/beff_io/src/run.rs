@@ -195,7 +195,8 @@ impl Run<'_> {
 
         comm.barrier();
         let t = paw_core::mpi::time();
-        let file = File::open_with_info(file_comm, &path, mode, open_info.as_ref())
+        let open = || File::open_with_info(file_comm, &path, mode, open_info.as_ref());
+        let file = if access == Access::Write { paw_core::scratch::creating(open) } else { open() }
             .unwrap_or_else(|e| fail(e.to_string()));
         comm.barrier();
         let open = paw_core::mpi::time() - t;

@@ -21,8 +21,10 @@ impl<'a> OpenClose<'a> {
     }
 
     fn cycle(&self) -> Result<(), String> {
-        let f = File::open(self.ctx.comm, &self.path, Amode::CREATE | Amode::RDWR)
-            .map_err(|e| e.to_string())?;
+        let f = paw_core::scratch::creating(|| {
+            File::open(self.ctx.comm, &self.path, Amode::CREATE | Amode::RDWR)
+        })
+        .map_err(|e| e.to_string())?;
         f.set_block_view(0, 1, 1).map_err(|e| e.to_string())?;
         f.close().map_err(|e| e.to_string())
     }

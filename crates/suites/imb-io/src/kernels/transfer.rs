@@ -70,11 +70,13 @@ impl<'a> Transfer<'a> {
     /// Opens the file with its view for length `x`.
     fn open(&self, x: usize) -> Result<File, String> {
         let mode = Amode::CREATE | Amode::RDWR;
-        let f = if self.own {
-            File::open(&SimpleCommunicator::self_comm(), &self.path, mode)
-        } else {
-            File::open(self.ctx.comm, &self.path, mode)
-        }
+        let f = paw_core::scratch::creating(|| {
+            if self.own {
+                File::open(&SimpleCommunicator::self_comm(), &self.path, mode)
+            } else {
+                File::open(self.ctx.comm, &self.path, mode)
+            }
+        })
         .map_err(text)?;
         if self.access == Access::Individual && !self.own && x > 0 {
             f.set_block_view((self.ctx.rank * x) as u64, x, self.ctx.q * x).map_err(text)?;
