@@ -58,8 +58,8 @@ pub enum Class {
 /// the suites 3.0 did not have follow today's IMB (2021).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Edition {
-    /// The 3.0 guide: Mbytes of 2^20 bytes; overlap over min(t_pure, t_CPU), each the
-    /// slowest process's.
+    /// The 3.0 guide: Mbytes of 2^20 bytes; overlap over min(t_pure, t_CPU), each time the
+    /// largest over the processes.
     V3,
     /// Today's IMB: Mbytes of 10^6 bytes; overlap over max(t_pure, t_CPU), all three times
     /// from the process with the largest t_ovrl.
