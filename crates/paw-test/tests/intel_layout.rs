@@ -18,7 +18,12 @@ const CASES: [(&str, &str, usize, &str); 5] = [
         2,
         "Unidir_put One_put_all All_put_all Fetch_and_op Truly_passive_put -msglog 0:1",
     ),
-    ("IMB-P2P", "p2p-np2.txt", 2, "PingPong Unirandom Stencil2D Stencil3D -msglog 1 -pause 0 -iter 100"),
+    (
+        "IMB-P2P",
+        "p2p-np2.txt",
+        2,
+        "PingPong Unirandom Stencil2D Stencil3D -msglog 1 -pause 0 -iter 100",
+    ),
     ("IMB-P2P", "p2p-np4.txt", 4, "Stencil2D Stencil3D -msglog 1 -pause 0 -iter 100"),
 ];
 
