@@ -4,9 +4,11 @@
 use crate::calib::Calibration;
 use crate::check::Verdict;
 use crate::config::{Until, DEFAULT_BUDGET};
+use crate::dat::Column;
 use crate::error::{Error, Result};
 use crate::stats::{median_interval, Stats};
 use crate::team::{Combine, Team};
+use crate::timer::TimerInfo;
 use crate::{process, watchdog};
 use std::fmt::Display;
 
@@ -49,6 +51,40 @@ impl Timing {
     }
 }
 
+/// How PAW_TAIL's single-iteration times are taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Singles {
+    /// Iterations back to back, one clock read between two, on task 0's clock (a
+    /// ping-pong: task 0 starts every round trip).
+    Leader,
+    /// A barrier before each call, outside the timing; each call's time is the tasks'
+    /// times combined by the bench's rule.
+    Separated,
+}
+
+/// PAW_TAIL: after the samples of each workload, `count` iterations timed one by one, whose
+/// percentiles are added to the row ([`Measurement::tail`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tail {
+    /// Single iterations per workload.
+    pub count: u64,
+    /// How they are timed.
+    pub singles: Singles,
+    /// The clock they are read on (rank 0's figures).
+    pub timer: TimerInfo,
+}
+
+/// The percentiles PAW_TAIL adds, as `(column, percent)`; PMAX is the longest.
+pub const TAIL_COLUMNS: [(&str, f64); 4] =
+    [("P50", 50.0), ("P90", 90.0), ("P99", 99.0), ("PMAX", 100.0)];
+
+/// The nearest-rank `p`-th percentile of ascending `sorted` (not empty): the smallest value
+/// with at least p % of the values at or below it.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
 /// The outcome of measuring one workload.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Measurement {
@@ -61,6 +97,8 @@ pub struct Measurement {
     pub task_min: Vec<f64>,
     /// Seconds per operation per repetition, maximum over ranks.
     pub task_max: Vec<f64>,
+    /// PAW_TAIL's single-iteration times, seconds per operation, ascending (empty when off).
+    pub singles: Vec<f64>,
 }
 
 /// Statistics of one derived quantity of a [`Measurement`], ready to be written as a row.
@@ -91,6 +129,15 @@ impl Measurement {
         [median(&self.task_min), median(&self.task_max)]
     }
 
+    /// `f` of PAW_TAIL's percentiles ([`TAIL_COLUMNS`]), ready for the extra columns; empty
+    /// when PAW_TAIL is off. `f` must not reverse the order (a time, not a rate).
+    pub fn tail(&self, f: impl Fn(f64) -> f64) -> Vec<f64> {
+        if self.singles.is_empty() {
+            return vec![];
+        }
+        TAIL_COLUMNS.iter().map(|&(_, p)| f(percentile(&self.singles, p))).collect()
+    }
+
     /// Row of `f(seconds per op)` over the repetitions, e.g. `|t| t * 1e6` for µs or
     /// `|t| bytes / t / MB` for bandwidth.
     pub fn row(&self, f: impl Fn(f64) -> f64) -> Row {
@@ -116,6 +163,7 @@ pub struct Bench<'t, T: Team> {
     steps: usize,
     hang: Option<(i32, usize)>,
     warned: bool,
+    tail: Option<Tail>,
 }
 
 /// The warm-up of a workload never runs longer than this (seconds) beyond its first
@@ -149,6 +197,25 @@ impl<'t, T: Team> Bench<'t, T> {
             steps: 0,
             hang: test_hang(),
             warned: false,
+            tail: None,
+        }
+    }
+
+    /// The bench with PAW_TAIL's single-iteration timing after each workload's samples.
+    pub fn with_tail(self, tail: Option<Tail>) -> Self {
+        Bench { tail, ..self }
+    }
+
+    /// PAW_TAIL's setting, if on.
+    pub fn tail(&self) -> Option<Tail> {
+        self.tail
+    }
+
+    /// Times PAW_TAIL's single iterations `singles` way (the caller knows its kernel: a
+    /// ping-pong is [`Singles::Leader`], a collective [`Singles::Separated`]).
+    pub fn singles(&mut self, singles: Singles) {
+        if let Some(t) = self.tail.as_mut() {
+            t.singles = singles;
         }
     }
 
@@ -238,6 +305,20 @@ impl<'t, T: Team> Bench<'t, T> {
                 loops.tolerance
             ),
         ]
+    }
+
+    /// PAW_TAIL's columns (P50, P90, P99, PMAX in usec) for a time file's extra columns;
+    /// none when PAW_TAIL is off.
+    pub fn tail_columns(&self) -> Vec<Column> {
+        match self.tail {
+            Some(_) => TAIL_COLUMNS.iter().map(|&(name, _)| Column::fixed(name, "usec")).collect(),
+            None => vec![],
+        }
+    }
+
+    /// The header line of a file with [`Bench::tail_columns`].
+    pub fn tail_line(&self) -> Option<String> {
+        self.tail.map(|t| t.describe(self.timing.ops_per_iter(), self.combine))
     }
 
     /// Measures `op` (collective: every rank calls this with its side of the operation).
@@ -366,12 +447,50 @@ impl<'t, T: Team> Bench<'t, T> {
             }
         }
         self.last_nloop = Some(nloop);
+        let singles = match self.tail {
+            Some(tail) => self.single_times(tail, &mut op),
+            None => vec![],
+        };
         Ok(Measurement {
             nloop,
             per_op: per_op(&combined),
             task_min: per_op(&team.combine(&local, Combine::Min)),
             task_max: per_op(&team.combine(&local, Combine::Max)),
+            singles,
         })
+    }
+
+    /// PAW_TAIL's single iterations: seconds per operation, ascending (rank 0's are the
+    /// ones reported).
+    fn single_times(&self, tail: Tail, op: &mut impl FnMut()) -> Vec<f64> {
+        let team = self.team;
+        let mut local = vec![0.0; tail.count as usize];
+        team.barrier();
+        match tail.singles {
+            Singles::Leader => {
+                let mut before = team.now();
+                for t in local.iter_mut() {
+                    op();
+                    let now = team.now();
+                    *t = now - before;
+                    before = now;
+                }
+            }
+            Singles::Separated => {
+                for t in local.iter_mut() {
+                    team.barrier();
+                    let t0 = team.now();
+                    op();
+                    *t = team.now() - t0;
+                }
+                local = team.combine(&local, self.combine);
+            }
+        }
+        watchdog::alive();
+        let ops = self.timing.ops_per_iter();
+        let mut singles: Vec<f64> = local.iter().map(|t| t / ops).collect();
+        singles.sort_by(f64::total_cmp);
+        singles
     }
 
     /// `count` samples of `nloop` iterations each: this rank's seconds per sample.
@@ -402,6 +521,40 @@ impl<'t, T: Team> Bench<'t, T> {
             watchdog::alive();
         }
         local
+    }
+}
+
+impl Tail {
+    /// The header line: what was timed, how the percentiles are read, and how far the clock
+    /// can be trusted for one iteration.
+    fn describe(&self, ops_per_iter: f64, combine: Combine) -> String {
+        let how = match self.singles {
+            Singles::Leader => "iterations back to back, one clock read between two, on task \
+                                0's clock"
+                .to_string(),
+            Singles::Separated => format!(
+                "each call after a barrier, timed alone; per call the {}",
+                combine.describe().replace(" of each repetition's time", "")
+            ),
+        };
+        let per = if ops_per_iter == 1.0 {
+            String::new()
+        } else {
+            format!(", divided by {ops_per_iter}")
+        };
+        let t = self.timer;
+        let trusted = crate::timer::SAFETY * t.overhead.max(t.step);
+        format!(
+            "tail: PAW_TAIL={} single iterations per size after its samples ({how}{per}); \
+             P50, P90, P99: nearest-rank percentiles of them, PMAX the longest, usec; each \
+             iteration's time holds one clock read ({:.4} usec) on a clock whose smallest \
+             step is {:.4} usec, so an iteration shorter than {:.3} usec carries more than 1% \
+             clock error",
+            self.count,
+            t.overhead * 1e6,
+            t.step * 1e6,
+            trusted * 1e6
+        )
     }
 }
 

@@ -43,8 +43,8 @@ pub struct DatSpec {
     /// Also print the rows as a table on standard output (the run's summary); else one
     /// line names the file.
     pub echo: bool,
-    /// Names of extra columns after NOISY, in the y axis's unit, described in `notes`.
-    pub extra: Vec<&'static str>,
+    /// Extra columns after NOISY, each with its unit, described in `notes`.
+    pub extra: Vec<Column>,
 }
 
 /// Column names of every row, before the extra columns and CHECK.
@@ -118,6 +118,7 @@ pub fn csv_unit(unit: &str) -> String {
         ("GFLOP/s (1e9 flop/s)", "GFLOP_per_s"),
         ("GB/s (1e9 B/s)", "GB_per_s"),
         ("messages/s", "msg_per_s"),
+        ("%", "percent"),
     ];
     if let Some((_, short)) = table.iter().find(|(long, _)| *long == unit) {
         return short.to_string();
@@ -199,10 +200,11 @@ impl DatFile {
         csv_head.extend(["avg", "min", "max", "stddev", "median"].map(|c| csv_name(c, y)));
         csv_head.extend(["nloop".to_string(), "nreps".to_string()]);
         csv_head.extend([csv_name("ci_lo", y), csv_name("ci_hi", y), "noisy".to_string()]);
-        for name in &spec.extra {
+        for column in &spec.extra {
+            let name = &column.name;
             columns.push_str(&format!(" {name}"));
             heading.push_str(&format!(" {name:>12}"));
-            csv_head.push(csv_name(name, y));
+            csv_head.push(csv_name(name, column.unit));
         }
         if layout.check_column {
             columns.push_str(" CHECK");
@@ -321,6 +323,11 @@ pub struct Column {
 }
 
 impl Column {
+    /// A column named `name` in `unit`, for constants.
+    pub const fn fixed(name: &'static str, unit: &'static str) -> Column {
+        Column { name: Cow::Borrowed(name), unit }
+    }
+
     /// A column named `name` in `unit`.
     pub fn new(name: impl Into<Cow<'static, str>>, unit: &'static str) -> Column {
         Column { name: name.into(), unit }
@@ -572,7 +579,7 @@ mod tests {
 
     const PLAIN: Layout = Layout { check_column: false, tolerance: 0.05 };
 
-    fn spec(file: &str, extra: Vec<&'static str>) -> DatSpec {
+    fn spec(file: &str, extra: Vec<Column>) -> DatSpec {
         DatSpec {
             file: file.into(),
             x: Axis::new("message size", "bytes"),
@@ -654,14 +661,14 @@ mod tests {
         let mut f = DatFile::create(
             &place(dir.path()),
             &[],
-            &spec("c.dat", vec!["TASK_MIN", "TASK_MAX"]),
+            &spec("c.dat", vec![Column::new("TASK_MIN", "usec"), Column::new("OVERLAP", "%")]),
             layout,
         )
         .unwrap();
         f.row_with(1, &row(&[1.0]).verdict(Verdict::Pass), &[1.5, 2.5]);
         f.row_with(2, &row(&[1.0]).verdict(Verdict::Fail), &[1.5, 2.5]);
         let text = std::fs::read_to_string(dir.path().join("c.dat")).unwrap();
-        assert!(text.contains(&format!("# columns: {COLUMNS} TASK_MIN TASK_MAX CHECK\n")));
+        assert!(text.contains(&format!("# columns: {COLUMNS} TASK_MIN OVERLAP CHECK\n")));
         let last: Vec<&str> = text.lines().map(|l| l.split_whitespace().last().unwrap()).collect();
         assert_eq!(last[last.len() - 2..], ["pass", "fail"]);
         let cells: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
@@ -669,7 +676,7 @@ mod tests {
         let csv = std::fs::read_to_string(dir.path().join("c.csv")).unwrap();
         assert!(
             csv.starts_with("size_bytes,")
-                && csv.lines().next().unwrap().ends_with(",task_min_us,task_max_us,check")
+                && csv.lines().next().unwrap().ends_with(",task_min_us,overlap_percent,check")
         );
         assert!(csv.lines().last().unwrap().ends_with(",0,1.50000,2.50000,fail"), "{csv}");
     }

@@ -75,9 +75,10 @@ mod team;
 mod timer;
 pub mod vars;
 pub mod watchdog;
+pub mod work;
 
 pub use about::{About, Opt};
-pub use bench::{Bench, Measurement, Row, Timing};
+pub use bench::{percentile, Bench, Measurement, Row, Singles, Tail, Timing, TAIL_COLUMNS};
 pub use calib::Policy;
 pub use config::{check_requested, doubling, Family, SizeRange, MPI_COUNT_LIMIT};
 pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Table, TextFile};

@@ -3,7 +3,7 @@
 //! header), loop controls and timer figures, run metadata, output files and the run record.
 
 use crate::about::one_line;
-use crate::bench::{Bench, Timing};
+use crate::bench::{Bench, Singles, Tail, Timing};
 use crate::calib::{Calibration, Policy};
 use crate::check::Verdict;
 use crate::config::{self, Family, Loops, ProcessEnv, SizeRange, Until};
@@ -160,6 +160,7 @@ impl<T: Team> Session<T> {
         if spec.reads_var(vars::NREPS.name) {
             session.loops()?;
         }
+        session.tail(Timing::PerCall)?;
         session.combine_override()?;
         Ok(session)
     }
@@ -441,7 +442,28 @@ impl<T: Team> Session<T> {
             self.note(&vars::PAW_COMBINE, chosen.unwrap_or(combine).name());
         }
         let calibration = Calibration::new(loops, self.timer.floor(), policy);
-        Ok(Bench::new(&self.team, timing, chosen.unwrap_or(combine), combine, calibration))
+        let bench = Bench::new(&self.team, timing, chosen.unwrap_or(combine), combine, calibration);
+        Ok(bench.with_tail(self.tail(timing)?))
+    }
+
+    /// PAW_TAIL, when the benchmark reads it and it is not 0 (collective). Single
+    /// iterations are timed separately under [`Timing::PerCall`], else back to back.
+    fn tail(&self, timing: Timing) -> Result<Option<Tail>> {
+        if !self.spec.reads_var(vars::PAW_TAIL.name) {
+            return Ok(None);
+        }
+        let count = self.knob(&vars::PAW_TAIL, 0..=1_000_000)?;
+        if count == 0 {
+            return Ok(None);
+        }
+        if count < 100 {
+            return Err(Error::input(format!(
+                "PAW_TAIL={count}: accepted 0 (off) or 100 to 1000000 single iterations (a \
+                 99th percentile needs 100)"
+            )));
+        }
+        let singles = if timing == Timing::PerCall { Singles::Separated } else { Singles::Leader };
+        Ok(Some(Tail { count, singles, timer: self.timer }))
     }
 
     /// The header lines every file of this run starts with: the run, the settings read,
@@ -488,6 +510,10 @@ impl<T: Team> Session<T> {
         };
         let mut header = self.header();
         header.extend(bench.describe());
+        let tail = bench.tail_columns();
+        if !tail.is_empty() && spec.extra.iter().any(|c| tail.contains(c)) {
+            header.extend(bench.tail_line());
+        }
         let file =
             self.on_root(&spec.file, true, |place| DatFile::create(place, &header, &spec, layout))?;
         Ok(file.unwrap_or_else(|| DatFile::inactive(layout)))

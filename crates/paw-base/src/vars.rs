@@ -64,6 +64,11 @@ var!(
     "0.05",
     "a row is NOISY when its 95% interval is wider than this fraction of its median"
 );
+var!(
+    PAW_TAIL,
+    "0",
+    "single iterations timed one by one after each size's samples, for the P50, P90, P99 and PMAX columns (0: off; else 100 to 1000000)"
+);
 var!(PAW_COMBINE, "the benchmark's rule", "how the tasks' times combine: min, max or avg");
 var!(PAW_CHECK, "0", "1: check the data moved after each size (CHECK column)");
 var!(PAW_OUTPUT_DIR, ".", "directory for the output files");
@@ -100,6 +105,8 @@ pub const MEASURE: &[Var] =
     &[NLOOP, NLOOP_MAX, NLOOP_MIN, NREPS, PAW_PRECISION, PAW_MAX_TIME, PAW_TOLERANCE];
 /// PAW_COMBINE (MPI benchmarks that combine the tasks' times).
 pub const COMBINE: &[Var] = &[PAW_COMBINE];
+/// PAW_TAIL (latency tests with percentile columns).
+pub const TAIL: &[Var] = &[PAW_TAIL];
 /// PAW_CHECK (benchmarks with [`crate::Check::Data`]).
 pub const CHECK: &[Var] = &[PAW_CHECK];
 /// OPENBLAS_NUM_THREADS, OMP_NUM_THREADS (BLAS benchmarks).
@@ -110,8 +117,18 @@ pub const RAYON_THREADS: &[Var] = &[RAYON_NUM_THREADS, OMP_NUM_THREADS];
 pub const EVERY: &[Var] = &[PAW_OUTPUT_DIR, PAW_TIMEOUT, PAW_STRICT];
 /// paw's own shared variables (not other libraries' thread counts): a variable of the
 /// environment is measured against these and the benchmark's own to tell a near miss.
-pub const OWN: &[&[Var]] =
-    &[P2P_SIZES, COL_SIZES, BLAS_SIZES, GPU_SIZES, GPU_BLAS_SIZES, MEASURE, COMBINE, CHECK, EVERY];
+pub const OWN: &[&[Var]] = &[
+    P2P_SIZES,
+    COL_SIZES,
+    BLAS_SIZES,
+    GPU_SIZES,
+    GPU_BLAS_SIZES,
+    MEASURE,
+    COMBINE,
+    TAIL,
+    CHECK,
+    EVERY,
+];
 
 /// Why a variable of the environment that a benchmark does not read deserves a word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! doc/binaries.md are made from it.
 use files::{read_file, write_file, FILE_SIZE, IO_DIR, TRANSFER_SIZE};
 use paw_core::{
-    check, vars, Axis, Check, Combine, DatSpec, Error, Paw, Policy, Ranks, Spec, Timing, MB,
+    check, vars, Axis, Check, Column, Combine, DatSpec, Error, Paw, Policy, Ranks, Spec, Timing, MB,
 };
 use std::path::PathBuf;
 
@@ -55,7 +55,9 @@ fn main() -> std::process::ExitCode {
                 dir.display()
             )],
             echo: true,
-            extra: vec!["TASK_MIN_BW", "TASK_MAX_BW"],
+            extra: ["TASK_MIN_BW", "TASK_MAX_BW"]
+                .map(|c| Column::fixed(c, "MB/s (MB = 2^20 B)"))
+                .to_vec(),
         };
         let mut write_out = paw.dat(&bench, spec("write", "open, write() x N, fsync, close"))?;
         let bw = |t: f64| file_size as f64 / t / MB;

@@ -48,7 +48,11 @@ fn main() -> std::process::ExitCode {
                 }
             }
             let verdict = paw.verdict(wrong);
-            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));
+            time.row_with(
+                size,
+                &m.row(|t| t * 1e6).verdict(verdict),
+                &paw_mpi::spread_and_tail(&m),
+            );
             bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
         }
         paw.checks_passed()

@@ -19,7 +19,7 @@ one-way latency = sample / (2 NLOOP), usec, {ranks} (PAW section \
 7).",
     ranks: Ranks::Exactly(2),
     combine: Combine::Min,
-    vars: &[vars::MEASURE, vars::COMBINE, vars::CHECK],
+    vars: &[vars::MEASURE, vars::COMBINE, vars::TAIL, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: "latency.dat (usec)",
 };
@@ -41,7 +41,7 @@ fn main() -> std::process::ExitCode {
                 y: Axis::new("one-way latency", "usec"),
                 notes: vec![],
                 echo: true,
-                extra: vec![],
+                extra: bench.tail_columns(),
             },
         )?;
         let m = bench.measure(1, || send_pingpong(leader, &peer, &send, &mut recv))?;
@@ -51,7 +51,8 @@ fn main() -> std::process::ExitCode {
             send_pingpong(leader, &peer, &send, &mut recv);
             wrong = check::mismatches(&recv, 1 - paw.rank(), 1, 0);
         }
-        out.row(send.len(), &m.row(|t| t * 1e6).verdict(paw.verdict(wrong)));
+        let row = m.row(|t| t * 1e6).verdict(paw.verdict(wrong));
+        out.row_with(send.len(), &row, &m.tail(|t| t * 1e6));
         paw.checks_passed()
     })
 }

@@ -21,7 +21,7 @@ one-way time = sample / (2 NLOOP), usec, {ranks} (PAW section 7); bandwidth \
 per pair = SIZE / one-way time, MB/s (MB = 2^20 B).",
     ranks: Ranks::Even,
     combine: Combine::Min,
-    vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::TAIL, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: "\
 send_time-np_NNNN.dat (usec) and send_bw-np_NNNN.dat (MB/s), NNNN = tasks",
@@ -59,7 +59,7 @@ fn main() -> std::process::ExitCode {
                 wrong = check::mismatches(&recv[..n], pair.partner, size, seq as u64);
             }
             let verdict = paw.verdict(wrong);
-            time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
+            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.tail(|t| t * 1e6));
             bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
         }
         paw.checks_passed()

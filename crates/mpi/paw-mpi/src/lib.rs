@@ -10,7 +10,8 @@ use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
 use paw_core::{
-    Axis, Bench, Column, DatFile, DatSpec, Error, Paw, Policy, SizeRange, Timing, Var, World,
+    Axis, Bench, Column, DatFile, DatSpec, Error, Measurement, Paw, Policy, Singles, SizeRange,
+    Timing, Var, World,
 };
 
 /// What the point-to-point tests check with PAW_CHECK=1.
@@ -58,6 +59,7 @@ macro_rules! collective_spec {
                 ::paw_core::vars::COL_SIZES,
                 ::paw_core::vars::MEASURE,
                 ::paw_core::vars::COMBINE,
+                ::paw_core::vars::TAIL,
                 ::paw_core::vars::CHECK,
             ],
             check: ::paw_core::Check::Data($crate::COLLECTIVE_CHECK),
@@ -79,7 +81,8 @@ macro_rules! collective_spec {
 pub fn collective_bench(paw: &Paw) -> paw_core::Result<(Bench<'_, World>, Roots)> {
     let imb = paw.combine_setting()?.is_none();
     let timing = if imb { Timing::Batch { ops_per_iter: 1.0 } } else { Timing::PerCall };
-    let bench = paw.bench(timing, Policy::Calibrated)?;
+    let mut bench = paw.bench(timing, Policy::Calibrated)?;
+    bench.singles(Singles::Separated);
     Ok((bench, Roots { rotate: imb, tasks: paw.size(), next: 0 }))
 }
 
@@ -149,8 +152,9 @@ pub enum Second {
     Rate(&'static str),
 }
 
-/// Creates `<stem>_time-np_NNNN.dat` (time in usec, echoed as the summary) and the second
-/// file, both headed by `notes` (the timed calls and formulas).
+/// Creates `<stem>_time-np_NNNN.dat` (time in usec, echoed as the summary, with PAW_TAIL's
+/// columns when it is on) and the second file, both headed by `notes` (the timed calls and
+/// formulas).
 pub fn time_and_second(
     paw: &Paw,
     bench: &Bench<'_, World>,
@@ -181,8 +185,18 @@ pub fn collective_files(
     files(paw, bench, stem, "time per call", Second::Bandwidth(bandwidth), &notes, SPREAD.to_vec())
 }
 
-/// The extra columns of a collective's time file.
-pub const SPREAD: [&str; 2] = ["TASK_MIN", "TASK_MAX"];
+/// The extra values of a collective's time row, usec: [`SPREAD`], then PAW_TAIL's
+/// percentiles when it is on.
+pub fn spread_and_tail(m: &Measurement) -> Vec<f64> {
+    let usec = |t: f64| t * 1e6;
+    let mut extra = m.spread(usec).to_vec();
+    extra.extend(m.tail(usec));
+    extra
+}
+
+/// The extra columns of a collective's time file (before PAW_TAIL's).
+pub const SPREAD: [Column; 2] =
+    [Column::fixed("TASK_MIN", "usec"), Column::fixed("TASK_MAX", "usec")];
 
 fn files(
     paw: &Paw,
@@ -191,9 +205,11 @@ fn files(
     time_label: &str,
     second: Second,
     notes: &[&str],
-    extra: Vec<&'static str>,
+    extra: Vec<Column>,
 ) -> paw_core::Result<(DatFile, DatFile)> {
     let notes: Vec<String> = notes.iter().map(|n| n.to_string()).collect();
+    let mut extra = extra;
+    extra.extend(bench.tail_columns());
     let size = Axis::new("message size", "bytes");
     // The second file first: its line names it above the time table the terminal shows.
     let (file, y) = match second {

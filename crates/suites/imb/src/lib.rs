@@ -9,7 +9,8 @@
 //! a [`Run`] for one process count, which the driver asks for times and checks.
 
 pub mod buffers;
-pub mod cpu;
+/// Today's IMB CPU work (CPU_Exploit), shared with paw's non-blocking collectives.
+pub use paw_core::work as cpu;
 mod driver;
 pub mod options;
 pub mod output;
