@@ -56,7 +56,7 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
     /// Binary, task counts, settings that make the sweep last, the file to watch, and the
     /// rows it must hold before the kill.
     type Case<'a> = (&'a str, &'a [usize], &'a [(&'a str, &'a str)], &'a str, usize);
-    let cases: [Case; 4] = [
+    let cases: [Case; 5] = [
         ("latency", &[2], &[("NREPS", "3000"), ("NLOOP_MAX", "1000")], "latency.dat", 0),
         (
             "p2p_isend",
@@ -77,6 +77,13 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
             &[2, 4],
             &[("MAX_COL_SIZE", "4194304"), ("NREPS", "60")],
             "acc_time-np_{np}.dat",
+            3,
+        ),
+        (
+            "col_iardc",
+            &[2, 4],
+            &[("MAX_COL_SIZE", "4194304"), ("NREPS", "60")],
+            "iardc_time-np_{np}.dat",
             3,
         ),
     ];

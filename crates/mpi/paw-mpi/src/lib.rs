@@ -1,7 +1,10 @@
 //! paw-mpi: what several MPI tests share beyond paw-core, so each `main.rs` keeps only its
-//! own pattern: the two ping-pong kernels of PAW Tables 7.4 and 7.5, and the pair of
-//! `<stem>_time-np_NNNN.dat` / `<stem>_bw-np_NNNN.dat` files (or `_rate`) they write.
+//! own pattern: the two ping-pong kernels of PAW Tables 7.4 and 7.5, the pair of
+//! `<stem>_time-np_NNNN.dat` / `<stem>_bw-np_NNNN.dat` files (or `_rate`) they write, and the
+//! overlap measurement of the non-blocking collectives ([`nbc`]).
 #![warn(missing_docs)]
+
+pub mod nbc;
 
 use mpi_ext::rma::Window;
 use paw_core::check;

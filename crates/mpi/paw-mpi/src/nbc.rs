@@ -1,0 +1,179 @@
+//! What the non-blocking collectives (col_iardc, col_ia2a, col_ibct, col_iagtr,
+//! col_ibarrier) share: per size the pure communication time, the time with a computation
+//! between the start and the wait, the computation alone, and OSU's overlap figure, in one
+//! `<stem>_time-np_NNNN.dat`.
+
+use paw_core::check::Verdict;
+use paw_core::work::Exploit;
+use paw_core::{Axis, Bench, Column, DatFile, DatSpec, Paw, Policy, Stats, Timing, Var, World};
+
+/// NBC_COMPUTE: how long the computation between start and wait lasts.
+pub const NBC_COMPUTE: Var = Var {
+    name: "NBC_COMPUTE",
+    default: "100",
+    meaning: "computation between each call's start and wait, percent of the size's pure \
+              communication time (0: none; no overlap is measured), at most 1000",
+};
+
+/// The variables only the non-blocking collectives read.
+pub const NBC: &[Var] = &[NBC_COMPUTE];
+
+/// The SPEC of a non-blocking collective test: the binary's name, its title, the call as
+/// the text says it, what SIZE means and the file stem.
+#[macro_export]
+macro_rules! nbc_spec {
+    ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal) => {
+        ::paw_core::Spec {
+            name: $name,
+            title: $title,
+            timed: concat!(
+                "Three loops per size, each NLOOP x (MPI_Barrier, clock, one call, clock): \
+                 pure = ",
+                $call,
+                " then MPI_Wait; overall = ",
+                $call,
+                ", the computation, MPI_Wait; compute = the computation alone. The \
+                 computation is passes of a 10 x 10 float matrix-vector product, as many as \
+                 fill NBC_COMPUTE % of the size's pure time (median) at this task's rate, \
+                 with no MPI call inside. SIZE = ",
+                $size,
+                ". Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE, after one untimed call at \
+                 MED_COL_SIZE."
+            ),
+            reports: "pure communication time per call, usec, {ranks} (OSU's rule for \
+                 collectives); OVERALL and COMPUTE: medians over the repetitions of the \
+                 overall and the compute loop, usec; OVERLAP = max(0, 100 - 100 (OVERALL - \
+                 COMPUTE) / MEDIAN), held to at most 100, % (OSU 7.4's definition, from the \
+                 three medians of the row); with NBC_COMPUTE=0 the file has no OVERALL, \
+                 COMPUTE or OVERLAP and says that no computation was configured.",
+            ranks: ::paw_core::Ranks::Any,
+            combine: ::paw_core::Combine::Avg,
+            vars: &[
+                ::paw_core::vars::COL_SIZES,
+                ::paw_core::vars::MEASURE,
+                ::paw_core::vars::COMBINE,
+                $crate::nbc::NBC,
+                ::paw_core::vars::CHECK,
+            ],
+            check: ::paw_core::Check::Data($crate::COLLECTIVE_CHECK),
+            files: concat!($stem, "_time-np_NNNN.dat (usec; OVERALL, COMPUTE usec, OVERLAP %)"),
+        }
+    };
+}
+
+/// The words of the file and the terminal when NBC_COMPUTE is 0.
+pub const NO_COMPUTATION: &str = "overlap: not measured, no computation configured (NBC_COMPUTE=0)";
+
+/// One size's three loops.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pure: paw_core::Measurement,
+    /// Overall and compute medians, seconds, when a computation is configured.
+    overlapped: Option<(f64, f64)>,
+}
+
+/// OSU 7.4's overlap, %: max(0, 100 - 100 (overall - compute) / pure), held to at most 100.
+pub fn overlap_percent(pure: f64, overall: f64, compute: f64) -> f64 {
+    (100.0 - 100.0 * (overall - compute) / pure).clamp(0.0, 100.0)
+}
+
+/// The measurement and the file of a non-blocking collective test.
+#[derive(Debug)]
+pub struct Overlap<'p> {
+    bench: Bench<'p, World>,
+    file: DatFile,
+    percent: u64,
+    work: Exploit,
+}
+
+impl<'p> Overlap<'p> {
+    /// Reads NBC_COMPUTE and creates `<stem>_time-np_NNNN.dat` (collective).
+    pub fn new(paw: &'p Paw, stem: &str) -> paw_core::Result<Overlap<'p>> {
+        let percent = paw.knob(&NBC_COMPUTE, 0..=1000)?;
+        let bench = paw.bench(Timing::PerCall, Policy::Calibrated)?;
+        let rate = paw_core::work::rate();
+        let mut notes = vec![format!(
+            "computation: {:.0} Mflop/s on task 0 ({:.0} passes per second)",
+            rate.mflops, rate.passes_per_second
+        )];
+        let extra = if percent == 0 {
+            notes.push(NO_COMPUTATION.to_string());
+            if paw.rank() == 0 {
+                println!("{NO_COMPUTATION}");
+            }
+            vec![]
+        } else {
+            vec![
+                Column::fixed("OVERALL", "usec"),
+                Column::fixed("COMPUTE", "usec"),
+                Column::fixed("OVERLAP", "%"),
+            ]
+        };
+        let file = paw.dat(
+            &bench,
+            DatSpec {
+                file: paw.np_file(&format!("{stem}_time"), paw.size()),
+                x: Axis::new("message size", "bytes"),
+                y: Axis::new("pure communication time per call", "usec"),
+                notes,
+                echo: true,
+                extra,
+            },
+        )?;
+        Ok(Overlap { bench, file, percent, work: Exploit::new() })
+    }
+
+    /// Measures one size. `call(between)` starts the operation, runs `between`, waits for
+    /// it (collective: every task calls this with its side).
+    pub fn measure(
+        &mut self,
+        size: u64,
+        mut call: impl FnMut(&mut dyn FnMut()),
+    ) -> paw_core::Result<Sample> {
+        let pure = self.bench.measure(size, || call(&mut || {}))?;
+        if self.percent == 0 {
+            return Ok(Sample { pure, overlapped: None });
+        }
+        // The combined median is the same on every task: all compute for the same time.
+        let target = median(&pure.per_op) * self.percent as f64 / 100.0;
+        let passes = Exploit::passes_for(target);
+        let work = &mut self.work;
+        let compute = self.bench.measure(size, || work.run(passes))?;
+        let overall = self.bench.measure(size, || call(&mut || work.run(passes)))?;
+        Ok(Sample { pure, overlapped: Some((median(&overall.per_op), median(&compute.per_op))) })
+    }
+
+    /// Writes the row of one size.
+    pub fn row(&mut self, size: u64, sample: &Sample, verdict: Verdict) {
+        let usec = |t: f64| t * 1e6;
+        let extra = match sample.overlapped {
+            Some((overall, compute)) => {
+                let pure = median(&sample.pure.per_op);
+                vec![usec(overall), usec(compute), overlap_percent(pure, overall, compute)]
+            }
+            None => vec![],
+        };
+        self.file.row_with(size, &sample.pure.row(usec).verdict(verdict), &extra);
+    }
+}
+
+fn median(samples: &[f64]) -> f64 {
+    Stats::of(samples).median
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overlap_percent;
+
+    #[test]
+    fn overlap_follows_osu_and_stays_within_0_and_100() {
+        // Nothing hidden: overall = pure + compute.
+        assert_eq!(overlap_percent(10.0, 20.0, 10.0), 0.0);
+        // All hidden: overall = compute.
+        assert_eq!(overlap_percent(10.0, 10.0, 10.0), 100.0);
+        assert!((overlap_percent(10.0, 15.0, 10.0) - 50.0).abs() < 1e-12);
+        // Worse than serial, or faster than the computation alone (noise): held to the range.
+        assert_eq!(overlap_percent(10.0, 30.0, 10.0), 0.0);
+        assert_eq!(overlap_percent(10.0, 9.0, 10.0), 100.0);
+    }
+}
