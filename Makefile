@@ -43,7 +43,7 @@ P2P_BINS := p2p_send p2p_isend p2p_isend_bidir p2p_isend_ping p2p_mrate p2p_mrat
 	p2p_put p2p_get p2p_put_fence p2p_get_fence p2p_rput p2p_rget
 COL_BINS := col_agtr col_ardc col_a2a col_bct col_gtr col_rdc col_sct \
 	col_acc col_acc_fence col_racc col_init col_init_th \
-	col_iardc col_ia2a col_ibct col_iagtr col_ibarrier
+	col_iardc col_ia2a col_ibct col_iagtr col_ibarrier col_nbr_agtr col_nbr_a2a
 BLAS_BINS := dgemm sgemm dgemv sgemv
 EXTRA_BINS := rayon_overhead posix_io
 GPU_BINS := gpu_dgemm gpu_sgemm \

@@ -10,7 +10,8 @@
 //! - [`batch`]: many MPI_Isend/MPI_Irecv completed by one MPI_Waitall, with request storage
 //!   reused between batches (no allocation per batch).
 //! - [`collective`]: MPI_Reduce_scatter (the form with a count per rank).
-//! - [`topology`]: MPI_Dims_create (a balanced grid of processes).
+//! - [`topology`]: MPI_Dims_create (a balanced grid of processes) and the neighbourhood
+//!   collectives MPI_Neighbor_allgather and MPI_Neighbor_alltoall.
 //!
 //! All `unsafe` code of paw's MPI use lives in this crate; each block states why it is sound.
 #![warn(missing_docs)]

@@ -62,6 +62,8 @@ const TABLE: &[(&str, Kind)] = &[
     ("col_ibct", Kind::Paw(None)),
     ("col_iagtr", Kind::Paw(None)),
     ("col_ibarrier", Kind::Paw(None)),
+    ("col_nbr_agtr", Kind::Paw(None)),
+    ("col_nbr_a2a", Kind::Paw(None)),
     ("dgemm", Kind::Paw(None)),
     ("sgemm", Kind::Paw(None)),
     ("dgemv", Kind::Paw(None)),

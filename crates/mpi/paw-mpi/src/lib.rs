@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod nbc;
+pub mod neighbor;
 
 use mpi_ext::rma::Window;
 use paw_core::check;
@@ -28,12 +29,13 @@ pub const COLLECTIVE_CHECK: &str = "one more call with buffers holding patterns 
                                     ranks; sums exact, the values chosen so that no byte \
                                     overflows)";
 
-/// The SPEC of an MPI-1 collective test: the binary's name, its title, the call as the
-/// text says it, what SIZE means and the file stem; the rest (the two loops, the rank
-/// rule, formulas, variables, check) is common to the seven. See [`collective_bench`].
+/// The SPEC of a blocking collective test: the binary's name, its title, the call as the
+/// text says it, what SIZE means, the file stem and, optionally, a group of variables of
+/// its own; the rest (the two loops, the rank rule, formulas, variables, check) is common
+/// to all. See [`collective_bench`].
 #[macro_export]
 macro_rules! collective_spec {
-    ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal) => {
+    ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal $(, $own:expr)?) => {
         ::paw_core::Spec {
             name: $name,
             title: $title,
@@ -63,6 +65,7 @@ macro_rules! collective_spec {
                 ::paw_core::vars::MEASURE,
                 ::paw_core::vars::COMBINE,
                 ::paw_core::vars::TAIL,
+                $($own,)?
                 ::paw_core::vars::CHECK,
             ],
             check: ::paw_core::Check::Data($crate::COLLECTIVE_CHECK),

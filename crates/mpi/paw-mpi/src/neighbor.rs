@@ -1,0 +1,153 @@
+//! What the neighbourhood collectives (col_nbr_agtr, col_nbr_a2a) share: the Cartesian
+//! grid of tasks from MPI_Dims_create, each task's neighbours, and the data check's
+//! expectation of every received block.
+
+use mpi_ext::topology::dims_create;
+use paw_core::check;
+use paw_core::mpi::topology::CartesianCommunicator;
+use paw_core::mpi::traits::*;
+use paw_core::{Error, Paw, Var};
+
+/// NBR_DIMS: dimensions of the grid.
+pub const NBR_DIMS: Var = Var {
+    name: "NBR_DIMS",
+    default: "2",
+    meaning: "dimensions of the Cartesian grid of tasks (MPI_Dims_create), 1 to 6",
+};
+
+/// NBR_PERIODIC: whether the grid wraps around.
+pub const NBR_PERIODIC: Var = Var {
+    name: "NBR_PERIODIC",
+    default: "1",
+    meaning: "1: every dimension wraps around (a torus); 0: none does, and tasks at an edge \
+              have fewer neighbours",
+};
+
+/// The variables only the neighbourhood collectives read.
+pub const NBR: &[Var] = &[NBR_DIMS, NBR_PERIODIC];
+
+/// The pattern id of a block that must not have been written (a missing neighbour's).
+const UNTOUCHED: i32 = i32::MAX;
+
+/// The Cartesian communicator and this task's neighbours.
+pub struct Grid {
+    /// The communicator with the Cartesian topology (ranks as in the world: no reordering).
+    pub comm: CartesianCommunicator,
+    /// Tasks per dimension.
+    pub dims: Vec<usize>,
+    /// Whether the dimensions wrap around.
+    pub periodic: bool,
+    /// Per dimension the neighbour at -1, then the one at +1 (MPI's order); `None` at a
+    /// non-periodic edge.
+    pub neighbours: Vec<Option<i32>>,
+}
+
+impl std::fmt::Debug for Grid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Grid")
+            .field("dims", &self.dims)
+            .field("periodic", &self.periodic)
+            .field("neighbours", &self.neighbours)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Grid {
+    /// Reads NBR_DIMS and NBR_PERIODIC and builds the grid (collective).
+    pub fn new(paw: &Paw) -> paw_core::Result<Grid> {
+        let ndims = paw.knob(&NBR_DIMS, 1..=6)? as usize;
+        let periodic = paw.knob(&NBR_PERIODIC, 0..=1)? == 1;
+        let dims = dims_create(paw.size(), ndims);
+        let counts: Vec<i32> = dims.iter().map(|&d| d as i32).collect();
+        let comm = paw
+            .world()
+            .create_cartesian_communicator(&counts, &vec![periodic; ndims], false)
+            .ok_or_else(|| Error::input("MPI_Cart_create left this task out of the grid"))?;
+        let mut neighbours = Vec::with_capacity(2 * ndims);
+        for d in 0..ndims {
+            let (below, above) = comm.shift(d as i32, 1);
+            neighbours.extend([below, above]);
+        }
+        Ok(Grid { comm, dims, periodic, neighbours })
+    }
+
+    /// Blocks per call: 2 per dimension.
+    pub fn blocks(&self) -> usize {
+        self.neighbours.len()
+    }
+
+    /// The header line describing the grid.
+    pub fn describe(&self) -> String {
+        let dims: Vec<String> = self.dims.iter().map(usize::to_string).collect();
+        format!(
+            "grid: {} tasks per dimension (MPI_Dims_create, NBR_DIMS={}), {}; {} neighbour \
+             blocks per task, per dimension the one at -1 then +1 (MPI's order)",
+            dims.join(" x "),
+            self.dims.len(),
+            if self.periodic {
+                "every dimension wraps around (NBR_PERIODIC=1)"
+            } else {
+                "no dimension wraps around (NBR_PERIODIC=0): a neighbour beyond an edge is \
+                 MPI_PROC_NULL, its block untouched"
+            },
+            self.blocks()
+        )
+    }
+
+    /// Before the check: every receive block set to the pattern a missing neighbour's block
+    /// must keep.
+    pub fn clear(&self, recv: &mut [u8], size: u64, seq: u64) {
+        let n = recv.len() / self.blocks();
+        for block in recv.chunks_exact_mut(n) {
+            check::fill(block, UNTOUCHED, size, seq);
+        }
+    }
+
+    /// Wrong bytes in the received blocks. `sent(rank, k)` is the pattern id of what `rank`
+    /// sends in its block k; see [`accepted`] for what each block must hold.
+    pub fn wrong(
+        &self,
+        recv: &[u8],
+        size: u64,
+        seq: u64,
+        sent: impl Fn(i32, usize) -> i32,
+    ) -> usize {
+        let n = recv.len() / self.blocks();
+        let ids = accepted(&self.neighbours, sent);
+        let mismatches = |block: &[u8], id: i32| check::mismatches(block, id, size, seq);
+        let blocks = recv.chunks_exact(n).zip(&ids);
+        blocks.map(|(block, ids)| ids.iter().map(|&id| mismatches(block, id)).min().unwrap()).sum()
+    }
+}
+
+/// The pattern ids block k of the receive buffer may hold, for every k. Block k comes from
+/// neighbour k, which sent it toward this task: its block k ^ 1 (the neighbour at -1 sent
+/// it toward +1). Where both neighbours of a dimension are one task (2 or fewer tasks
+/// there, wrapping) MPI does not say which of its two blocks arrives where: either is
+/// accepted. A missing neighbour's block must be untouched.
+pub fn accepted(neighbours: &[Option<i32>], sent: impl Fn(i32, usize) -> i32) -> Vec<Vec<i32>> {
+    let ids = |k: usize| match neighbours[k] {
+        None => vec![UNTOUCHED],
+        Some(from) if neighbours[k ^ 1] == Some(from) => vec![sent(from, k ^ 1), sent(from, k)],
+        Some(from) => vec![sent(from, k ^ 1)],
+    };
+    (0..neighbours.len()).map(ids).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_block_holds_what_its_neighbour_sent_toward_this_task() {
+        // Rank 1 of a 4 x 3 torus at (0, 1): -1/+1 in dim 0 are ranks 9 and 4, in dim 1
+        // ranks 0 and 2; a task's block j is id 10 x rank + j.
+        let sent = |rank: i32, j: usize| 10 * rank + j as i32;
+        let got = accepted(&[Some(9), Some(4), Some(0), Some(2)], sent);
+        assert_eq!(got, [vec![91], vec![40], vec![3], vec![22]]);
+        // Two tasks around a ring: both blocks of the one neighbour are accepted.
+        assert_eq!(accepted(&[Some(0), Some(0)], sent), [vec![1, 0], vec![0, 1]]);
+        // At a non-periodic edge the block must be untouched.
+        assert_eq!(accepted(&[None, Some(2)], sent), [vec![UNTOUCHED], vec![20]]);
+    }
+}
