@@ -44,6 +44,8 @@ P2P_BINS := p2p_send p2p_isend p2p_isend_bidir p2p_isend_ping p2p_mrate p2p_mrat
 COL_BINS := col_agtr col_ardc col_a2a col_bct col_gtr col_rdc col_sct \
 	col_acc col_acc_fence col_racc col_init col_init_th \
 	col_iardc col_ia2a col_ibct col_iagtr col_ibarrier col_nbr_agtr col_nbr_a2a
+# MPI-4 persistent collectives: they refuse to run on an MPI-3 library (Open MPI 4.1).
+MPI4_BINS := col_pardc col_pbct
 BLAS_BINS := dgemm sgemm dgemv sgemv
 EXTRA_BINS := rayon_overhead posix_io
 GPU_BINS := gpu_dgemm gpu_sgemm \
@@ -51,7 +53,7 @@ GPU_BINS := gpu_dgemm gpu_sgemm \
 	$(foreach m,alloc keep,$(foreach a,al noal,$(foreach d,in out inout,gpu_$(m)_$(a)_$(d))))
 SUITE_BINS := IMB-MPI1 IMB-NBC IMB-RMA IMB-P2P IMB-EXT IMB-IO b_eff b_eff_io com laten rma allred globalop
 TOOL_BINS := paw-report
-BINS := $(CORE_BINS) $(P2P_BINS) $(COL_BINS) $(BLAS_BINS) $(EXTRA_BINS) $(GPU_BINS) $(SUITE_BINS) \
+BINS := $(CORE_BINS) $(P2P_BINS) $(COL_BINS) $(MPI4_BINS) $(BLAS_BINS) $(EXTRA_BINS) $(GPU_BINS) $(SUITE_BINS) \
 	$(TOOL_BINS)
 
 # Small defaults for make blas / make extras (seconds to a minute here); override on the

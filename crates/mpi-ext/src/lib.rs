@@ -10,6 +10,8 @@
 //! - [`batch`]: many MPI_Isend/MPI_Irecv completed by one MPI_Waitall, with request storage
 //!   reused between batches (no allocation per batch).
 //! - [`collective`]: MPI_Reduce_scatter (the form with a count per rank).
+//! - [`persistent`]: MPI-4 persistent collectives (MPI_Allreduce_init, MPI_Bcast_init), where
+//!   the library has them.
 //! - [`topology`]: MPI_Dims_create (a balanced grid of processes) and the neighbourhood
 //!   collectives MPI_Neighbor_allgather and MPI_Neighbor_alltoall.
 //!
@@ -19,6 +21,7 @@
 pub mod batch;
 pub mod collective;
 pub mod io;
+pub mod persistent;
 pub mod rma;
 pub mod topology;
 

@@ -488,6 +488,17 @@ pub fn is_open_mpi() -> bool {
     })
 }
 
+/// Whether the library under test has MPI-4's persistent collectives: not Open MPI before
+/// 5 (the binaries of the Makefile's MPI4 list refuse to run there).
+pub fn has_mpi4() -> bool {
+    static MPI4: OnceLock<bool> = OnceLock::new();
+    *MPI4.get_or_init(|| {
+        let out = Command::new(launcher()).arg("--version").output();
+        let v = out.map(|o| String::from_utf8_lossy(&o.stdout).to_string()).unwrap_or_default();
+        !(v.contains("Open MPI") && !v.contains("(Open MPI) 5"))
+    })
+}
+
 /// srun's MPI plugin for the MPI library of the binaries: `pmix` for Open MPI (Debian's
 /// has no PMI-2), `pmi2` for MPICH (Debian's speaks PMI-1 and 2, not PMIx).
 pub fn srun_mpi_plugin() -> &'static str {

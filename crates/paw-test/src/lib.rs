@@ -22,7 +22,8 @@ pub mod slurm;
 
 pub use disk::SmallDisk;
 pub use launch::{
-    crowded, help_variables, is_open_mpi, launcher, launcher_is_graceful, srun_mpi_plugin,
-    task_counts, variables_read, Interrupt, Launch, Outcome, DEFAULT_TIMEOUT, SMALL,
+    crowded, has_mpi4, help_variables, is_open_mpi, launcher, launcher_is_graceful,
+    srun_mpi_plugin, task_counts, variables_read, Interrupt, Launch, Outcome, DEFAULT_TIMEOUT,
+    SMALL,
 };
 pub use paw_report::Dat;

@@ -64,6 +64,8 @@ const TABLE: &[(&str, Kind)] = &[
     ("col_ibarrier", Kind::Paw(None)),
     ("col_nbr_agtr", Kind::Paw(None)),
     ("col_nbr_a2a", Kind::Paw(None)),
+    ("col_pardc", Kind::Paw(None)),
+    ("col_pbct", Kind::Paw(None)),
     ("dgemm", Kind::Paw(None)),
     ("sgemm", Kind::Paw(None)),
     ("dgemv", Kind::Paw(None)),

@@ -93,12 +93,14 @@ fn recorded(dat: &Dat) -> BTreeSet<String> {
         .collect()
 }
 
-/// The binaries that run on this machine (the GPU ones need a GPU).
+/// The binaries that run on this machine (the GPU ones need a GPU, the MPI4 ones an MPI-4
+/// library).
 fn runnable() -> Vec<String> {
     let gpus = paw_test::gpu::gpus();
     binaries::makefile_lists()
         .into_iter()
         .filter(|(list, _)| list != "SUITE" && list != "TOOL" && (list != "GPU" || gpus > 0))
+        .filter(|(list, _)| list != "MPI4" || paw_test::has_mpi4())
         .flat_map(|(_, names)| names)
         .collect()
 }

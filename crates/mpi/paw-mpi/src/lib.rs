@@ -6,6 +6,7 @@
 
 pub mod nbc;
 pub mod neighbor;
+pub mod persistent;
 
 use mpi_ext::rma::Window;
 use paw_core::check;
