@@ -12,6 +12,7 @@
 //! - [`collective`]: MPI_Reduce_scatter (the form with a count per rank).
 //! - [`persistent`]: MPI-4 persistent collectives (MPI_Allreduce_init, MPI_Bcast_init), where
 //!   the library has them.
+//! - [`threads`]: communicators shared by threads, at MPI_THREAD_MULTIPLE only.
 //! - [`topology`]: MPI_Dims_create (a balanced grid of processes) and the neighbourhood
 //!   collectives MPI_Neighbor_allgather and MPI_Neighbor_alltoall.
 //!
@@ -23,6 +24,7 @@ pub mod collective;
 pub mod io;
 pub mod persistent;
 pub mod rma;
+pub mod threads;
 pub mod topology;
 
 use mpi::datatype::Equivalence;

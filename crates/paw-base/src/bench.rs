@@ -25,12 +25,20 @@ pub enum Timing {
     /// collectives: back-to-back calls would overlap); the sample is the sum of the NLOOP
     /// call times divided by NLOOP. Every call carries one clock read of overhead.
     PerCall,
+    /// Like `Batch`, with an iteration of ROUNDS rounds, ROUNDS set per workload
+    /// ([`Bench::set_rounds`]): the sample is the elapsed time divided by NLOOP x ROUNDS x
+    /// `ops_per_round`.
+    Rounds {
+        /// Operations one round counts for.
+        ops_per_round: f64,
+    },
 }
 
 impl Timing {
     fn ops_per_iter(self) -> f64 {
         match self {
             Timing::Batch { ops_per_iter } => ops_per_iter,
+            Timing::Rounds { ops_per_round } => ops_per_round,
             Timing::PerCall => 1.0,
         }
     }
@@ -47,6 +55,10 @@ impl Timing {
             Timing::PerCall => "NLOOP x (barrier, clock, one call, clock); sample = sum of the \
                                 call times / NLOOP"
                 .to_string(),
+            Timing::Rounds { ops_per_round } => format!(
+                "barrier, clock, NLOOP iterations of ROUNDS rounds each (ROUNDS per size, in \
+                 its column), clock; sample = elapsed / (NLOOP x ROUNDS x {ops_per_round})"
+            ),
         }
     }
 }
@@ -164,6 +176,7 @@ pub struct Bench<'t, T: Team> {
     hang: Option<(i32, usize)>,
     warned: bool,
     tail: Option<Tail>,
+    rounds: u64,
 }
 
 /// The warm-up of a workload never runs longer than this (seconds) beyond its first
@@ -198,7 +211,22 @@ impl<'t, T: Team> Bench<'t, T> {
             hang: test_hang(),
             warned: false,
             tail: None,
+            rounds: 1,
         }
+    }
+
+    /// Rounds per iteration of the next workloads, under [`Timing::Rounds`].
+    pub fn set_rounds(&mut self, rounds: u64) {
+        assert!(
+            rounds >= 1 && matches!(self.timing, Timing::Rounds { .. }),
+            "rounds of Timing::Rounds"
+        );
+        self.rounds = rounds;
+    }
+
+    /// Operations one iteration counts for.
+    fn ops_per_iter(&self) -> f64 {
+        self.timing.ops_per_iter() * self.rounds as f64
     }
 
     /// The bench with PAW_TAIL's single-iteration timing after each workload's samples.
@@ -318,7 +346,7 @@ impl<'t, T: Team> Bench<'t, T> {
 
     /// The header line of a file with [`Bench::tail_columns`].
     pub fn tail_line(&self) -> Option<String> {
-        self.tail.map(|t| t.describe(self.timing.ops_per_iter(), self.combine))
+        self.tail.map(|t| t.describe(self.ops_per_iter(), self.combine))
     }
 
     /// Measures `op` (collective: every rank calls this with its side of the operation).
@@ -416,7 +444,7 @@ impl<'t, T: Team> Bench<'t, T> {
                 }
             }
         };
-        let per_iter = nloop as f64 * self.timing.ops_per_iter();
+        let per_iter = nloop as f64 * self.ops_per_iter();
         let per_op = |v: &[f64]| v.iter().map(|s| s / per_iter).collect::<Vec<_>>();
 
         // Rank 0 adds samples in growing batches until the interval is as narrow as asked,
@@ -487,7 +515,7 @@ impl<'t, T: Team> Bench<'t, T> {
             }
         }
         watchdog::alive();
-        let ops = self.timing.ops_per_iter();
+        let ops = self.ops_per_iter();
         let mut singles: Vec<f64> = local.iter().map(|t| t / ops).collect();
         singles.sort_by(f64::total_cmp);
         singles
@@ -499,7 +527,7 @@ impl<'t, T: Team> Bench<'t, T> {
         let mut local = vec![0.0; count];
         for sample in local.iter_mut() {
             *sample = match self.timing {
-                Timing::Batch { .. } => {
+                Timing::Batch { .. } | Timing::Rounds { .. } => {
                     team.barrier();
                     let t0 = team.now();
                     for _ in 0..nloop {

@@ -39,7 +39,8 @@ const TINY: &[(&str, &str)] = &[
 
 /// Settings that keep a run of the whole program short, for tests that start every binary
 /// as it comes (set where the binary's `-h` lists them). p2p_matrix maps the tasks: every
-/// test task is on this one host.
+/// test task is on this one host. One thread per task: two tasks of two polling threads
+/// outnumber a two-core machine's cores.
 pub const SMALL: &[(&str, &str)] = &[
     ("STREAM_ARRAY_SIZE", "100000"),
     ("IO_FILE_SIZE", "1048576"),
@@ -47,6 +48,7 @@ pub const SMALL: &[(&str, &str)] = &[
     ("MATRIX_PER_TASK", "1"),
     ("MATRIX_SIZE", "65536"),
     ("MATRIX_WINDOW", "2"),
+    ("MT_THREADS", "1"),
 ];
 
 /// A launch to be made: program, task count (or none for a direct run), environment.

@@ -45,6 +45,7 @@ const TABLE: &[(&str, Kind)] = &[
     ("p2p_rput", Kind::Paw(Some(3))),
     ("p2p_rget", Kind::Paw(Some(3))),
     ("p2p_matrix", Kind::Paw(Some(1))),
+    ("p2p_send_mt", Kind::Paw(Some(3))),
     ("col_agtr", Kind::Paw(None)),
     ("col_ardc", Kind::Paw(None)),
     ("col_a2a", Kind::Paw(None)),

@@ -173,6 +173,19 @@ pub fn time_and_second(
     files(paw, bench, stem, time_label, second, notes, vec![])
 }
 
+/// [`time_and_second`] with extra columns in the time file.
+pub fn time_and_second_with(
+    paw: &Paw,
+    bench: &Bench<'_, World>,
+    stem: &str,
+    time_label: &str,
+    second: Second,
+    notes: &[&str],
+    extra: Vec<Column>,
+) -> paw_core::Result<(DatFile, DatFile)> {
+    files(paw, bench, stem, time_label, second, notes, extra)
+}
+
 /// Creates the files of a collective test: `<stem>_time-np_NNNN.dat` with two extra
 /// columns, TASK_MIN and TASK_MAX (medians over the repetitions of the fastest and the
 /// slowest task's time, in usec, so the spread between tasks is visible), and
