@@ -1,11 +1,13 @@
 //! What the non-blocking collectives (col_iardc, col_ia2a, col_ibct, col_iagtr,
 //! col_ibarrier) share: per size the pure communication time, the time with a computation
-//! between the start and the wait, the computation alone, and OSU's overlap figure, in one
+//! between the start and the wait, the computation's time inside it, and OSU's overlap, in one
 //! `<stem>_time-np_NNNN.dat`.
 
 use paw_core::check::Verdict;
 use paw_core::work::Exploit;
-use paw_core::{Axis, Bench, Column, DatFile, DatSpec, Paw, Policy, Stats, Timing, Var, World};
+use paw_core::{
+    Axis, Bench, Column, DatFile, DatSpec, Paw, Policy, Stats, Team, Timing, Var, World,
+};
 
 /// NBC_COMPUTE: how long the computation between start and wait lasts.
 pub const NBC_COMPUTE: Var = Var {
@@ -27,13 +29,13 @@ macro_rules! nbc_spec {
             name: $name,
             title: $title,
             timed: concat!(
-                "Three loops per size, each NLOOP x (MPI_Barrier, clock, one call, clock): \
+                "Two loops per size, each NLOOP x (MPI_Barrier, clock, one call, clock): \
                  pure = ",
                 $call,
                 " then MPI_Wait; overall = ",
                 $call,
-                ", the computation, MPI_Wait; compute = the computation alone. The \
-                 computation is passes of a 10 x 10 float matrix-vector product, as many as \
+                ", the computation (timed on its own inside the call, as OSU does), \
+                 MPI_Wait. The computation is passes of a 10 x 10 float matrix-vector product, as many as \
                  fill NBC_COMPUTE % of the size's pure time (median) at this task's rate, \
                  with no MPI call inside. SIZE = ",
                 $size,
@@ -41,8 +43,9 @@ macro_rules! nbc_spec {
                  MED_COL_SIZE."
             ),
             reports: "pure communication time per call, usec, {ranks} (OSU's rule for \
-                 collectives); OVERALL and COMPUTE: medians over the repetitions of the \
-                 overall and the compute loop, usec; OVERLAP = max(0, 100 - 100 (OVERALL - \
+                 collectives); OVERALL: median over the repetitions of the overall loop, \
+                 usec; COMPUTE: the computation's mean time inside the overall loop's calls, \
+                 combined over tasks by the same rule, usec; OVERLAP = max(0, 100 - 100 (OVERALL - \
                  COMPUTE) / MEDIAN), held to at most 100, % (OSU 7.4's definition, from the \
                  three medians of the row); with NBC_COMPUTE=0 the file has no OVERALL, \
                  COMPUTE or OVERLAP and says that no computation was configured.",
@@ -68,7 +71,8 @@ pub const NO_COMPUTATION: &str = "overlap: not measured, no computation configur
 #[derive(Debug, Clone)]
 pub struct Sample {
     pure: paw_core::Measurement,
-    /// Overall and compute medians, seconds, when a computation is configured.
+    /// The overall median and the computation's mean inside it, seconds, when a
+    /// computation is configured.
     overlapped: Option<(f64, f64)>,
 }
 
@@ -81,6 +85,7 @@ pub fn overlap_percent(pure: f64, overall: f64, compute: f64) -> f64 {
 #[derive(Debug)]
 pub struct Overlap<'p> {
     bench: Bench<'p, World>,
+    team: &'p World,
     file: DatFile,
     percent: u64,
     work: Exploit,
@@ -120,7 +125,7 @@ impl<'p> Overlap<'p> {
                 extra,
             },
         )?;
-        Ok(Overlap { bench, file, percent, work: Exploit::new() })
+        Ok(Overlap { bench, team: paw.team(), file, percent, work: Exploit::new() })
     }
 
     /// Measures one size. `call(between)` starts the operation, runs `between`, waits for
@@ -137,10 +142,18 @@ impl<'p> Overlap<'p> {
         // The combined median is the same on every task: all compute for the same time.
         let target = median(&pure.per_op) * self.percent as f64 / 100.0;
         let passes = Exploit::passes_for(target);
-        let work = &mut self.work;
-        let compute = self.bench.measure(size, || work.run(passes))?;
-        let overall = self.bench.measure(size, || call(&mut || work.run(passes)))?;
-        Ok(Sample { pure, overlapped: Some((median(&overall.per_op), median(&compute.per_op))) })
+        let (team, work) = (self.team, &mut self.work);
+        let (mut spent, mut calls) = (0.0, 0u64);
+        let overall = self.bench.measure(size, || {
+            call(&mut || {
+                let t0 = team.now();
+                work.run(passes);
+                spent += team.now() - t0;
+                calls += 1;
+            })
+        })?;
+        let compute = team.combine(&[spent / calls as f64], self.bench.combine())[0];
+        Ok(Sample { pure, overlapped: Some((median(&overall.per_op), compute)) })
     }
 
     /// Writes the row of one size.
