@@ -701,6 +701,61 @@ mod tests {
     }
 
     #[test]
+    fn nearest_rank_percentiles() {
+        let v: Vec<f64> = (1..=200).map(f64::from).collect();
+        assert_eq!(percentile(&v, 50.0), 100.0);
+        assert_eq!(percentile(&v, 99.0), 198.0);
+        assert_eq!(percentile(&v, 100.0), 200.0);
+        assert_eq!(percentile(&[7.0], 50.0), 7.0);
+        assert_eq!(percentile(&[1.0, 2.0, 3.0], 90.0), 3.0, "ceil(2.7) = 3rd");
+    }
+
+    #[test]
+    fn tail_times_single_iterations_after_the_samples() {
+        // Every tenth call takes 10 usec, the others 2 (a round trip: 1 and 5 one way).
+        let team = FakeTeam { clock: Cell::new(0.0) };
+        let timer = TimerInfo { overhead: 2e-8, step: 1e-8, tick: 1e-9 };
+        let tail = Tail { count: 1000, singles: Singles::Leader, timer };
+        let mut b = bench(&team, Policy::Calibrated, 1e-6).with_tail(Some(tail));
+        let calls = Cell::new(0u64);
+        let m = b
+            .measure(1, || {
+                calls.set(calls.get() + 1);
+                let dt = if calls.get().is_multiple_of(10) { 10e-6 } else { 2e-6 };
+                team.clock.set(team.clock.get() + dt)
+            })
+            .unwrap();
+        assert_eq!(m.singles.len(), 1000);
+        let [p50, p90, p99, max] = m.tail(|t| t * 1e6)[..] else { panic!() };
+        assert!((p50 - 1.0).abs() < 1e-9 && (p90 - 1.0).abs() < 1e-9, "{p50} {p90}");
+        assert!((p99 - 5.0).abs() < 1e-9 && (max - 5.0).abs() < 1e-9, "{p99} {max}");
+        assert!(b.tail_line().unwrap().contains("PAW_TAIL=1000 single iterations"));
+        assert_eq!(b.tail_columns().len(), 4);
+        // Off: no columns, no values.
+        let mut off = bench(&team, Policy::Calibrated, 1e-6);
+        assert!(off.tail_columns().is_empty());
+        let m = off.measure(1, || team.clock.set(team.clock.get() + 1e-6)).unwrap();
+        assert!(m.tail(|t| t).is_empty());
+    }
+
+    #[test]
+    fn rounds_divide_the_sample_by_the_rounds_of_each_workload() {
+        let team = FakeTeam { clock: Cell::new(0.0) };
+        let loops = Loops { nloop: Some(4), ..LOOPS };
+        let cal = Calibration::new(loops, 1e-9, Policy::Calibrated);
+        let timing = Timing::Rounds { ops_per_round: 2.0 };
+        let mut b = Bench::new(&team, timing, Combine::Min, Combine::Min, cal);
+        for rounds in [1u64, 8] {
+            b.set_rounds(rounds);
+            // An iteration of `rounds` round trips of 2 usec each: 1 usec one way.
+            let m =
+                b.measure(1, || team.clock.set(team.clock.get() + rounds as f64 * 2e-6)).unwrap();
+            assert!(m.per_op.iter().all(|t| (t - 1e-6).abs() < 1e-12), "{:?}", m.per_op);
+        }
+        assert!(timing.describe().contains("NLOOP x ROUNDS x 2"));
+    }
+
+    #[test]
     fn slow_first_workload_is_estimated_from_one_call() {
         // NLOOP_MAX warm-up iterations of 30 s would take an hour: the first call suffices,
         // and a sample is one call.
