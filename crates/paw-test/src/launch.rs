@@ -497,7 +497,7 @@ pub fn has_mpi4() -> bool {
     *MPI4.get_or_init(|| {
         let out = Command::new(launcher()).arg("--version").output();
         let v = out.map(|o| String::from_utf8_lossy(&o.stdout).to_string()).unwrap_or_default();
-        !(v.contains("Open MPI") && !v.contains("(Open MPI) 5"))
+        !v.contains("Open MPI") || v.contains("(Open MPI) 5")
     })
 }
 

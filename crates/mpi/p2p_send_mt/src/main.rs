@@ -40,8 +40,9 @@ runs MT_THREADS threads, thread t in a ping-pong with thread t of the partner ta
 by MT_ISOLATION. Per sample: NLOOP iterations; in an iteration every thread does ROUNDS \
 ping-pongs of SIZE bytes, the threads released together and the iteration ending when the \
 last is done (two thread barriers per iteration, inside the timing; their cost is in the \
-header). ROUNDS is chosen per size so that the barriers weigh about 5% of an iteration (task \
-0's shortest of 3 iterations of 10 rounds). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE, after \
+header). ROUNDS is chosen per size so that the barriers weigh at most about 5% of an \
+iteration (doubled from 1, at most 65536, until an iteration lasts 20 times their cost on \
+task 0). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE, after \
 one untimed ping-pong per thread at MED_P2P_SIZE.",
     reports: "\
 one-way time = sample / (NLOOP x ROUNDS x 2), usec, {ranks}: the time per message of one \
@@ -62,6 +63,9 @@ pair; ROUNDS in the time file's column.",
 /// ROUNDS makes an iteration this many times the thread barriers' cost, so that they
 /// weigh about 5 % of it.
 const SYNC_SHARE: f64 = 20.0;
+
+/// The most rounds an iteration has.
+const MAX_ROUNDS: u64 = 1 << 16;
 
 /// What the threads do in the next iteration.
 const RUN: usize = 0;
@@ -235,20 +239,18 @@ fn main() -> std::process::ExitCode {
             for (seq, size) in sizes.sweep().into_iter().enumerate() {
                 let n = size as usize;
                 plan.size.store(n, Ordering::Release);
-                // Task 0 times one iteration of 10 rounds of every thread, after one round.
-                plan.rounds.store(1, Ordering::Release);
-                plan.iteration(RUN, || own.pingpong(n));
-                plan.rounds.store(10, Ordering::Release);
-                let mut shortest = f64::INFINITY;
-                for _ in 0..3 {
+                // ROUNDS doubles from 1 until an iteration lasts SYNC_SHARE barriers on task 0.
+                let mut rounds = 1;
+                loop {
+                    plan.rounds.store(rounds, Ordering::Release);
                     let t0 = team.now();
-                    plan.iteration(RUN, || (0..10).for_each(|_| own.pingpong(n)));
-                    shortest = shortest.min(team.now() - t0);
+                    plan.iteration(RUN, || (0..rounds).for_each(|_| own.pingpong(n)));
+                    let long = team.now() - t0 >= SYNC_SHARE * sync || rounds >= MAX_ROUNDS;
+                    if team.share_u64(long as u64) == 1 {
+                        break;
+                    }
+                    rounds *= 2;
                 }
-                let round = ((shortest - sync) / 10.0).max(1e-9);
-                let rounds =
-                    team.share_u64((SYNC_SHARE * sync / round).ceil().clamp(1.0, 1e5) as u64);
-                plan.rounds.store(rounds, Ordering::Release);
                 bench.set_rounds(rounds);
                 let m = bench.measure(size, || {
                     plan.iteration(RUN, || {

@@ -170,20 +170,7 @@ pub fn time_and_second(
     second: Second,
     notes: &[&str],
 ) -> paw_core::Result<(DatFile, DatFile)> {
-    files(paw, bench, stem, time_label, second, notes, vec![])
-}
-
-/// [`time_and_second`] with extra columns in the time file.
-pub fn time_and_second_with(
-    paw: &Paw,
-    bench: &Bench<'_, World>,
-    stem: &str,
-    time_label: &str,
-    second: Second,
-    notes: &[&str],
-    extra: Vec<Column>,
-) -> paw_core::Result<(DatFile, DatFile)> {
-    files(paw, bench, stem, time_label, second, notes, extra)
+    time_and_second_with(paw, bench, stem, time_label, second, notes, vec![])
 }
 
 /// Creates the files of a collective test: `<stem>_time-np_NNNN.dat` with two extra
@@ -202,7 +189,16 @@ pub fn collective_files(
         "TASK_MIN, TASK_MAX: medians over the repetitions of the minimum and the maximum over \
          tasks of the time per call, usec",
     );
-    files(paw, bench, stem, "time per call", Second::Bandwidth(bandwidth), &notes, SPREAD.to_vec())
+    let spread = SPREAD.to_vec();
+    time_and_second_with(
+        paw,
+        bench,
+        stem,
+        "time per call",
+        Second::Bandwidth(bandwidth),
+        &notes,
+        spread,
+    )
 }
 
 /// The extra values of a collective's time row, usec: [`SPREAD`], then PAW_TAIL's
@@ -218,7 +214,8 @@ pub fn spread_and_tail(m: &Measurement) -> Vec<f64> {
 pub const SPREAD: [Column; 2] =
     [Column::fixed("TASK_MIN", "usec"), Column::fixed("TASK_MAX", "usec")];
 
-fn files(
+/// [`time_and_second`] with `extra` columns in the time file (before PAW_TAIL's).
+pub fn time_and_second_with(
     paw: &Paw,
     bench: &Bench<'_, World>,
     stem: &str,

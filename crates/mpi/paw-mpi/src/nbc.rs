@@ -20,6 +20,33 @@ pub const NBC_COMPUTE: Var = Var {
 /// The variables only the non-blocking collectives read.
 pub const NBC: &[Var] = &[NBC_COMPUTE];
 
+/// What the overall loop does after the post, and the computation, in the words of a
+/// SPEC's `timed` (a literal, for `concat!`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! nbc_overall {
+    () => {
+        ", the computation (timed on its own inside the call, as OSU does), MPI_Wait. The \
+         computation is passes of a 10 x 10 float matrix-vector product, as many as fill \
+         NBC_COMPUTE % of the pure median at this task's rate, with no MPI call inside."
+    };
+}
+
+/// The `reports` of a non-blocking collective's SPEC.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! nbc_reports {
+    () => {
+        "pure communication time per call, usec, {ranks} (OSU's rule for collectives); \
+         OVERALL: median over the repetitions of the overall loop, usec; COMPUTE: the \
+         computation's mean time inside the overall loop's calls, combined over tasks by the \
+         same rule, usec; OVERLAP = max(0, 100 - 100 (OVERALL - COMPUTE) / MEDIAN), held to \
+         at most 100, % (OSU 7.4's definition, from the row's own columns); with \
+         NBC_COMPUTE=0 the file has no OVERALL, COMPUTE or OVERLAP and says that no \
+         computation was configured."
+    };
+}
+
 /// The SPEC of a non-blocking collective test: the binary's name, its title, the call as
 /// the text says it, what SIZE means and the file stem.
 #[macro_export]
@@ -34,21 +61,13 @@ macro_rules! nbc_spec {
                 $call,
                 " then MPI_Wait; overall = ",
                 $call,
-                ", the computation (timed on its own inside the call, as OSU does), \
-                 MPI_Wait. The computation is passes of a 10 x 10 float matrix-vector product, as many as \
-                 fill NBC_COMPUTE % of the size's pure time (median) at this task's rate, \
-                 with no MPI call inside. SIZE = ",
+                $crate::nbc_overall!(),
+                " SIZE = ",
                 $size,
                 ". Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE, after one untimed call at \
                  MED_COL_SIZE."
             ),
-            reports: "pure communication time per call, usec, {ranks} (OSU's rule for \
-                 collectives); OVERALL: median over the repetitions of the overall loop, \
-                 usec; COMPUTE: the computation's mean time inside the overall loop's calls, \
-                 combined over tasks by the same rule, usec; OVERLAP = max(0, 100 - 100 (OVERALL - \
-                 COMPUTE) / MEDIAN), held to at most 100, % (OSU 7.4's definition, from the \
-                 three medians of the row); with NBC_COMPUTE=0 the file has no OVERALL, \
-                 COMPUTE or OVERLAP and says that no computation was configured.",
+            reports: $crate::nbc_reports!(),
             ranks: ::paw_core::Ranks::Any,
             combine: ::paw_core::Combine::Avg,
             vars: &[

@@ -10,18 +10,13 @@ use paw_mpi::nbc::{Overlap, NBC};
 const SPEC: Spec = Spec {
     name: "col_ibarrier",
     title: "MPI_Ibarrier: pure time and overlap with computation",
-    timed: "\
-Three loops, each NLOOP x (MPI_Barrier, clock, one call, clock): pure = MPI_Ibarrier then \
-MPI_Wait; overall = MPI_Ibarrier, the computation, MPI_Wait; compute = the computation \
-alone. The computation is passes of a 10 x 10 float matrix-vector product, as many as fill \
-NBC_COMPUTE % of the pure time (median) at this task's rate, with no MPI call inside. One \
-row, SIZE 0.",
-    reports: "\
-pure time per call, usec, {ranks} (OSU's rule for collectives); OVERALL and COMPUTE: \
-medians over the repetitions of the overall and the compute loop, usec; OVERLAP = max(0, \
-100 - 100 (OVERALL - COMPUTE) / MEDIAN), held to at most 100, % (OSU 7.4's definition, \
-from the three medians of the row); with NBC_COMPUTE=0 the file has no OVERALL, COMPUTE or \
-OVERLAP and says that no computation was configured.",
+    timed: concat!(
+        "Two loops, each NLOOP x (MPI_Barrier, clock, one call, clock): pure = MPI_Ibarrier \
+         then MPI_Wait; overall = MPI_Ibarrier",
+        paw_mpi::nbc_overall!(),
+        " One row, SIZE 0."
+    ),
+    reports: paw_mpi::nbc_reports!(),
     ranks: Ranks::Any,
     combine: Combine::Avg,
     vars: &[vars::MEASURE, vars::COMBINE, NBC],
