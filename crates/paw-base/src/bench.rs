@@ -234,11 +234,6 @@ impl<'t, T: Team> Bench<'t, T> {
         Bench { tail, ..self }
     }
 
-    /// PAW_TAIL's setting, if on.
-    pub fn tail(&self) -> Option<Tail> {
-        self.tail
-    }
-
     /// Times PAW_TAIL's single iterations `singles` way (the caller knows its kernel: a
     /// ping-pong is [`Singles::Leader`], a collective [`Singles::Separated`]).
     pub fn singles(&mut self, singles: Singles) {

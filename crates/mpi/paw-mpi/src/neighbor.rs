@@ -122,14 +122,18 @@ impl Grid {
 
 /// The pattern ids block k of the receive buffer may hold, for every k. Block k comes from
 /// neighbour k, which sent it toward this task: its block k ^ 1 (the neighbour at -1 sent
-/// it toward +1). Where both neighbours of a dimension are one task (2 or fewer tasks
-/// there, wrapping) MPI does not say which of its two blocks arrives where: either is
-/// accepted. A missing neighbour's block must be untouched.
+/// it toward +1). Where one task is this task's neighbour more than once (2 or fewer tasks
+/// along a wrapping dimension: both sides, and possibly in several dimensions) MPI does not
+/// say which of the blocks it sent here lands where: any of them is accepted. A missing
+/// neighbour's block must be untouched.
 pub fn accepted(neighbours: &[Option<i32>], sent: impl Fn(i32, usize) -> i32) -> Vec<Vec<i32>> {
     let ids = |k: usize| match neighbours[k] {
         None => vec![UNTOUCHED],
-        Some(from) if neighbours[k ^ 1] == Some(from) => vec![sent(from, k ^ 1), sent(from, k)],
-        Some(from) => vec![sent(from, k ^ 1)],
+        Some(from) => {
+            // Its block j ^ 1 went to its neighbour there, this task, for every j it is at.
+            let at = (0..neighbours.len()).filter(|&j| neighbours[j] == Some(from));
+            at.map(|j| sent(from, j ^ 1)).collect()
+        }
     };
     (0..neighbours.len()).map(ids).collect()
 }
@@ -146,7 +150,11 @@ mod tests {
         let got = accepted(&[Some(9), Some(4), Some(0), Some(2)], sent);
         assert_eq!(got, [vec![91], vec![40], vec![3], vec![22]]);
         // Two tasks around a ring: both blocks of the one neighbour are accepted.
-        assert_eq!(accepted(&[Some(0), Some(0)], sent), [vec![1, 0], vec![0, 1]]);
+        assert_eq!(accepted(&[Some(0), Some(0)], sent), [vec![1, 0], vec![1, 0]]);
+        // Task 3 of 2 x 1 x 1: task 1 on both sides in dimension 0, itself in the others.
+        let got = accepted(&[Some(1), Some(1), Some(3), Some(3), Some(3), Some(3)], sent);
+        assert_eq!(got[0], [11, 10]);
+        assert_eq!(got[5], [33, 32, 35, 34]);
         // At a non-periodic edge the block must be untouched.
         assert_eq!(accepted(&[None, Some(2)], sent), [vec![UNTOUCHED], vec![20]]);
     }
