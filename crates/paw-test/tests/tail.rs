@@ -6,9 +6,12 @@ use paw_test::{Dat, Launch};
 
 const COUNT: usize = 200;
 
+/// How far a size's P50 may lie from its MEDIAN, either way.
+const RATIO: f64 = 100.0;
+
 /// The tail columns of every row: ordered, in the same unit as the row's statistics, and
 /// the header line naming the count and the clock's figures.
-fn assert_tail(name: &str, dat: &Dat, tolerance: f64) {
+fn assert_tail(name: &str, dat: &Dat) {
     let line = dat.header_value("tail").unwrap_or_else(|| panic!("{name}: no tail line"));
     assert!(line.starts_with(&format!("PAW_TAIL={COUNT} single iterations")), "{name}: {line}");
     assert!(line.contains("clock read") && line.contains("smallest step"), "{name}: {line}");
@@ -18,10 +21,12 @@ fn assert_tail(name: &str, dat: &Dat, tolerance: f64) {
         let row = [p50[i], p90[i], p99[i], max[i]];
         assert!(row[0] > 0.0, "{name}: {row:?}");
         assert!(row.windows(2).all(|w| w[0] <= w[1]), "{name}: P50 <= P90 <= P99 <= PMAX: {row:?}");
-        // A unit slip (seconds, round trips) would be orders of magnitude off.
+        // A unit slip (seconds for usec) would be a million times off; the halving of a
+        // round trip is checked in paw-base's unit tests (a loaded machine's samples and
+        // single iterations can differ tenfold at a size).
         let ratio = p50[i] / median[i];
         assert!(
-            (1.0 / tolerance..tolerance).contains(&ratio),
+            (1.0 / RATIO..RATIO).contains(&ratio),
             "{name} row {i}: P50 {} against MEDIAN {}",
             p50[i],
             median[i]
@@ -33,7 +38,7 @@ fn assert_tail(name: &str, dat: &Dat, tolerance: f64) {
 fn latency_tests_and_blocking_collectives_add_percentiles() {
     let out = Launch::mpi(bin("latency"), 2).env("PAW_TAIL", COUNT).run();
     out.success();
-    assert_tail("latency", &out.dat("latency.dat"), 4.0);
+    assert_tail("latency", &out.dat("latency.dat"));
     let csv = std::fs::read_to_string(out.dir.path().join("latency.csv")).unwrap();
     assert!(csv.lines().next().unwrap().ends_with(",p50_us,p90_us,p99_us,pmax_us"), "{csv}");
 
@@ -52,9 +57,7 @@ fn latency_tests_and_blocking_collectives_add_percentiles() {
         for (name, stem) in cases {
             let out = Launch::mpi(bin(name), np).env("PAW_TAIL", COUNT).run();
             out.success();
-            // Oversubscribed tasks and calls timed one by one spread more than batches.
-            let tolerance = if np > 2 { 50.0 } else { 10.0 };
-            assert_tail(name, &out.dat(&format!("{stem}_time-np_{np:04}.dat")), tolerance);
+            assert_tail(name, &out.dat(&format!("{stem}_time-np_{np:04}.dat")));
             let bw = out.dat(&format!("{stem}_bw-np_{np:04}.dat"));
             assert!(bw.find("P50").is_none() && bw.header_value("tail").is_none(), "{name}");
         }
