@@ -40,10 +40,11 @@ runs MT_THREADS threads, thread t in a ping-pong with thread t of the partner ta
 by MT_ISOLATION. Per sample: NLOOP iterations; in an iteration every thread does ROUNDS \
 ping-pongs of SIZE bytes, the threads released together and the iteration ending when the \
 last is done (two thread barriers per iteration, inside the timing; their cost is in the \
-header). ROUNDS is chosen per size so that the barriers weigh at most about 5% of an \
-iteration (doubled from 1, at most 65536, until an iteration lasts 20 times their cost on \
-task 0). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE, after \
-one untimed ping-pong per thread at MED_P2P_SIZE.",
+header). ROUNDS is chosen per size so that what an iteration costs beyond its rounds \
+weighs about 5% at most: doubled from 1 (at most 65536) until an iteration lasts 20 times \
+the larger of the barriers' cost and a one-round iteration, on task 0. Sizes \
+MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE, after one untimed ping-pong per thread at \
+MED_P2P_SIZE.",
     reports: "\
 one-way time = sample / (NLOOP x ROUNDS x 2), usec, {ranks}: the time per message of one \
 thread while every thread of the pair does the same (compare MT_THREADS=1 with 2 for the \
@@ -60,8 +61,8 @@ pair; ROUNDS in the time file's column.",
             NNNN = tasks",
 };
 
-/// ROUNDS makes an iteration this many times the thread barriers' cost, so that they
-/// weigh about 5 % of it.
+/// ROUNDS makes an iteration this many times what it costs beyond its rounds (at most
+/// the thread barriers or a one-round iteration), so that this weighs about 5 % of it.
 const SYNC_SHARE: f64 = 20.0;
 
 /// The most rounds an iteration has.
@@ -239,13 +240,20 @@ fn main() -> std::process::ExitCode {
             for (seq, size) in sizes.sweep().into_iter().enumerate() {
                 let n = size as usize;
                 plan.size.store(n, Ordering::Release);
-                // ROUNDS doubles from 1 until an iteration lasts SYNC_SHARE barriers on task 0.
+                // ROUNDS doubles from 1 until an iteration lasts SYNC_SHARE times the larger
+                // of the idle barriers and a one-round iteration on task 0: what an iteration
+                // costs beyond its rounds (barriers, threads waking) then weighs little.
                 let mut rounds = 1;
+                let mut overhead = sync;
                 loop {
                     plan.rounds.store(rounds, Ordering::Release);
                     let t0 = team.now();
                     plan.iteration(RUN, || (0..rounds).for_each(|_| own.pingpong(n)));
-                    let long = team.now() - t0 >= SYNC_SHARE * sync || rounds >= MAX_ROUNDS;
+                    let t = team.now() - t0;
+                    if rounds == 1 {
+                        overhead = overhead.max(t);
+                    }
+                    let long = t >= SYNC_SHARE * overhead || rounds >= MAX_ROUNDS;
                     if team.share_u64(long as u64) == 1 {
                         break;
                     }
