@@ -7,15 +7,17 @@ use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_p2p_send_mt");
 
-/// Runs with `threads` threads per task. Two tasks of two polling threads each outnumber
-/// this machine's cores: Open MPI is told to yield while it waits (above two tasks the
-/// harness oversubscribes, which does the same).
+/// Runs with `threads` threads per task, two iterations per sample (an iteration already
+/// holds many rounds). Two tasks of two polling threads each outnumber this machine's
+/// cores: Open MPI is told to yield while it waits (above two tasks the harness
+/// oversubscribes, which does the same).
 fn run(np: usize, threads: usize, isolation: &str) -> Outcome {
     let mut l = Launch::mpi(BIN, np)
         .env("PAW_CHECK", 1)
         .env("MT_THREADS", threads)
         .env("MT_ISOLATION", isolation)
         .env("MAX_P2P_SIZE", 16)
+        .env("NLOOP", 2)
         .timeout(Duration::from_secs(120));
     if paw_test::is_open_mpi() && np == 2 {
         l = l.launcher_args(["--mca", "mpi_yield_when_idle", "1"]);
