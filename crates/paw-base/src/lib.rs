@@ -84,7 +84,7 @@ pub use config::{check_requested, doubling, Family, SizeRange, MPI_COUNT_LIMIT};
 pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Table, TextFile};
 pub use error::{Error, Result};
 pub use meta::{available_memory, total_memory, uname, RunInfo, SlurmJob};
-pub use node::{cores, last_level_cache_bytes, Node};
+pub use node::{cores, last_level_cache_bytes, online_cores, Node};
 pub use process::{fatal, main, warn};
 pub use session::Session;
 pub use spec::{Check, Ranks, Spec};

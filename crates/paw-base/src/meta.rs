@@ -116,7 +116,7 @@ pub fn shared_cpus(placement: &[String]) -> Option<String> {
 }
 
 /// The CPUs of a list such as `0-3,8`; None if it is not one.
-fn cpu_list(list: &str) -> Option<Vec<u32>> {
+pub(crate) fn cpu_list(list: &str) -> Option<Vec<u32>> {
     let mut cpus = Vec::new();
     for part in list.trim().split(',') {
         match part.split_once('-') {

@@ -106,6 +106,15 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The host's online CPUs (all of them, whatever this process may run on), or [`cores`]
+/// where the list cannot be read.
+pub fn online_cores() -> usize {
+    std::fs::read_to_string("/sys/devices/system/cpu/online")
+        .ok()
+        .and_then(|list| crate::meta::cpu_list(&list))
+        .map_or_else(cores, |cpus| cpus.len())
+}
+
 /// Sum of the distinct highest-level caches seen in sysfs, in bytes.
 pub fn last_level_cache_bytes() -> Option<u64> {
     let mut seen: Vec<(u32, String, u64)> = Vec::new();

@@ -159,6 +159,22 @@ impl Drop for Stop<'_> {
     }
 }
 
+/// The warning when the threads of this host's tasks outnumber its cores (task 0's view):
+/// a thread waiting in MPI polls, and each message then also waits for the scheduler, as do
+/// the threads woken at every iteration's barriers.
+fn crowding(threads: usize, local_tasks: usize) -> Option<String> {
+    let mine = paw_core::cores();
+    let online = paw_core::online_cores();
+    let wanted = threads * local_tasks;
+    (threads > mine || wanted > online).then(|| {
+        format!(
+            "cores: {threads} threads x {local_tasks} tasks on this host want {wanted} cores; \
+             task 0 may run on {mine} of the host's {online}: threads wait for the scheduler, \
+             and the times include it (give each thread a core)"
+        )
+    })
+}
+
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init_thread(&SPEC, Threading::Multiple)?;
@@ -203,6 +219,10 @@ fn main() -> std::process::ExitCode {
             end: Barrier::new(threads),
         };
         let (rank, team) = (paw.rank(), paw.team());
+        let crowd = crowding(threads, team.local_size());
+        if let Some(line) = &crowd {
+            paw_core::warn(line);
+        }
         std::thread::scope(|scope| {
             for t in 1..threads {
                 let (plan, mut lane) = (&plan, lane(t));
@@ -224,6 +244,7 @@ fn main() -> std::process::ExitCode {
                     sync * 1e6
                 ),
                 "ROUNDS: ping-pongs of every thread per iteration".to_string(),
+                crowd.unwrap_or_else(|| "cores: every thread of a task has one".to_string()),
             ];
             let notes: Vec<&str> = notes.iter().map(String::as_str).collect();
             let (mut time, mut rate) = paw_mpi::time_and_second_with(

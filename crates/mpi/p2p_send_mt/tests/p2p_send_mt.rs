@@ -37,6 +37,7 @@ fn every_thread_pings_its_partner_thread() {
             assert_eq!(time.numbers("SIZE").len(), 5, "1 to 16 bytes\n{}", out.report());
             assert!(time.cells("CHECK").iter().all(|c| c == "pass"), "{}", out.report());
             assert!(time.numbers("ROUNDS").iter().all(|&r| r >= 1.0));
+            assert!(time.header_value("cores").is_some(), "{}", out.report());
             let level = time.header_value("library").unwrap_or_default();
             assert!(
                 time.header
