@@ -87,6 +87,34 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
             3,
         ),
     ];
+    // The other binaries of what MPI-3 and MPI-4 added, at 2 tasks (the persistent ones
+    // where the library has them).
+    const BIG: &[(&str, &str)] = &[("MAX_COL_SIZE", "4194304"), ("NREPS", "60")];
+    let more: Vec<(&str, String, usize)> = [
+        ("col_ia2a", "ia2a", 3),
+        ("col_ibct", "ibct", 3),
+        ("col_iagtr", "iagtr", 3),
+        ("col_ibarrier", "ibarrier", 0),
+        ("col_nbr_agtr", "nbr_agtr", 3),
+        ("col_nbr_a2a", "nbr_a2a", 3),
+        ("col_pardc", "pardc", 3),
+        ("col_pbct", "pbct", 3),
+    ]
+    .into_iter()
+    .filter(|(name, _, _)| paw_test::has_mpi4() || !["col_pardc", "col_pbct"].contains(name))
+    .map(|(name, stem, rows)| (name, format!("{stem}_time-np_{{np}}.dat"), rows))
+    .collect();
+    let mut cases = cases.to_vec();
+    for (name, file, rows) in &more {
+        cases.push((name, &[2], BIG, file, *rows));
+    }
+    cases.push((
+        "p2p_send_mt",
+        &[2],
+        &[("MT_THREADS", "1"), ("MAX_P2P_SIZE", "4194304"), ("NREPS", "60")],
+        "send_mt_time-np_{np}.dat",
+        3,
+    ));
     let mut ends = Vec::new();
     for (name, nps, env, file, after) in cases {
         for np in paw_test::task_counts(nps) {
