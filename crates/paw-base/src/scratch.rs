@@ -3,6 +3,10 @@
 //! ending the job after a rank died sends SIGTERM to the others, which then remove every
 //! rank's files). A file registered here must be one the benchmark creates itself.
 //!
+//! Open MPI 4.1's launcher follows its SIGTERM with SIGKILL within milliseconds (measured:
+//! 2 to 3 ms), so the files go at once, and again every millisecond while a creation is
+//! still under way (an MPI_File_open stuck on a dead peer may create its file late).
+//!
 //! MPI-IO libraries may put companion files beside a file they open: Open MPI's shared file
 //! pointer lock `NAME-JOBID-PID.lock`, ROMIO's `.NAME.shfp.N`. They remove them on close,
 //! but not when a rank is killed; companions that appear after a file is registered are
@@ -62,10 +66,9 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
         let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
             return;
         };
-        // The launcher gives a job's survivors milliseconds between SIGTERM and SIGKILL: the
-        // signal must not wait for the main thread, which may sit in a long file system
-        // call (unlinking a large file), so the main thread blocks these signals and this
-        // thread takes them.
+        // With SIGKILL milliseconds away, the signal must not wait for the main thread,
+        // which may sit in a long file system call (unlinking a large file), so the main
+        // thread blocks these signals and this thread takes them.
         set_mask(libc::SIG_BLOCK);
         std::thread::Builder::new()
             .name("paw-scratch".into())
@@ -75,7 +78,8 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
                     // Held until the process ends: no new write step starts, and no file is
                     // created after the removal (a creation under way is waited for).
                     let _no_more = step_lock().lock().unwrap_or_else(|p| p.into_inner());
-                    let _no_creation = wait_for(create_lock(), CREATION_WAIT);
+                    sweep();
+                    let _no_creation = wait_for(create_lock(), CREATION_WAIT, sweep);
                     remove_all();
                     // Die of the signal, as without the handler.
                     let _ = signal_hook::low_level::emulate_default_handler(sig);
@@ -100,16 +104,16 @@ fn step_lock() -> &'static Mutex<()> {
 }
 
 /// Runs `f`, which may create a registered file (an MPI_File_open with MPI_MODE_CREATE),
-/// so that an interrupting signal neither removes the files while `f` runs nor lets a
-/// creation start after the removal: the signal thread waits for a creation under way (at
-/// most [`CREATION_WAIT`], in case it hangs on a dead peer), and a later one waits for the
+/// so that no creation outlives an interrupting signal's removal: while a creation is under
+/// way the signal thread removes the files again every millisecond until it ends (at most
+/// [`CREATION_WAIT`], in case it hangs on a dead peer), and a later one waits for the
 /// process to end.
 pub fn creating<R>(f: impl FnOnce() -> R) -> R {
     let _held = create_lock().lock().unwrap_or_else(|p| p.into_inner());
     f()
 }
 
-/// How long the signal thread waits for a creation under way before it removes the files.
+/// How long the signal thread keeps removing the files while a creation is under way.
 pub const CREATION_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 
 fn create_lock() -> &'static Mutex<()> {
@@ -117,15 +121,20 @@ fn create_lock() -> &'static Mutex<()> {
     &CREATE
 }
 
-/// `lock` taken within `limit`, or None.
-fn wait_for(lock: &Mutex<()>, limit: std::time::Duration) -> Option<std::sync::MutexGuard<'_, ()>> {
+/// `lock` taken within `limit`, or None; `meanwhile` runs every millisecond it is held.
+fn wait_for(
+    lock: &Mutex<()>,
+    limit: std::time::Duration,
+    mut meanwhile: impl FnMut(),
+) -> Option<std::sync::MutexGuard<'_, ()>> {
     let start = std::time::Instant::now();
     loop {
         match lock.try_lock() {
             Ok(guard) => return Some(guard),
             Err(std::sync::TryLockError::Poisoned(p)) => return Some(p.into_inner()),
             Err(std::sync::TryLockError::WouldBlock) if start.elapsed() < limit => {
-                std::thread::sleep(std::time::Duration::from_millis(1))
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                meanwhile();
             }
             Err(std::sync::TryLockError::WouldBlock) => return None,
         }
@@ -151,11 +160,17 @@ fn set_mask(how: libc::c_int) {
 pub fn remove_all() {
     let registered: Vec<Scratch> =
         files().lock().unwrap_or_else(|p| p.into_inner()).drain(..).collect();
-    remove(registered);
+    remove(&registered);
+}
+
+/// Removes every registered file that exists and its new companions, keeping them
+/// registered (a creation under way may bring them back).
+fn sweep() {
+    remove(files().lock().unwrap_or_else(|p| p.into_inner()).iter());
 }
 
 /// Removes each file and the companions that appeared beside it since it was registered.
-fn remove(files: Vec<Scratch>) {
+fn remove<'a>(files: impl IntoIterator<Item = &'a Scratch>) {
     for file in files {
         let _ = std::fs::remove_file(&file.path);
         let dir = file.path.parent().unwrap_or(Path::new("."));
@@ -239,13 +254,15 @@ mod tests {
             });
             taken.wait();
             let start = std::time::Instant::now();
-            assert!(wait_for(&lock, std::time::Duration::from_secs(5)).is_some());
+            let mut passes = 0;
+            assert!(wait_for(&lock, std::time::Duration::from_secs(5), || passes += 1).is_some());
             assert!(start.elapsed() >= std::time::Duration::from_millis(25));
+            assert!(passes >= 1, "nothing ran while the lock was held");
             release.wait();
         });
         let _kept = lock.lock().unwrap();
         let start = std::time::Instant::now();
-        assert!(wait_for(&lock, std::time::Duration::from_millis(20)).is_none());
+        assert!(wait_for(&lock, std::time::Duration::from_millis(20), || ()).is_none());
         assert!(start.elapsed() < std::time::Duration::from_secs(2));
     }
 
@@ -260,7 +277,7 @@ mod tests {
         for name in ["f", "f-7-8.lock", ".f.shfp.3", "g-7-8.lock"] {
             std::fs::write(dir.join(name), "").unwrap();
         }
-        remove(vec![f]);
+        remove([&f]);
         let mut left: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
