@@ -3,9 +3,10 @@
 //! ending the job after a rank died sends SIGTERM to the others, which then remove every
 //! rank's files). A file registered here must be one the benchmark creates itself.
 //!
-//! Open MPI 4.1's launcher follows its SIGTERM with SIGKILL within milliseconds (measured:
-//! 2 to 3 ms), so the files go at once, and again every millisecond while a creation is
-//! still under way (an MPI_File_open stuck on a dead peer may create its file late).
+//! Open MPI 4.1's launcher may follow its SIGTERM with SIGKILL within milliseconds (2 to 3
+//! ms measured, where other tasks died of the SIGTERM at once), so the files go at once, and
+//! again every millisecond while a creation is still under way (an MPI_File_open stuck on a
+//! dead peer may create its file late).
 //!
 //! MPI-IO libraries may put companion files beside a file they open: Open MPI's shared file
 //! pointer lock `NAME-JOBID-PID.lock`, ROMIO's `.NAME.shfp.N`. They remove them on close,
