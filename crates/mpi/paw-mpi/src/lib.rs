@@ -189,16 +189,8 @@ pub fn collective_files(
         "TASK_MIN, TASK_MAX: medians over the repetitions of the minimum and the maximum over \
          tasks of the time per call, usec",
     );
-    let spread = SPREAD.to_vec();
-    time_and_second_with(
-        paw,
-        bench,
-        stem,
-        "time per call",
-        Second::Bandwidth(bandwidth),
-        &notes,
-        spread,
-    )
+    let second = Second::Bandwidth(bandwidth);
+    time_and_second_with(paw, bench, stem, "time per call", second, &notes, SPREAD.to_vec())
 }
 
 /// The extra values of a collective's time row, usec: [`SPREAD`], then PAW_TAIL's
