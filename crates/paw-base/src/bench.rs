@@ -100,6 +100,9 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// The outcome of measuring one workload.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Measurement {
+    /// This measurement among the process's (from 1): the rows derived from it (a time and
+    /// a bandwidth) are one measured row when rows are counted.
+    pub id: u64,
     /// Iterations per sample.
     pub nloop: u64,
     /// Seconds per operation, one value per repetition, combined over ranks by the bench's
@@ -124,6 +127,8 @@ pub struct Row {
     pub nreps: usize,
     /// Data check of this size (`PAW_CHECK=1`).
     pub check: Verdict,
+    /// The [`Measurement::id`] it was derived from (0: none).
+    pub measurement: u64,
 }
 
 impl Row {
@@ -159,6 +164,7 @@ impl Measurement {
             nloop: self.nloop,
             nreps: values.len(),
             check: Verdict::Unchecked,
+            measurement: self.id,
         }
     }
 }
@@ -474,7 +480,9 @@ impl<'t, T: Team> Bench<'t, T> {
             Some(tail) => self.single_times(tail, &mut op),
             None => vec![],
         };
+        static MEASUREMENTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Ok(Measurement {
+            id: MEASUREMENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             nloop,
             per_op: per_op(&combined),
             task_min: per_op(&team.combine(&local, Combine::Min)),

@@ -6,6 +6,7 @@
 
 use crate::bench::Row;
 use crate::record::Ledger;
+use crate::schema::sweep;
 use std::borrow::Cow;
 use std::fmt::Display;
 use std::fs::File;
@@ -46,9 +47,6 @@ pub struct DatSpec {
     /// Extra columns after NOISY, each with its unit, described in `notes`.
     pub extra: Vec<Column>,
 }
-
-/// Column names of every row, before the extra columns and CHECK.
-pub const COLUMNS: &str = "SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS CI_LO CI_HI NOISY";
 
 /// What a session decides about the columns of its files.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -108,23 +106,10 @@ fn csv_line<S: AsRef<[u8]>>(cells: impl IntoIterator<Item = S>) -> Vec<u8> {
 }
 
 /// The short unit suffix of a CSV column name: `usec` -> `us`, `MB/s (MB = 2^20 B)` ->
-/// `MiB_per_s`.
+/// `MiB_per_s` ([`crate::schema::UNITS`]); another unit in word characters (`threads`).
 pub fn csv_unit(unit: &str) -> String {
-    let table = [
-        ("usec", "us"),
-        ("s", "s"),
-        ("bytes", "bytes"),
-        ("MB/s (MB = 2^20 B)", "MiB_per_s"),
-        ("GFLOP/s (1e9 flop/s)", "GFLOP_per_s"),
-        ("GB/s (1e9 B/s)", "GB_per_s"),
-        ("messages/s", "msg_per_s"),
-        ("%", "percent"),
-    ];
-    if let Some((_, short)) = table.iter().find(|(long, _)| *long == unit) {
-        return short.to_string();
-    }
-    if unit.starts_with("MB/s (MB = 10^6") {
-        return "MB_per_s".to_string();
+    if let Some(u) = crate::schema::Unit::of_label(unit) {
+        return u.csv.to_string();
     }
     let first = unit.split(['(', '[']).next().unwrap_or(unit).trim();
     first.replace('/', "_per_").replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_")
@@ -137,6 +122,18 @@ fn csv_name(column: &str, unit: &str) -> String {
         column.to_lowercase()
     } else {
         format!("{}_{unit}", column.to_lowercase())
+    }
+}
+
+/// The width of column `i` (named `name`) in the `.dat` text: NLOOP, NREPS, NOISY and
+/// CHECK are narrower than the values.
+fn width(i: usize, name: &str) -> usize {
+    match name {
+        sweep::NLOOP if i == 6 => 9,
+        sweep::NREPS if i == 7 => 6,
+        sweep::NOISY if i == 10 => 5,
+        sweep::CHECK => 6,
+        _ => 12,
     }
 }
 
@@ -175,42 +172,36 @@ impl DatFile {
         for line in common.iter().chain(&spec.notes) {
             head.push_str(&format!("# {line}\n"));
         }
-        head.push_str(&format!("# x: SIZE = {} [{}]\n", spec.x.label, spec.x.unit));
+        head.push_str(&format!("# x: {} = {} [{}]\n", sweep::SIZE, spec.x.label, spec.x.unit));
         head.push_str(&format!(
-            "# y: {} [{}]; AVG MIN MAX STDDEV MEDIAN CI_LO CI_HI over the NREPS repetitions\n",
-            spec.y.label, spec.y.unit
+            "# y: {} [{}]; {} over the NREPS repetitions\n",
+            spec.y.label,
+            spec.y.unit,
+            sweep::STATISTICS.join(" ")
         ));
-        let mut columns = COLUMNS.to_string();
-        let mut heading = format!(
-            "{:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>6} {:>12} {:>12} {:>5}",
-            "SIZE",
-            "AVG",
-            "MIN",
-            "MAX",
-            "STDDEV",
-            "MEDIAN",
-            "NLOOP",
-            "NREPS",
-            "CI_LO",
-            "CI_HI",
-            "NOISY"
-        );
+        // Each column's unit: the x axis's, the y axis's, or none (counts, the flag).
         let (x, y) = (spec.x.unit.as_str(), spec.y.unit.as_str());
-        let mut csv_head = vec![csv_name("size", x)];
-        csv_head.extend(["avg", "min", "max", "stddev", "median"].map(|c| csv_name(c, y)));
-        csv_head.extend(["nloop".to_string(), "nreps".to_string()]);
-        csv_head.extend([csv_name("ci_lo", y), csv_name("ci_hi", y), "noisy".to_string()]);
-        for column in &spec.extra {
-            let name = &column.name;
-            columns.push_str(&format!(" {name}"));
-            heading.push_str(&format!(" {name:>12}"));
-            csv_head.push(csv_name(name, column.unit));
-        }
+        let unit_of = |c: &str| match c {
+            sweep::SIZE => x,
+            c if sweep::STATISTICS.contains(&c) => y,
+            _ => "",
+        };
+        let mut names: Vec<&str> = sweep::COLUMNS.to_vec();
+        names.extend(spec.extra.iter().map(|c| c.name.as_ref()));
         if layout.check_column {
-            columns.push_str(" CHECK");
-            heading.push_str(&format!(" {:>6}", "CHECK"));
-            csv_head.push("check".to_string());
+            names.push(sweep::CHECK);
         }
+        let mut csv_head = Vec::new();
+        let mut heading = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let unit = match spec.extra.iter().find(|c| c.name == *name) {
+                Some(c) => c.unit,
+                None => unit_of(name),
+            };
+            csv_head.push(csv_name(name, unit));
+            heading.push(format!("{name:>w$}", w = width(i, name)));
+        }
+        let (columns, heading) = (names.join(" "), heading.join(" "));
         head.push_str(&format!("# columns: {columns}\n"));
 
         let csv_file = csv_twin(&spec.file);
@@ -289,7 +280,7 @@ impl DatFile {
                 csv.append(&csv_line(&cells)).inspect_err(|_| dat.undo(dat_line.len()))
             })
         });
-        let recorded = written.and_then(|_| place.ledger.row_written(name, noisy));
+        let recorded = written.and_then(|_| place.ledger.row_written(name, noisy, row.measurement));
         if let Err(e) = recorded {
             (place.fail)(&format!("cannot write {}: {e}", dat.path.display()));
         }
@@ -370,7 +361,7 @@ impl Table {
             let mut names: Vec<String> =
                 columns.iter().map(|c| csv_name(&c.name, c.unit)).collect();
             if append.is_some() {
-                names.push("run".to_string());
+                names.push(crate::schema::RUN_COLUMN.to_string());
             }
             csv.append(&csv_line(&names))?;
         }
@@ -398,7 +389,7 @@ impl Table {
                 .and_then(|_| {
                     csv.append(&csv_line(&record)).inspect_err(|_| dat.undo(dat_line.len()))
                 })
-                .and_then(|_| place.ledger.row_written(name, false));
+                .and_then(|_| place.ledger.row_written(name, false, 0));
             if let Err(e) = result {
                 (place.fail)(&format!("cannot write {}: {e}", dat.path.display()));
             }
@@ -468,7 +459,9 @@ impl CsvTable {
         if let Some((name, sink, place)) = self.out.as_mut() {
             assert_eq!(cells.len(), self.width, "one cell per column");
             let line = csv_line(cells.iter().map(|c| c.as_ref().as_bytes()));
-            if let Err(e) = sink.append(&line).and_then(|_| place.ledger.row_written(name, false)) {
+            if let Err(e) =
+                sink.append(&line).and_then(|_| place.ledger.row_written(name, false, 0))
+            {
                 (place.fail)(&format!("cannot write {}: {e}", sink.path.display()));
             }
         }
@@ -596,6 +589,7 @@ mod tests {
             nloop: 1000,
             nreps: samples.len(),
             check: Verdict::Unchecked,
+            measurement: 0,
         }
     }
 
@@ -635,7 +629,7 @@ mod tests {
         assert_eq!(lines[1], "# ranks: minimum over tasks");
         assert_eq!(lines[2], "# x: SIZE = message size [bytes]");
         assert!(lines[3].starts_with("# y: one-way time [usec]"));
-        assert_eq!(lines[4], format!("# columns: {COLUMNS}"));
+        assert_eq!(lines[4], format!("# columns: {}", sweep::COLUMNS.join(" ")));
         let cells: Vec<&str> = lines[5].split_whitespace().collect();
         assert_eq!(
             cells,
@@ -668,7 +662,10 @@ mod tests {
         f.row_with(1, &row(&[1.0]).verdict(Verdict::Pass), &[1.5, 2.5]);
         f.row_with(2, &row(&[1.0]).verdict(Verdict::Fail), &[1.5, 2.5]);
         let text = std::fs::read_to_string(dir.path().join("c.dat")).unwrap();
-        assert!(text.contains(&format!("# columns: {COLUMNS} TASK_MIN OVERLAP CHECK\n")));
+        assert!(text.contains(&format!(
+            "# columns: {} TASK_MIN OVERLAP CHECK\n",
+            sweep::COLUMNS.join(" ")
+        )));
         let last: Vec<&str> = text.lines().map(|l| l.split_whitespace().last().unwrap()).collect();
         assert_eq!(last[last.len() - 2..], ["pass", "fail"]);
         let cells: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();

@@ -67,6 +67,7 @@ pub mod meta;
 mod node;
 pub mod process;
 pub mod record;
+pub mod schema;
 pub mod scratch;
 pub mod session;
 pub mod spec;

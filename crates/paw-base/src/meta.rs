@@ -1,6 +1,6 @@
 //! Run metadata written at the top of every output file.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Facts about a run that a reader needs to trust or compare its numbers.
@@ -139,7 +139,8 @@ fn summarize_hosts(placement: &[String]) -> String {
 /// The Slurm job and step of a run, as Slurm tells the tasks it starts (srun, sbatch). The
 /// step's fields are there when srun started the tasks; the tasks' real hosts and CPUs are
 /// in [`RunInfo::placement`].
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SlurmJob {
     /// The job id (SLURM_JOB_ID).
     pub job_id: String,

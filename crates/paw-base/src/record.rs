@@ -4,12 +4,12 @@
 //! Rank 0 rewrites it after every row (to a temporary name, then renamed), so it is valid
 //! JSON at every moment, also when the run is killed.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 /// One variable the benchmark read.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Setting {
     /// Its name.
     pub name: String,
@@ -20,7 +20,7 @@ pub struct Setting {
 }
 
 /// A host and how many tasks ran there.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct HostTasks {
     /// Host name.
     pub host: String,
@@ -29,7 +29,7 @@ pub struct HostTasks {
 }
 
 /// The clock's figures.
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct TimerRecord {
     /// The clock read.
     pub clock: String,
@@ -42,7 +42,7 @@ pub struct TimerRecord {
 }
 
 /// One file the run wrote, with its CSV twin.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FileRecord {
     /// Its name in the output directory.
     pub name: String,
@@ -54,8 +54,10 @@ pub struct FileRecord {
     pub noisy_rows: usize,
 }
 
-/// The run record's content.
-#[derive(Debug, Clone, Serialize, Default)]
+/// The run record's content (read back by paw-report; a key missing from an older
+/// record reads as empty).
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(default)]
 pub struct Record {
     /// paw's version.
     pub paw_version: String,
@@ -108,6 +110,9 @@ pub struct Ledger {
     record: RefCell<Record>,
     path: RefCell<Option<PathBuf>>,
     saved: std::cell::Cell<Option<std::time::Instant>>,
+    /// Per measurement (its id), whether a row of it was NOISY; rows of no measurement
+    /// count one each.
+    measured: RefCell<(std::collections::BTreeMap<u64, bool>, [usize; 2])>,
 }
 
 /// How often at most rows alone cause a rewrite of the record: a sweep of small sizes writes
@@ -118,7 +123,12 @@ const ROW_SAVES: std::time::Duration = std::time::Duration::from_secs(1);
 impl Ledger {
     /// A ledger holding `record`, not yet written anywhere.
     pub fn new(record: Record) -> Ledger {
-        Ledger { record: RefCell::new(record), path: RefCell::new(None), saved: Default::default() }
+        Ledger {
+            record: RefCell::new(record),
+            path: RefCell::new(None),
+            saved: Default::default(),
+            measured: Default::default(),
+        }
     }
 
     /// Changes the record (no write).
@@ -150,12 +160,19 @@ impl Ledger {
         self.save()
     }
 
-    /// Counts a row written to `name`; the record file follows at most once a second (and
-    /// at every other change, and at the end).
-    pub fn row_written(&self, name: &str, noisy: bool) -> std::io::Result<()> {
+    /// Counts a row written to `name`, derived from `measurement` (0: none); the record file
+    /// follows at most once a second (and at every other change, and at the end).
+    pub fn row_written(&self, name: &str, noisy: bool, measurement: u64) -> std::io::Result<()> {
         if let Some(f) = self.record.borrow_mut().files.iter_mut().find(|f| f.name == name) {
             f.rows += 1;
             f.noisy_rows += noisy as usize;
+        }
+        let mut measured = self.measured.borrow_mut();
+        if measurement == 0 {
+            measured.1[0] += noisy as usize;
+            measured.1[1] += 1;
+        } else {
+            *measured.0.entry(measurement).or_default() |= noisy;
         }
         if self.saved.get().is_some_and(|t| t.elapsed() < ROW_SAVES) {
             return Ok(());
@@ -163,10 +180,11 @@ impl Ledger {
         self.save()
     }
 
-    /// Rows marked NOISY and rows written, over every file.
+    /// Measured rows marked NOISY and measured rows written, over every file: the rows of
+    /// one measurement (a time and its bandwidth) count once.
     pub fn noisy_rows(&self) -> (usize, usize) {
-        let r = self.record.borrow();
-        (r.files.iter().map(|f| f.noisy_rows).sum(), r.files.iter().map(|f| f.rows).sum())
+        let (by_id, [plain_noisy, plain]) = &*self.measured.borrow();
+        (by_id.values().filter(|n| **n).count() + plain_noisy, by_id.len() + plain)
     }
 
     /// The files of earlier runs kept under new names.
@@ -217,8 +235,8 @@ mod tests {
         });
         ledger.place(path.clone()).unwrap();
         ledger.file_created("a.dat", "a.csv").unwrap();
-        ledger.row_written("a.dat", false).unwrap();
-        ledger.row_written("a.dat", true).unwrap();
+        ledger.row_written("a.dat", false, 0).unwrap();
+        ledger.row_written("a.dat", true, 0).unwrap();
         let read = || -> serde_json::Value {
             serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
         };
@@ -230,5 +248,20 @@ mod tests {
         assert_eq!(v["status"], "running");
         assert_eq!(ledger.noisy_rows(), (1, 2));
         assert!(!dir.path().join("x-np_0002.json.tmp").exists());
+    }
+
+    #[test]
+    fn the_rows_of_one_measurement_count_once() {
+        let ledger = Ledger::new(Record::default());
+        ledger.file_created("t.dat", "t.csv").unwrap();
+        ledger.file_created("bw.dat", "bw.csv").unwrap();
+        for (id, noisy) in [(1, true), (2, false)] {
+            ledger.row_written("t.dat", noisy, id).unwrap();
+            ledger.row_written("bw.dat", noisy, id).unwrap();
+        }
+        assert_eq!(ledger.noisy_rows(), (1, 2));
+        let text = serde_json::to_string(&*ledger.record.borrow()).unwrap();
+        let back: Record = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.files[1].noisy_rows, 1, "each file still counts its own");
     }
 }

@@ -1,9 +1,15 @@
-//! `paw-report compare BASE NEW`: the same files and sizes in two result directories, the
-//! change of their medians in percent (positive is slower, for times and rates alike),
-//! which changes are real (larger than the threshold and outside both runs' own spread:
-//! their MIN..MAX ranges do not overlap), and which settings differ between the runs.
+//! `paw-report compare BASE NEW`: the same files and rows in two result directories, the
+//! change of each figure in percent of its cost (positive is slower, for times and rates
+//! alike), which changes are real, and which settings differ between the runs.
+//!
+//! A change counts when it exceeds the threshold and, where both files hold the median's
+//! 95 % interval (sweeps), the two intervals are disjoint; a file without intervals (IMB's
+//! and the suites' tables) is judged on the threshold alone. Each row shows what decided it.
 
-use crate::{dat_files, Dat};
+use crate::figures::{report, Figure};
+use crate::results::{read_dir, Measured, Quantity, ResultFile};
+use crate::summary::short;
+use paw_base::schema::Better;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -19,8 +25,8 @@ pub enum Direction {
 impl Direction {
     /// The direction of a quantity measured in `unit`.
     pub fn of(unit: &str) -> Direction {
-        match unit.split_whitespace().next().unwrap_or("") {
-            "usec" | "s" | "ms" | "nsec" => Direction::LowerIsBetter,
+        match Quantity::of_label(unit).better {
+            Better::Lower => Direction::LowerIsBetter,
             _ => Direction::HigherIsBetter,
         }
     }
@@ -29,7 +35,7 @@ impl Direction {
 /// What a row's change means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flag {
-    /// Within the threshold or within the runs' spread.
+    /// Within the threshold or within the runs' intervals.
     Same,
     /// A real slowdown.
     Slower,
@@ -37,29 +43,90 @@ pub enum Flag {
     Faster,
 }
 
-/// One size of one file in both runs.
+impl Flag {
+    /// The word printed.
+    pub fn word(self) -> &'static str {
+        match self {
+            Flag::Same => "same",
+            Flag::Slower => "slower",
+            Flag::Faster => "faster",
+        }
+    }
+}
+
+/// What the intervals said about a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intervals {
+    /// Both rows have one and they do not overlap: the medians differ.
+    Apart,
+    /// Both rows have one and they overlap: the runs' own spread covers the change.
+    Overlap,
+    /// A file without intervals: the threshold alone decides.
+    None,
+}
+
+impl Intervals {
+    /// The word printed.
+    pub fn word(self) -> &'static str {
+        match self {
+            Intervals::Apart => "apart",
+            Intervals::Overlap => "overlap",
+            Intervals::None => "-",
+        }
+    }
+}
+
+/// One row (a size, or a table's cell) of one file in both runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
-    /// The file's name.
+    /// The file's name (or `headline figures`).
     pub file: String,
-    /// The row's key (SIZE column).
+    /// The row's key.
     pub size: String,
-    /// The unit of the medians.
+    /// The unit of the values.
     pub unit: String,
-    /// MEDIAN in the base run.
+    /// The base run's figure.
     pub base: f64,
-    /// MEDIAN in the new run.
+    /// The new run's figure.
     pub new: f64,
-    /// The base run's 95 % interval of the median (CI_LO..CI_HI; MIN..MAX where the file
-    /// has no interval).
-    pub base_interval: (f64, f64),
+    /// The base run's 95 % interval of the median, where its file has one.
+    pub base_interval: Option<(f64, f64)>,
     /// The new run's interval, as `base_interval`.
-    pub new_interval: (f64, f64),
+    pub new_interval: Option<(f64, f64)>,
     /// The change in percent of the cost (the time, or the inverse of a rate): positive is
     /// slower whatever the unit; +100 is twice the time or half the bandwidth.
     pub change: f64,
+    /// What the intervals said.
+    pub intervals: Intervals,
     /// The verdict.
     pub flag: Flag,
+}
+
+/// The verdict of one row: the change in percent of the cost, what the intervals say, and
+/// whether it counts (beyond `threshold`, a fraction, and not inside overlapping intervals).
+pub fn judge(
+    better: Better,
+    (base, base_interval): (f64, Option<(f64, f64)>),
+    (new, new_interval): (f64, Option<(f64, f64)>),
+    threshold: f64,
+) -> (f64, Intervals, Flag) {
+    let cost = match better {
+        Better::Higher => base / new,
+        _ => new / base,
+    };
+    let change = (cost - 1.0) * 100.0;
+    let intervals = match (base_interval, new_interval) {
+        (Some((blo, bhi)), Some((nlo, nhi))) if nlo > bhi || nhi < blo => Intervals::Apart,
+        (Some(_), Some(_)) => Intervals::Overlap,
+        _ => Intervals::None,
+    };
+    let counts = change.abs() > threshold * 100.0 && intervals != Intervals::Overlap;
+    let flag = match counts {
+        true if change > 0.0 => Flag::Slower,
+        true => Flag::Faster,
+        false => Flag::Same,
+    };
+    (change, intervals, flag)
 }
 
 /// A header fact that differs between the two runs (a setting, a variable of the
@@ -77,7 +144,8 @@ pub struct Difference {
 /// The outcome of comparing two directories.
 #[derive(Debug, Default)]
 pub struct Report {
-    /// Every size present in both runs of every file present in both.
+    /// Every row present in both runs of every file present in both, then the headline
+    /// figures of files without rows (b_eff's protocol, b_eff_io's summary).
     pub rows: Vec<Comparison>,
     /// Files only the base run has.
     pub only_base: Vec<String>,
@@ -101,34 +169,8 @@ impl Report {
     }
 }
 
-/// Header lines compared whole between two runs.
-const WHOLE: [&str; 5] = ["tasks", "hosts", "binding", "library", "mca file"];
-
-/// The header facts of `dat` that compare settings: whole lines of [`WHOLE`], and each
-/// variable of the `settings:`/`defaults:` lines (one namespace: a default and the same
-/// value set by hand are no difference) and of the `environment:` line.
-fn facts(dat: &Dat) -> BTreeMap<String, String> {
-    let mut facts = BTreeMap::new();
-    for key in WHOLE {
-        if let Some(v) = dat.header_value(key) {
-            facts.insert(key.to_string(), v.to_string());
-        }
-    }
-    for (key, label) in
-        [("defaults", "setting"), ("settings", "setting"), ("environment", "environment")]
-    {
-        for word in dat.header_value(key).unwrap_or("").split_whitespace() {
-            if let Some((var, value)) = word.split_once('=') {
-                facts.insert(format!("{label} {var}"), value.to_string());
-            }
-        }
-    }
-    facts
-}
-
-/// What differs between two files' header facts.
-fn differences(base: &Dat, new: &Dat) -> Vec<Difference> {
-    let (b, n) = (facts(base), facts(new));
+/// What differs between two files' facts.
+fn differences(b: &BTreeMap<String, String>, n: &BTreeMap<String, String>) -> Vec<Difference> {
     let unset = || "(unset)".to_string();
     let keys: BTreeSet<&String> = b.keys().chain(n.keys()).collect();
     keys.into_iter()
@@ -141,70 +183,182 @@ fn differences(base: &Dat, new: &Dat) -> Vec<Difference> {
         .collect()
 }
 
-/// Compares the `.dat` files of `base` and `new`; `threshold` is the relative change a
-/// row must exceed (0.1 for 10 %) to be flagged.
+/// The label of the headline figures compared.
+pub const HEADLINES: &str = "headline figures";
+
+/// Compares the result files of `base` and `new`; `threshold` is the relative change a row
+/// must exceed (0.1 for 10 %) to count. Nothing compared is an error saying what each side
+/// holds.
 pub fn compare(base: &Path, new: &Path, threshold: f64) -> Result<Report, String> {
-    let names = |dir: &Path| -> Result<Vec<String>, String> {
-        Ok(dat_files(dir)?
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect())
-    };
-    let (b, n) = (names(base)?, names(new)?);
+    let (old_files, new_files) = (read_dir(base)?, read_dir(new)?);
+    let names = |f: &[ResultFile]| f.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+    let (b, n) = (names(&old_files), names(&new_files));
     let mut report = Report {
         only_base: b.iter().filter(|f| !n.contains(f)).cloned().collect(),
         only_new: n.iter().filter(|f| !b.contains(f)).cloned().collect(),
         ..Report::default()
     };
     let mut seen: BTreeMap<Difference, usize> = BTreeMap::new();
-    for file in b.iter().filter(|f| n.contains(f)) {
-        let (old, cur) = (Dat::read(&base.join(file))?, Dat::read(&new.join(file))?);
+    for old in &old_files {
+        let Some(cur) = new_files.iter().find(|f| f.name == old.name) else { continue };
         report.files += 1;
-        for d in differences(&old, &cur) {
+        for d in differences(&old.facts, &cur.facts) {
             *seen.entry(d).or_default() += 1;
         }
-        let unit = cur.y_unit().unwrap_or("").to_string();
-        let direction = Direction::of(&unit);
-        let cols = |d: &Dat| -> Option<[usize; 6]> {
-            let (min, max) = (d.find("MIN")?, d.find("MAX")?);
-            let lo = d.find("CI_LO").unwrap_or(min);
-            let hi = d.find("CI_HI").unwrap_or(max);
-            Some([d.find("SIZE")?, d.find("MEDIAN")?, min, max, lo, hi])
-        };
-        let (Some(oc), Some(nc)) = (cols(&old), cols(&cur)) else { continue };
         for row in &cur.rows {
-            let Some(prev) = old.rows.iter().find(|r| r[oc[0]] == row[nc[0]]) else { continue };
-            let num = |r: &[String], i: usize| r[i].parse::<f64>().unwrap_or(f64::NAN);
-            let (bm, nm) = (num(prev, oc[1]), num(row, nc[1]));
-            let cost = match direction {
-                Direction::LowerIsBetter => nm / bm,
-                Direction::HigherIsBetter => bm / nm,
+            let Some(prev) =
+                old.rows.iter().find(|r| r.key == row.key && r.quantity == row.quantity)
+            else {
+                continue;
             };
-            let apart = num(row, nc[2]) > num(prev, oc[3]) || num(row, nc[3]) < num(prev, oc[2]);
-            let flag = if (nm / bm - 1.0).abs() > threshold && apart {
-                if cost > 1.0 {
-                    Flag::Slower
-                } else {
-                    Flag::Faster
-                }
-            } else {
-                Flag::Same
-            };
-            report.rows.push(Comparison {
-                file: file.clone(),
-                size: row[nc[0]].clone(),
-                unit: unit.clone(),
-                base: bm,
-                new: nm,
-                base_interval: (num(prev, oc[4]), num(prev, oc[5])),
-                new_interval: (num(row, nc[4]), num(row, nc[5])),
-                change: (cost - 1.0) * 100.0,
-                flag,
-            });
+            report.rows.push(comparison(&old.name, prev, row, threshold));
         }
     }
+    // The headline figures read from files that hold no rows (b_eff's protocol, b_eff_io's
+    // summary): their one number each.
+    let headlines = |dir: &Path| -> Vec<Figure> {
+        let Ok(r) = report_of(dir) else { return Vec::new() };
+        r.into_iter()
+            .filter(|f| !f.source.ends_with(".dat") && !f.source.ends_with(".csv"))
+            .collect()
+    };
+    let old_figures = headlines(base);
+    for f in headlines(new) {
+        let Some(prev) = old_figures.iter().find(|p| p.key() == f.key()) else { continue };
+        let as_row = |f: &Figure| Measured {
+            key: f.name.clone(),
+            value: f.value,
+            interval: f.interval,
+            quantity: Quantity::of_label(&f.unit),
+        };
+        report.rows.push(comparison(HEADLINES, &as_row(prev), &as_row(&f), threshold));
+    }
     report.differences = seen.into_iter().collect();
+    if report.rows.is_empty() {
+        return Err(nothing_compared(base, &b, new, &n, report.files));
+    }
     Ok(report)
+}
+
+/// The headline figures of a directory, flat.
+fn report_of(dir: &Path) -> Result<Vec<Figure>, String> {
+    Ok(report(dir, 0.8)?.sections.into_iter().flat_map(|s| s.figures).collect())
+}
+
+/// One row of both runs.
+fn comparison(file: &str, old: &Measured, new: &Measured, threshold: f64) -> Comparison {
+    let (change, intervals, flag) =
+        judge(new.quantity.better, (old.value, old.interval), (new.value, new.interval), threshold);
+    Comparison {
+        file: file.to_string(),
+        size: new.key.clone(),
+        unit: new.quantity.label.clone(),
+        base: old.value,
+        new: new.value,
+        base_interval: old.interval,
+        new_interval: new.interval,
+        change,
+        intervals,
+        flag,
+    }
+}
+
+/// Why nothing was compared: what each side holds.
+fn nothing_compared(base: &Path, b: &[String], new: &Path, n: &[String], common: usize) -> String {
+    let holds = |dir: &Path, files: &[String]| -> String {
+        match files {
+            [] => format!("{} holds no result file", dir.display()),
+            [one] => format!("{} holds {one}", dir.display()),
+            more => format!(
+                "{} holds {} files ({}{})",
+                dir.display(),
+                more.len(),
+                more.iter().take(4).cloned().collect::<Vec<_>>().join(", "),
+                if more.len() > 4 { ", ..." } else { "" }
+            ),
+        }
+    };
+    let why = if common == 0 { "no result file in common" } else { "no row in common" };
+    format!("nothing compared: {why}; {}; {}", holds(base, b), holds(new, n))
+}
+
+/// The comparison as text: the settings that differ, then per file its rows (both figures
+/// with their intervals, the change, what the intervals said, the word) and a verdict line,
+/// the files of one side only, and a closing count.
+pub fn render(report: &Report, base: &Path, new: &Path, threshold: f64) -> String {
+    let mut out = String::new();
+    if !report.differences.is_empty() {
+        out += "settings that differ between the runs (base -> new):\n";
+        let width = report.differences.iter().map(|(d, _)| d.what.len()).max().unwrap_or(0);
+        for (d, n) in &report.differences {
+            let files = if *n == report.files {
+                "all files".to_string()
+            } else {
+                format!("{n} of {} files", report.files)
+            };
+            out += &format!("  {:<width$}  {} -> {}  ({files})\n", d.what, d.base, d.new);
+        }
+        out += "\n";
+    }
+    let key = report.rows.iter().map(|r| r.size.len()).max().unwrap_or(0).max(12);
+    let figure = |v: f64, i: Option<(f64, f64)>| {
+        let i = i.map_or("-".to_string(), |(lo, hi)| format!("[{}, {}]", short(lo), short(hi)));
+        format!("{:>11} {i:<25}", short(v))
+    };
+    out += &format!(
+        "{:>key$}  {:>11} {:<25} {:>11} {:<25} {:>9}  {:<9} verdict\n",
+        "row", "base", "[95% interval]", "new", "[95% interval]", "change", "intervals"
+    );
+    let mut files: Vec<&str> = report.rows.iter().map(|r| r.file.as_str()).collect();
+    files.dedup();
+    for file in files {
+        let rows: Vec<_> = report.rows_of(file).collect();
+        let units: BTreeSet<&str> = rows.iter().map(|r| r.unit.as_str()).collect();
+        let units: Vec<&str> = units.into_iter().collect();
+        out += &format!("{file} [{}]\n", units.join("; "));
+        for r in &rows {
+            out += &format!(
+                "{:>key$}  {} {} {:>+8.1}%  {:<9} {}\n",
+                r.size,
+                figure(r.base, r.base_interval),
+                figure(r.new, r.new_interval),
+                r.change,
+                r.intervals.word(),
+                r.flag.word()
+            );
+        }
+        let count = |f: Flag| rows.iter().filter(|r| r.flag == f).count();
+        let (slower, faster) = (count(Flag::Slower), count(Flag::Faster));
+        let verdict = match (slower, faster) {
+            (0, 0) => "same",
+            (0, _) => "faster",
+            _ => "SLOWER",
+        };
+        let worst =
+            rows.iter().max_by(|a, b| a.change.abs().total_cmp(&b.change.abs())).expect("a row");
+        out += &format!(
+            "{file}: {verdict} ({slower} of {} rows slower, {faster} faster; largest change {:+.1}% at {}, {})\n",
+            rows.len(),
+            worst.change,
+            worst.size,
+            worst.flag.word()
+        );
+    }
+    for f in &report.only_base {
+        out += &format!("only in {}: {f}\n", base.display());
+    }
+    for f in &report.only_new {
+        out += &format!("only in {}: {f}\n", new.display());
+    }
+    let faster = report.rows.iter().filter(|r| r.flag == Flag::Faster).count();
+    out += &format!(
+        "{} rows compared in {} files: {} slower, {faster} faster (beyond {threshold}% and, where the \
+         files hold them, with the two 95% intervals apart)\n",
+        report.rows.len(),
+        report.files,
+        report.slower()
+    );
+    out
 }
 
 #[cfg(test)]
@@ -215,18 +369,21 @@ mod tests {
         write_with(dir, name, "", unit, rows)
     }
 
+    /// A sweep file whose rows are (size, CI_LO, MEDIAN, CI_HI); MIN and MAX 100 times
+    /// beyond the interval (one stray sample each way).
     fn write_with(dir: &Path, name: &str, head: &str, unit: &str, rows: &[(u32, f64, f64, f64)]) {
         let mut text = format!(
             "# paw x -- t\n{head}# y: q [{unit}]; AVG ...\n# columns: SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS CI_LO CI_HI NOISY\n"
         );
-        for (s, min, med, max) in rows {
-            text += &format!("{s} {med} {min} {max} 0 {med} 1 3 {min} {max} 0\n");
+        for (s, lo, med, hi) in rows {
+            let (min, max) = (lo / 100.0, hi * 100.0);
+            text += &format!("{s} {med} {min} {max} 0 {med} 1 3 {lo} {hi} 0\n");
         }
         std::fs::write(dir.join(name), text).unwrap();
     }
 
     #[test]
-    fn real_changes_are_flagged_by_direction() {
+    fn real_changes_are_flagged_by_direction_on_the_intervals() {
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         write(
             a.path(),
@@ -244,22 +401,50 @@ mod tests {
         write(b.path(), "bw.dat", "MB/s (MB = 2^20 B)", &[(1, 200.0, 220.0, 240.0)]);
         write(a.path(), "only.dat", "usec", &[(1, 1.0, 1.0, 1.0)]);
         let r = compare(a.path(), b.path(), 0.1).unwrap();
-        let flag =
-            |f: &str, s: &str| r.rows.iter().find(|c| c.file == f && c.size == s).unwrap().flag;
-        assert_eq!(flag("t.dat", "1"), Flag::Slower, "twice the time");
-        assert_eq!(flag("t.dat", "2"), Flag::Same, "ranges overlap");
-        assert_eq!(flag("t.dat", "4"), Flag::Same, "1% is below the threshold");
-        assert_eq!(flag("bw.dat", "1"), Flag::Faster, "twice the bandwidth");
-        let change =
-            |f: &str, s: &str| r.rows.iter().find(|c| c.file == f && c.size == s).unwrap().change;
-        assert!((change("t.dat", "1") - 100.0).abs() < 1e-9, "twice the time: +100 %");
-        assert!((change("bw.dat", "1") + 50.0).abs() < 1e-9, "twice the bandwidth: -50 %");
-        assert_eq!(r.rows_of("bw.dat").next().unwrap().base_interval, (100.0, 120.0));
+        let row = |f: &str, s: &str| r.rows.iter().find(|c| c.file == f && c.size == s).unwrap();
+        assert_eq!(row("t.dat", "1").flag, Flag::Slower, "twice the time, MIN..MAX overlapping");
+        assert_eq!(row("t.dat", "1").intervals, Intervals::Apart);
+        assert_eq!(row("t.dat", "2").flag, Flag::Same, "intervals overlap");
+        assert_eq!(row("t.dat", "2").intervals, Intervals::Overlap);
+        assert_eq!(row("t.dat", "4").flag, Flag::Same, "1% is below the threshold");
+        assert_eq!(row("bw.dat", "1").flag, Flag::Faster, "twice the bandwidth");
+        assert!((row("t.dat", "1").change - 100.0).abs() < 1e-9, "twice the time: +100 %");
+        assert!((row("bw.dat", "1").change + 50.0).abs() < 1e-9, "twice the bandwidth: -50 %");
+        assert_eq!(row("bw.dat", "1").base_interval, Some((100.0, 120.0)));
         assert_eq!(r.files, 2);
         assert!(r.differences.is_empty());
         assert_eq!(r.slower(), 1);
         assert_eq!(r.only_base, ["only.dat"]);
         assert!(r.only_new.is_empty());
+    }
+
+    #[test]
+    fn disjoint_intervals_beyond_the_threshold_are_never_same() {
+        // Over a grid of medians and interval widths: whenever the intervals are apart and
+        // the change exceeds the threshold, the verdict is a change.
+        for base in [0.1, 1.0, 7.0] {
+            for factor in [0.01, 0.5, 0.89, 0.91, 1.09, 1.11, 2.0, 70.0] {
+                for width in [0.0, 0.01, 0.2, 1.0] {
+                    for better in [Better::Lower, Better::Higher] {
+                        let new = base * factor;
+                        let i = |m: f64| Some((m * (1.0 - width / 2.0), m * (1.0 + width / 2.0)));
+                        let (change, intervals, flag) =
+                            judge(better, (base, i(base)), (new, i(new)), 0.1);
+                        if intervals == Intervals::Apart && change.abs() > 10.0 {
+                            assert_ne!(flag, Flag::Same, "{base} {new} {width} {better:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn files_without_intervals_go_by_the_threshold() {
+        let (change, intervals, flag) = judge(Better::Lower, (1.0, None), (1.5, None), 0.1);
+        assert_eq!((intervals, flag), (Intervals::None, Flag::Slower));
+        assert!((change - 50.0).abs() < 1e-9);
+        assert_eq!(judge(Better::Higher, (100.0, None), (95.0, None), 0.1).2, Flag::Same);
     }
 
     #[test]
@@ -271,15 +456,29 @@ mod tests {
     }
 
     #[test]
-    fn settings_that_differ_are_listed() {
+    fn nothing_in_common_is_an_error_naming_what_each_side_holds() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let e = compare(a.path(), b.path(), 0.1).unwrap_err();
+        assert!(e.starts_with("nothing compared: no result file in common"), "{e}");
+        assert!(e.contains("holds no result file"), "{e}");
+        write(a.path(), "t.dat", "usec", &[(1, 1.0, 1.0, 1.0)]);
+        write(b.path(), "t.dat", "usec", &[(2, 1.0, 1.0, 1.0)]);
+        let e = compare(a.path(), b.path(), 0.1).unwrap_err();
+        assert!(e.contains("no row in common") && e.contains("holds t.dat"), "{e}");
+    }
+
+    #[test]
+    fn settings_that_differ_are_listed_and_locations_are_not() {
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let row = [(1, 1.0, 1.0, 1.0)];
         let head = |tasks: u32, settings: &str, env: &str| {
             format!("# tasks: {tasks}\n# settings: {settings}\n# defaults: NREPS=10 NLOOP=-\n{env}")
         };
-        write_with(a.path(), "x.dat", &head(2, "MAX_P2P_SIZE=8", ""), "usec", &row);
+        let here = |d: &Path| format!("PAW_OUTPUT_DIR={} MAX_P2P_SIZE=8", d.display());
+        write_with(a.path(), "x.dat", &head(2, &here(a.path()), ""), "usec", &row);
         let env = "# environment: OMPI_MCA_btl=self,tcp\n";
-        write_with(b.path(), "x.dat", &head(4, "MAX_P2P_SIZE=8 NREPS=10", env), "usec", &row);
+        let settings = format!("{} NREPS=10", here(b.path()));
+        write_with(b.path(), "x.dat", &head(4, &settings, env), "usec", &row);
         let r = compare(a.path(), b.path(), 0.1).unwrap();
         let what: Vec<String> = r
             .differences

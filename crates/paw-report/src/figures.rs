@@ -4,6 +4,8 @@
 
 use crate::compare::Direction;
 use crate::{nodes, Dat};
+use paw_base::schema::{imb_csv, sweep, Unit, MB_PER_S, MIB_PER_S, MSG_PER_S, PERCENT, USEC};
+use paw_base::TAIL_COLUMNS;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -18,6 +20,8 @@ pub struct Figure {
     pub value: f64,
     /// `usec`, `s`, `MB/s`, `GFLOP/s` ...
     pub unit: String,
+    /// The 95 % interval of the median, where the figure is a sweep's median.
+    pub interval: Option<(f64, f64)>,
     /// The file it was read from, relative to the run's directory.
     pub source: String,
 }
@@ -62,14 +66,14 @@ pub struct Report {
 }
 
 /// The unit of b_eff, b_eff_io and PRESTA's bandwidths.
-const MB_10_6: &str = "MB/s (MB = 10^6 B)";
-/// The unit of IMB 3.0's and p2p_matrix's bandwidths.
-const MB_2_20: &str = "MB/s (MB = 2^20 B)";
+const MB_10_6: &str = MB_PER_S.label;
+/// The unit of p2p_matrix's bandwidths.
+const MB_2_20: &str = MIB_PER_S.label;
 
 /// The order of qualify.sbatch's steps; other directories follow by name.
-const STEPS: [&str; 13] = [
-    "core", "nodes", "p2p", "col", "fabric", "imb-mpi1", "imb-ext", "imb-io", "b_eff", "b_eff_io",
-    "presta", "initest", "gpu",
+const STEPS: [&str; 16] = [
+    "core", "nodes", "p2p", "col", "fabric", "imb-mpi1", "imb-ext", "imb-io", "imb-nbc", "imb-rma",
+    "imb-p2p", "b_eff", "b_eff_io", "presta", "initest", "gpu",
 ];
 
 /// The report of `dir`: a run with a directory per step (qualify.sbatch's layout), or one
@@ -130,12 +134,13 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
     let binaries = binaries(&files);
     let relative = |p: &Path| p.strip_prefix(top).unwrap_or(p).display().to_string();
     let mut found = Vec::new();
-    let mut add = |name: String, value: f64, unit: &str, from: &Path| {
+    let mut add = |name: String, value: f64, unit: &str, interval, from: &Path| {
         found.push(Figure {
             section: name_of_section.clone(),
             name,
             value,
             unit: unit.to_string(),
+            interval,
             source: relative(from),
         })
     };
@@ -149,7 +154,7 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
                 Some("dat") if !is_part(&file) => {
                     let dat = Dat::read(path)?;
                     let plotted =
-                        dat_figures(&file, &binary, &dat, &mut |n, v, u| add(n, v, u, path));
+                        dat_figures(&file, &binary, &dat, &mut |n, v, u, i| add(n, v, u, i, path));
                     if plotted {
                         s.plots.push(path.clone());
                     }
@@ -160,13 +165,13 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
                 Some("csv") if file.starts_with("IMB-") => imb.push(path.clone()),
                 Some("prot") if binary == "b_eff" || file.starts_with("b_eff") => {
                     for (n, v, u) in beff_prot(path)? {
-                        add(n, v, &u, path);
+                        add(n, v, &u, None, path);
                     }
                 }
                 Some("sum") => {
                     let (figure, note) = beff_io_sum(path)?;
                     if let Some((n, v, u)) = figure {
-                        add(n, v, &u, path);
+                        add(n, v, &u, None, path);
                     }
                     s.notes.extend(note);
                 }
@@ -180,7 +185,7 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
         }
     }
     match imb_figures(&imb) {
-        Ok(found) => found.into_iter().for_each(|(n, v, u, path)| add(n, v, &u, &path)),
+        Ok(found) => found.into_iter().for_each(|(n, v, u, path)| add(n, v, &u, None, &path)),
         Err(e) => s.notes.push(format!("unreadable, no figures from it: {e}")),
     }
     s.figures = found;
@@ -234,12 +239,15 @@ fn is_part(file: &str) -> bool {
             && file.trim_end_matches(".dat").ends_with(char::is_numeric))
 }
 
+/// Takes a figure: its name, value, unit and interval.
+type AddFigure<'a> = dyn FnMut(String, f64, &str, Option<(f64, f64)>) + 'a;
+
 /// Adds the headline figures of one `.dat` file; true when it is a sweep worth a plot.
 fn dat_figures(
     file: &str,
     binary: &str,
     dat: &Dat,
-    add: &mut dyn FnMut(String, f64, &str),
+    add: &mut AddFigure,
 ) -> bool {
     let stem = stem(file);
     let num = |r: &[String], c: usize| r[c].parse::<f64>().unwrap_or(f64::NAN);
@@ -257,35 +265,62 @@ fn dat_figures(
             } else {
                 ("bandwidth", MB_2_20)
             };
-            add(format!("{binary}: median link {what}, {} nodes", dat.rows.len()), median, unit);
+            add(
+                format!("{binary}: median link {what}, {} nodes", dat.rows.len()),
+                median,
+                unit,
+                None,
+            );
         }
         return false;
     }
-    if let (Some(size), Some(median)) = (dat.find("SIZE"), dat.find("MEDIAN")) {
+    if let (Some(size), Some(median)) = (dat.find(sweep::SIZE), dat.find(sweep::MEDIAN)) {
         let at = |r: &[String]| format!("{} B", r[size]);
+        let (lo, hi) = (dat.find(sweep::CI_LO), dat.find(sweep::CI_HI));
+        let ci = |r: &[String]| Some((num(r, lo?), num(r, hi?)));
+        // The overlap of computation at the largest size (non-blocking collectives) and the
+        // tail at the smallest (PAW_TAIL).
+        if let Some(c) = dat.find(sweep::OVERLAP) {
+            add(format!("{binary}: overlap at {}", at(last)), num(last, c), PERCENT.label, None);
+        }
+        for (name, _) in TAIL_COLUMNS.iter().skip(2) {
+            if let Some(c) = dat.find(name) {
+                add(format!("{binary}: {name} at {}", at(first)), num(first, c), &unit, None);
+            }
+        }
         if stem == "stream_bw" {
             if let (Some(row), Some(max)) =
                 (dat.rows.iter().find(|r| r[size] == "Triad"), dat.find("MAX"))
             {
-                add(format!("{binary}: Triad best rate"), num(row, max), &unit);
+                add(format!("{binary}: Triad best rate"), num(row, max), &unit, None);
             }
             return false;
         }
         if stem.ends_with("_flops") {
-            add(format!("{binary}: DGEMM N={}", last[size]), num(last, median), &unit);
+            add(format!("{binary}: DGEMM N={}", last[size]), num(last, median), &unit, ci(last));
         } else if stem.ends_with("_bw") {
-            add(format!("{binary}: bandwidth at {}", at(last)), num(last, median), &unit);
+            add(format!("{binary}: bandwidth at {}", at(last)), num(last, median), &unit, ci(last));
         } else if stem.ends_with("_rate") {
-            add(format!("{binary}: message rate at {}", at(first)), num(first, median), &unit);
+            add(
+                format!("{binary}: message rate at {}", at(first)),
+                num(first, median),
+                &unit,
+                ci(first),
+            );
         } else if stem == "latency" {
-            add(format!("{binary}: one-way latency at {}", at(first)), num(first, median), &unit);
+            add(
+                format!("{binary}: one-way latency at {}", at(first)),
+                num(first, median),
+                &unit,
+                ci(first),
+            );
         } else if stem.ends_with("_time")
             && (stem.starts_with("multitask") || stem.contains("dgemm"))
         {
             return false;
         } else if Direction::of(&unit) == Direction::LowerIsBetter {
             // A time sweep: its bandwidth twin (where there is one) is the plot.
-            add(format!("{binary}: time at {}", at(first)), num(first, median), &unit);
+            add(format!("{binary}: time at {}", at(first)), num(first, median), &unit, ci(first));
             return dat.rows.len() > 1 && !stem.ends_with("_time");
         } else {
             // Another quantity (a thread sweep's rate, an I/O bandwidth): its last row.
@@ -293,6 +328,7 @@ fn dat_figures(
                 format!("{binary} {stem}: median at SIZE {}", last[size]),
                 num(last, median),
                 &unit,
+                ci(last),
             );
         }
         return dat.rows.len() > 1;
@@ -305,11 +341,16 @@ fn dat_figures(
             let what =
                 stem.trim_start_matches(binary).trim_start_matches('_').trim_end_matches("_bw");
             let what = what.replace('_', " ");
-            add(format!("{binary}: peak {what} bandwidth, {} processes", &p[1..]), peak, MB_10_6);
+            add(
+                format!("{binary}: peak {what} bandwidth, {} processes", &p[1..]),
+                peak,
+                MB_10_6,
+                None,
+            );
             true
         }
         ["PROCESSES", "LATENCY"] => {
-            add(format!("{binary}: latency at {} processes", last[0]), num(last, 1), "usec");
+            add(format!("{binary}: latency at {} processes", last[0]), num(last, 1), "usec", None);
             false
         }
         ["SAMPLE", "BASE", "OP"] => {
@@ -319,7 +360,7 @@ fn dat_figures(
                 .unwrap_or(f64::NAN);
             let sum = |c: usize| dat.rows.iter().map(|r| num(r, c)).sum::<f64>();
             let op = (sum(2) - sum(1)) / (dat.rows.len() as f64 * iterations);
-            add(format!("{binary}: Op mean (one Allreduce)"), op, "usec");
+            add(format!("{binary}: Op mean (one Allreduce)"), op, "usec", None);
             false
         }
         ["OPERATION", "COMPUTE", "SET", "AVG", "MIN", "MAX"] => {
@@ -332,7 +373,7 @@ fn dat_figures(
             }
             for (op, v) in ops {
                 let mean = v.iter().sum::<f64>() / v.len() as f64;
-                add(format!("{binary}: {op} time"), mean, "usec");
+                add(format!("{binary}: {op} time"), mean, "usec", None);
             }
             false
         }
@@ -342,6 +383,7 @@ fn dat_figures(
                     format!("{binary}: MPI start-up at {} tasks (slowest task)", r[0]),
                     num(r, 1),
                     "s",
+                    None,
                 );
             }
             false
@@ -410,39 +452,50 @@ struct ImbRow {
     mode: String,
     bytes: u64,
     t_avg: f64,
-    mbytes: Option<f64>,
+    /// The bandwidth and its unit (the suite's Mbytes).
+    bandwidth: Option<(f64, &'static str)>,
+    msgs: Option<f64>,
+    overlap: Option<f64>,
     file: PathBuf,
 }
 
-/// Reads IMB's CSV files (`IMB-<suite>-<benchmark>-np_NNNN[-mode].csv`).
+/// Reads IMB's CSV files ([`imb_csv`]).
 fn imb_rows(files: &[PathBuf]) -> Result<Vec<ImbRow>, String> {
     let mut rows = Vec::new();
     for path in files {
         let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        let Some(suite) = name.strip_prefix("IMB-").and_then(|n| n.split('-').next()) else {
-            continue;
-        };
-        let mut reader =
-            csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let headers = reader.headers().map_err(|e| format!("{}: {e}", path.display()))?.clone();
+        let Some(suite) = imb_csv::suite_of(&name) else { continue };
+        let at = |e: csv::Error| format!("{}: {e}", path.display());
+        let mut reader = csv::Reader::from_path(path).map_err(at)?;
+        let headers = reader.headers().map_err(at)?.clone();
         let col = |n: &str| headers.iter().position(|h| h == n);
-        let (Some(b), Some(p), Some(m), Some(by), Some(t)) =
-            (col("benchmark"), col("processes"), col("mode"), col("bytes"), col("t_avg_us"))
-        else {
+        let (Some(b), Some(p), Some(m), Some(by), Some(t)) = (
+            col(imb_csv::BENCHMARK),
+            col(imb_csv::PROCESSES),
+            col(imb_csv::MODE),
+            col(imb_csv::BYTES),
+            col(imb_csv::T_AVG),
+        ) else {
             continue;
         };
-        let mb = col("mbytes_per_s");
+        let bandwidth = headers.iter().enumerate().find_map(|(i, h)| {
+            let (q, unit) = Unit::of_csv_column(h)?;
+            (q == "bandwidth").then_some((i, unit.label))
+        });
+        let (msgs, overlap) = (col(imb_csv::MSGS), col(imb_csv::OVERLAP));
         for rec in reader.records() {
-            let rec = rec.map_err(|e| format!("{}: {e}", path.display()))?;
+            let rec = rec.map_err(at)?;
             let num = |i: usize| rec.get(i).and_then(|v| v.parse::<f64>().ok());
             rows.push(ImbRow {
-                suite: format!("IMB-{suite}"),
+                suite: suite.to_string(),
                 benchmark: rec[b].to_string(),
                 processes: num(p).unwrap_or(0.0) as u64,
                 mode: rec[m].to_string(),
                 bytes: num(by).unwrap_or(0.0) as u64,
                 t_avg: num(t).unwrap_or(f64::NAN),
-                mbytes: mb.and_then(num),
+                bandwidth: bandwidth.and_then(|(i, u)| Some((num(i)?, u))),
+                msgs: msgs.and_then(num),
+                overlap: overlap.and_then(num),
                 file: path.clone(),
             });
         }
@@ -450,13 +503,20 @@ fn imb_rows(files: &[PathBuf]) -> Result<Vec<ImbRow>, String> {
     Ok(rows)
 }
 
-/// The IMB figures: PingPong's 0-byte time and 4 MiB bandwidth; Allreduce and Alltoall at 8 B
-/// and 1 MiB; one row per IMB-EXT benchmark and per IMB-IO family (S_Write, P_Read ...), all
-/// at the largest process count and, where a mode applies, aggregate.
-fn imb_figures(files: &[PathBuf]) -> Result<Vec<(String, f64, String, PathBuf)>, String> {
+/// A figure of an IMB table: name, value, unit, file.
+type ImbFigure = (String, f64, String, PathBuf);
+
+/// The IMB figures, each at the largest process count and, where a mode applies,
+/// aggregate: IMB-MPI1's PingPong 0-byte time and 4 MiB bandwidth, Allreduce and Alltoall
+/// at 8 B and 1 MiB; per benchmark of the other suites what its users quote: the best
+/// bandwidth at the largest length where the table has one (IMB-EXT, IMB-RMA, IMB-P2P) and
+/// the message rate at the smallest where it has one (IMB-P2P), the overlap at the largest
+/// length (IMB-NBC's I<coll>), else the time at the smallest nonzero and the largest length;
+/// IMB-IO per family (S_Write, P_Read ...).
+fn imb_figures(files: &[PathBuf]) -> Result<Vec<ImbFigure>, String> {
     let rows = imb_rows(files)?;
     let mut out = Vec::new();
-    // The rows of `bench` (or of a family: a benchmark name filter) at its largest process count.
+    // The rows that `keep` selects, of `suite` at its largest process count.
     let of = |suite: &str, keep: &dyn Fn(&ImbRow) -> bool| -> Vec<&ImbRow> {
         let chosen: Vec<&ImbRow> = rows
             .iter()
@@ -472,38 +532,38 @@ fn imb_figures(files: &[PathBuf]) -> Result<Vec<(String, f64, String, PathBuf)>,
     let suite = "IMB-MPI1";
     let pingpong = of(suite, &|r| r.benchmark == "PingPong");
     if let Some(r) = near(&pingpong, 0) {
-        out.push((
-            format!("{suite} PingPong: time at {} B", r.bytes),
-            r.t_avg,
-            "usec".into(),
-            r.file,
-        ));
+        let what = format!("{suite} PingPong: time at {} B", r.bytes);
+        out.push((what, r.t_avg, USEC.label.into(), r.file));
     }
     if let Some(r) = near(&pingpong, 4 << 20) {
-        let mb = r.mbytes.unwrap_or(f64::NAN);
-        out.push((
-            format!("{suite} PingPong: bandwidth at {} B", r.bytes),
-            mb,
-            MB_2_20.into(),
-            r.file,
-        ));
-    }
-    for bench in ["Allreduce", "Alltoall"] {
-        let rs = of(suite, &|r| r.benchmark == bench);
-        for bytes in [8, 1 << 20] {
-            if let Some(r) = near(&rs, bytes) {
-                let what =
-                    format!("{suite} {bench}: time at {} B, {} processes", r.bytes, r.processes);
-                out.push((what, r.t_avg, "usec".into(), r.file));
-            }
+        if let Some((mb, unit)) = r.bandwidth {
+            let what = format!("{suite} PingPong: bandwidth at {} B", r.bytes);
+            out.push((what, mb, unit.into(), r.file));
         }
     }
-    let mut ext: Vec<&str> =
-        rows.iter().filter(|r| r.suite == "IMB-EXT").map(|r| r.benchmark.as_str()).collect();
-    ext.dedup();
-    for bench in ext {
-        let rs = of("IMB-EXT", &|r| r.benchmark == bench);
-        out.extend(largest("IMB-EXT", bench, &rs));
+    let mut benchmarks: Vec<(&str, &str)> =
+        rows.iter().map(|r| (r.suite.as_str(), r.benchmark.as_str())).collect();
+    benchmarks.sort();
+    benchmarks.dedup();
+    for (suite, bench) in benchmarks {
+        let rs = of(suite, &|r| r.benchmark == bench);
+        match (suite, bench) {
+            ("IMB-IO", _) => {}
+            ("IMB-MPI1", "PingPong") => {}
+            ("IMB-MPI1", "Allreduce" | "Alltoall") => {
+                for bytes in [8, 1 << 20] {
+                    if let Some(r) = near(&rs, bytes) {
+                        let what = format!(
+                            "{suite} {bench}: time at {} B, {} processes",
+                            r.bytes, r.processes
+                        );
+                        out.push((what, r.t_avg, USEC.label.into(), r.file));
+                    }
+                }
+            }
+            ("IMB-MPI1", _) => {}
+            _ => out.extend(quoted(suite, bench, &rs)),
+        }
     }
     let mut families: Vec<String> =
         rows.iter().filter(|r| r.suite == "IMB-IO").map(|r| io_family(&r.benchmark)).collect();
@@ -511,27 +571,49 @@ fn imb_figures(files: &[PathBuf]) -> Result<Vec<(String, f64, String, PathBuf)>,
     families.dedup();
     for family in families {
         let rs = of("IMB-IO", &|r| io_family(&r.benchmark) == family);
-        out.extend(largest("IMB-IO", &family, &rs));
+        out.extend(quoted("IMB-IO", &family, &rs));
     }
     Ok(out)
 }
 
-/// The figure of a family's rows: the best bandwidth at the largest size, or, for a family
-/// without bandwidth (Window, Accumulate, Open_Close), the time at the largest size.
-fn largest(suite: &str, family: &str, rows: &[&ImbRow]) -> Option<(String, f64, String, PathBuf)> {
-    let bytes = rows.iter().map(|r| r.bytes).max()?;
-    let at: Vec<&&ImbRow> = rows.iter().filter(|r| r.bytes == bytes).collect();
-    let np = at[0].processes;
-    if at.iter().any(|r| r.mbytes.is_some()) && bytes > 0 {
-        let best =
-            at.iter().max_by(|a, b| a.mbytes.unwrap_or(0.0).total_cmp(&b.mbytes.unwrap_or(0.0)))?;
-        let what = format!("{suite} {family}: best bandwidth at {bytes} B, {np} processes");
-        Some((what, best.mbytes.unwrap_or(f64::NAN), MB_2_20.into(), best.file.clone()))
-    } else {
-        let best = at.iter().min_by(|a, b| a.t_avg.total_cmp(&b.t_avg))?;
-        let what = format!("{suite} {family}: time at {bytes} B, {np} processes");
-        Some((what, best.t_avg, "usec".into(), best.file.clone()))
+/// What the users of one benchmark (or family) of rows quote: see [`imb_figures`].
+fn quoted(suite: &str, family: &str, rows: &[&ImbRow]) -> Vec<ImbFigure> {
+    let mut out = Vec::new();
+    let Some(largest) = rows.iter().map(|r| r.bytes).max() else { return out };
+    let np = rows[0].processes;
+    let at = |bytes: u64| rows.iter().filter(move |r| r.bytes == bytes);
+    // One length only (an atomic's element): its time, not a bandwidth.
+    let lengths = rows.iter().filter(|r| r.bytes != largest).count();
+    let best_bw = at(largest)
+        .filter_map(|r| Some((r.bandwidth?, r)))
+        .filter(|_| lengths > 0)
+        .max_by(|(a, _), (b, _)| a.0.total_cmp(&b.0));
+    if let Some(((mb, unit), r)) = best_bw.filter(|_| largest > 0) {
+        let what = format!("{suite} {family}: best bandwidth at {largest} B, {np} processes");
+        out.push((what, mb, unit.to_string(), r.file.clone()));
     }
+    let smallest = rows.iter().map(|r| r.bytes).filter(|b| *b > 0).min().unwrap_or(largest);
+    if let Some(r) = at(smallest).find(|r| r.msgs.is_some()) {
+        let what = format!("{suite} {family}: message rate at {smallest} B, {np} processes");
+        out.push((what, r.msgs.unwrap_or(f64::NAN), MSG_PER_S.label.into(), r.file.clone()));
+    }
+    if let Some(r) = at(largest).find(|r| r.overlap.is_some()) {
+        let what = format!("{suite} {family}: overlap at {largest} B, {np} processes");
+        out.push((what, r.overlap.unwrap_or(f64::NAN), PERCENT.label.into(), r.file.clone()));
+    }
+    if out.is_empty() {
+        let mut sizes = vec![smallest];
+        if largest != smallest {
+            sizes.push(largest);
+        }
+        for bytes in sizes {
+            if let Some(r) = at(bytes).min_by(|a, b| a.t_avg.total_cmp(&b.t_avg)) {
+                let what = format!("{suite} {family}: time at {bytes} B, {np} processes");
+                out.push((what, r.t_avg, USEC.label.into(), r.file.clone()));
+            }
+        }
+    }
+    out
 }
 
 /// An IMB-IO benchmark's family: its class and direction (`S_Write`, `P_Read`, `C_Write`),
@@ -574,7 +656,7 @@ mod tests {
         let text = "# iterations per sample: 10\n# columns: SAMPLE BASE OP\n1 100 130\n2 100 110\n";
         let dat = Dat::parse(text).unwrap();
         let mut got = Vec::new();
-        dat_figures("allred-np_0002.dat", "allred", &dat, &mut |n, v, u| {
+        dat_figures("allred-np_0002.dat", "allred", &dat, &mut |n, v, u, _| {
             got.push((n, v, u.to_string()))
         });
         assert_eq!(got, [("allred: Op mean (one Allreduce)".to_string(), 2.0, "usec".to_string())]);

@@ -11,15 +11,19 @@ mod html;
 mod nodes;
 mod plot;
 mod reference;
+mod results;
 mod summary;
 
-pub use compare::{compare, Comparison, Direction, Flag};
+pub use compare::{
+    compare, judge, render as render_comparison, Comparison, Direction, Flag, Intervals, HEADLINES,
+};
 pub use dat::Dat;
 pub use figures::{report, Figure, Report, Section};
 pub use html::html;
 pub use nodes::{Row, Table};
 pub use plot::{gnuplot_script, plot_files, plot_runs, Series};
 pub use reference::{check, check_lines, parse as parse_reference, reference, Checked, Reference};
+pub use results::{read_dir, Measured, Quantity, ResultFile};
 pub use summary::{short, summary};
 
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! that exits non-zero on a real slowdown (a CI regression gate), and gnuplot figures.
 
 use paw_report::{check, check_lines, compare, html, plot_files, plot_runs, reference, report};
-use paw_report::{short, summary, Flag, Report};
+use paw_report::{render_comparison, summary, Report};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -163,74 +163,7 @@ fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {
         return Err("compare takes two directories (paw-report -h: usage)".to_string());
     };
     let report = compare(base, new, threshold / 100.0)?;
-    if !report.differences.is_empty() {
-        println!("settings that differ between the runs (base -> new):");
-        let width = report.differences.iter().map(|(d, _)| d.what.len()).max().unwrap_or(0);
-        for (d, n) in &report.differences {
-            let files = if *n == report.files {
-                "all files".to_string()
-            } else {
-                format!("{n} of {} files", report.files)
-            };
-            println!("  {:<width$}  {} -> {}  ({files})", d.what, d.base, d.new);
-        }
-        println!();
-    }
-    println!(
-        "{:>12}  {:>11} {:<25} {:>11} {:<25} {:>9}",
-        "size", "base median", "[95% interval]", "new median", "[95% interval]", "change"
-    );
-    let mut files: Vec<&str> = report.rows.iter().map(|r| r.file.as_str()).collect();
-    files.dedup();
-    for file in files {
-        let rows: Vec<_> = report.rows_of(file).collect();
-        println!("{file} [{}]", rows[0].unit);
-        for r in &rows {
-            let word = match r.flag {
-                Flag::Same => "same",
-                Flag::Slower => "slower",
-                Flag::Faster => "faster",
-            };
-            let interval = |(lo, hi): (f64, f64)| format!("[{}, {}]", short(lo), short(hi));
-            println!(
-                "{:>12}  {:>11} {:<25} {:>11} {:<25} {:>+8.1}%  {word}",
-                r.size,
-                short(r.base),
-                interval(r.base_interval),
-                short(r.new),
-                interval(r.new_interval),
-                r.change
-            );
-        }
-        let count = |f: Flag| rows.iter().filter(|r| r.flag == f).count();
-        let (slower, faster) = (count(Flag::Slower), count(Flag::Faster));
-        let verdict = if slower > 0 {
-            "SLOWER"
-        } else if faster > 0 {
-            "faster"
-        } else {
-            "same"
-        };
-        let worst = rows.iter().max_by(|a, b| a.change.total_cmp(&b.change)).expect("a row");
-        println!(
-            "{file}: {verdict} ({slower} of {} rows slower, {faster} faster; largest change {:+.1}% at {})",
-            rows.len(),
-            worst.change,
-            worst.size
-        );
-    }
-    for f in &report.only_base {
-        println!("only in {}: {f}", base.display());
-    }
-    for f in &report.only_new {
-        println!("only in {}: {f}", new.display());
-    }
-    let faster = report.rows.iter().filter(|r| r.flag == Flag::Faster).count();
-    println!(
-        "{} rows compared: {} slower, {faster} faster beyond {threshold}% and both runs' spread",
-        report.rows.len(),
-        report.slower()
-    );
+    print!("{}", render_comparison(&report, base, new, threshold));
     Ok(if report.slower() > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

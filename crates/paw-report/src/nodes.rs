@@ -111,6 +111,7 @@ impl Table {
                 name: format!("{}, median over hosts", r.name),
                 value: r.median,
                 unit: r.unit.clone(),
+                interval: None,
                 source: section.to_string(),
             })
             .collect()

@@ -199,6 +199,7 @@ mod tests {
             name: name.into(),
             value,
             unit: unit.into(),
+            interval: None,
             source: "b_eff/b_eff-np_0002.prot".into(),
         };
         let figures = vec![figure("b_eff", value, "MB/s"), figure("latency: x", 2.0, "usec")];

@@ -4,6 +4,7 @@
 //! `<stem>_time-np_NNNN.dat`.
 
 use paw_core::check::Verdict;
+use paw_core::schema::{sweep, PERCENT, USEC};
 use paw_core::work::Exploit;
 use paw_core::{
     Axis, Bench, Column, DatFile, DatSpec, Paw, Policy, Stats, Team, Timing, Var, World,
@@ -128,9 +129,9 @@ impl<'p> Overlap<'p> {
             vec![]
         } else {
             vec![
-                Column::fixed("OVERALL", "usec"),
-                Column::fixed("COMPUTE", "usec"),
-                Column::fixed("OVERLAP", "%"),
+                Column::fixed(sweep::OVERALL, USEC.label),
+                Column::fixed(sweep::COMPUTE, USEC.label),
+                Column::fixed(sweep::OVERLAP, PERCENT.label),
             ]
         };
         let file = paw.dat(

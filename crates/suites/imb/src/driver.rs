@@ -11,6 +11,7 @@ use crate::{Benchmark, Class, Ctx, Mode, Run, Suite};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
+use paw_core::schema::imb_csv;
 use paw_core::{agree, CsvTable, Error, SuiteRun};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -201,13 +202,13 @@ impl<K> Block<'_, K> {
             mapped: o.map.is_some(),
         };
         let columns = Columns::of(b, self.suite.edition, o, q);
-        let multi = if o.multi.is_some() { "Multi-" } else { "" };
         let mut found = 0;
         for &mode in b.modes {
-            let suffix =
-                if mode == Mode::Plain { String::new() } else { format!("-{}", mode.csv()) };
-            let name = format!("{}-{multi}{}-np_{q:04}{suffix}.csv", self.suite.name, b.name);
-            let mut csv = files.csv(&name, &columns.csv_header())?;
+            let name =
+                imb_csv::file_name(self.suite.name, o.multi.is_some(), b.name, q, mode.csv());
+            let header = columns.csv_header();
+            let mut csv =
+                files.csv(&name, &header.iter().map(String::as_str).collect::<Vec<_>>())?;
             if me == 0 {
                 println!("{}", output::block(b, self.shape, &arrangement, mode));
                 println!("{}", columns.header());

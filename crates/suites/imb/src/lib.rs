@@ -76,6 +76,14 @@ impl Edition {
         }
     }
 
+    /// The unit of the Mbytes/sec columns.
+    pub fn mbyte_unit(self) -> paw_core::schema::Unit {
+        match self {
+            Edition::V3 => paw_core::schema::MIB_PER_S,
+            Edition::V2021 => paw_core::schema::MB_PER_S,
+        }
+    }
+
     /// Bytes in one Mbyte of the Mbytes/sec columns.
     pub fn mbyte(self) -> f64 {
         match self {

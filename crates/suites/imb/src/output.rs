@@ -6,6 +6,7 @@
 
 use crate::options::{IterPolicy, Lengths, Options};
 use crate::{Benchmark, Class, Edition, Mode, Suite};
+use paw_core::schema::imb_csv;
 
 /// A dashed separator line.
 const RULE: &str =
@@ -310,24 +311,28 @@ impl Columns {
         cols.iter().map(|c| format!("{c:>13}")).collect()
     }
 
-    /// The columns of the table's CSV file: every statistic, whatever the text table shows.
-    pub fn csv_header(&self) -> Vec<&'static str> {
-        let mut cols = vec!["benchmark", "processes", "mode"];
+    /// The columns of the table's CSV file: every statistic, whatever the text table shows
+    /// (names from [`imb_csv`]; the bandwidth's carries the edition's Mbyte).
+    pub fn csv_header(&self) -> Vec<String> {
+        use imb_csv::*;
+        let mut cols = vec![BENCHMARK, PROCESSES, MODE];
         if self.group {
-            cols.push("group");
+            cols.push(GROUP);
         }
-        cols.extend(["bytes", "repetitions", "t_min_us", "t_max_us", "t_avg_us"]);
+        cols.extend([BYTES, REPETITIONS, T_MIN, T_MAX, T_AVG]);
+        let mut cols: Vec<String> = cols.into_iter().map(String::from).collect();
+        let bandwidth = imb_csv::bandwidth(self.edition.mbyte_unit());
         if self.rate > 0 || self.everyone.is_some() {
-            cols.extend(["mbytes_per_s", "msgs_per_s"]);
+            cols.extend([bandwidth, MSGS.to_string()]);
         } else if self.passive {
-            cols.push("t_pure_us");
+            cols.push(T_PURE.to_string());
         } else if self.overlap {
-            cols.extend(["t_pure_us", "t_cpu_us", "overlap_percent"]);
+            cols.extend([T_PURE, T_CPU, OVERLAP].map(String::from));
         } else if self.n_msg > 0 {
-            cols.push("mbytes_per_s");
+            cols.push(bandwidth);
         }
         if self.defects {
-            cols.push("defects");
+            cols.push(DEFECTS.to_string());
         }
         cols
     }
