@@ -50,7 +50,7 @@ pub struct Section {
     pub notes: Vec<String>,
     /// The node table, for a directory of per-host directories.
     pub nodes: Option<nodes::Table>,
-    /// `.dat` files the figures came from that hold a sweep (a plot's worth).
+    /// Tables of two rows or more (`.dat` files and IMB's CSV files): a plot each.
     pub plots: Vec<PathBuf>,
     /// PNG files the run drew itself (the fabric map's heatmaps).
     pub images: Vec<PathBuf>,
@@ -151,18 +151,25 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
         // A file that cannot be read (torn by a killed step) is named; the rest still count.
         let mut read = || -> Result<(), String> {
             match path.extension().and_then(|e| e.to_str()) {
-                Some("dat") if !is_part(&file) => {
+                Some("dat") => {
                     let dat = Dat::read(path)?;
-                    let plotted =
+                    if !is_part(&file) {
                         dat_figures(&file, &binary, &dat, &mut |n, v, u, i| add(n, v, u, i, path));
-                    if plotted {
-                        s.plots.push(path.clone());
                     }
                     if file.starts_with("matrix_bw") {
                         s.notes.extend(matrix_verdict(&dat));
                     }
+                    // Every table of two rows or more against a number is a plot; the
+                    // fabric map has its heatmaps.
+                    let numeric = dat.rows.iter().all(|r| r[0].parse::<f64>().is_ok());
+                    if dat.rows.len() > 1 && numeric && !file.starts_with("matrix_") {
+                        s.plots.push(path.clone());
+                    }
                 }
-                Some("csv") if file.starts_with("IMB-") => imb.push(path.clone()),
+                Some("csv") if imb_csv::suite_of(&file).is_some() => {
+                    imb.push(path.clone());
+                    s.plots.push(path.clone());
+                }
                 Some("prot") if binary == "b_eff" || file.starts_with("b_eff") => {
                     for (n, v, u) in beff_prot(path)? {
                         add(n, v, &u, None, path);
@@ -242,16 +249,11 @@ fn is_part(file: &str) -> bool {
 /// Takes a figure: its name, value, unit and interval.
 type AddFigure<'a> = dyn FnMut(String, f64, &str, Option<(f64, f64)>) + 'a;
 
-/// Adds the headline figures of one `.dat` file; true when it is a sweep worth a plot.
-fn dat_figures(
-    file: &str,
-    binary: &str,
-    dat: &Dat,
-    add: &mut AddFigure,
-) -> bool {
+/// Adds the headline figures of one `.dat` file.
+fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
     let stem = stem(file);
     let num = |r: &[String], c: usize| r[c].parse::<f64>().unwrap_or(f64::NAN);
-    let (Some(first), Some(last)) = (dat.rows.first(), dat.rows.last()) else { return false };
+    let (Some(first), Some(last)) = (dat.rows.first(), dat.rows.last()) else { return };
     let cols: Vec<&str> = dat.columns.iter().map(String::as_str).collect();
     let unit = dat.y_unit().unwrap_or("").to_string();
     if cols.first() == Some(&"HOST") {
@@ -272,7 +274,7 @@ fn dat_figures(
                 None,
             );
         }
-        return false;
+        return;
     }
     if let (Some(size), Some(median)) = (dat.find(sweep::SIZE), dat.find(sweep::MEDIAN)) {
         let at = |r: &[String]| format!("{} B", r[size]);
@@ -294,7 +296,7 @@ fn dat_figures(
             {
                 add(format!("{binary}: Triad best rate"), num(row, max), &unit, None);
             }
-            return false;
+            return;
         }
         if stem.ends_with("_flops") {
             add(format!("{binary}: DGEMM N={}", last[size]), num(last, median), &unit, ci(last));
@@ -317,11 +319,10 @@ fn dat_figures(
         } else if stem.ends_with("_time")
             && (stem.starts_with("multitask") || stem.contains("dgemm"))
         {
-            return false;
+            return;
         } else if Direction::of(&unit) == Direction::LowerIsBetter {
             // A time sweep: its bandwidth twin (where there is one) is the plot.
             add(format!("{binary}: time at {}", at(first)), num(first, median), &unit, ci(first));
-            return dat.rows.len() > 1 && !stem.ends_with("_time");
         } else {
             // Another quantity (a thread sweep's rate, an I/O bandwidth): its last row.
             add(
@@ -331,7 +332,7 @@ fn dat_figures(
                 ci(last),
             );
         }
-        return dat.rows.len() > 1;
+        return;
     }
     match cols.as_slice() {
         // PRESTA com and rma: a column per process count; the peak at the largest.
@@ -347,11 +348,9 @@ fn dat_figures(
                 MB_10_6,
                 None,
             );
-            true
         }
         ["PROCESSES", "LATENCY"] => {
             add(format!("{binary}: latency at {} processes", last[0]), num(last, 1), "usec", None);
-            false
         }
         ["SAMPLE", "BASE", "OP"] => {
             let iterations = dat
@@ -361,7 +360,6 @@ fn dat_figures(
             let sum = |c: usize| dat.rows.iter().map(|r| num(r, c)).sum::<f64>();
             let op = (sum(2) - sum(1)) / (dat.rows.len() as f64 * iterations);
             add(format!("{binary}: Op mean (one Allreduce)"), op, "usec", None);
-            false
         }
         ["OPERATION", "COMPUTE", "SET", "AVG", "MIN", "MAX"] => {
             let mut ops: Vec<(&str, Vec<f64>)> = Vec::new();
@@ -375,7 +373,6 @@ fn dat_figures(
                 let mean = v.iter().sum::<f64>() / v.len() as f64;
                 add(format!("{binary}: {op} time"), mean, "usec", None);
             }
-            false
         }
         ["TASKS", "TMAX", ..] => {
             for r in &dat.rows {
@@ -386,9 +383,8 @@ fn dat_figures(
                     None,
                 );
             }
-            false
         }
-        _ => false,
+        _ => {}
     }
 }
 

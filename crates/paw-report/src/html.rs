@@ -1,33 +1,39 @@
 //! `paw-report html DIR`: the report of a run as one self-contained HTML page: the figures,
-//! verdicts and node table of every section, each figure linked to its file, and the run's
-//! plots embedded as PNG data (no network, no JavaScript).
+//! verdicts and node table of every section, each figure linked to its file (relative to
+//! where the page is written), and a plot of every table of the run embedded as PNG data at
+//! the page's width, a click away from full size (no network, no JavaScript).
 
 use crate::figures::Report;
-use crate::plot::{gnuplot, gnuplot_script, Series};
+use crate::plot::{gnuplot, gnuplot_script, imb_table, Series};
 use crate::summary::short;
 use crate::Dat;
 use base64::Engine;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Escapes text for HTML.
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// A PNG file as an `<img>` with its data inline.
-fn image(png: &[u8], alt: &str) -> String {
-    let data = base64::engine::general_purpose::STANDARD.encode(png);
-    format!("<img alt=\"{}\" src=\"data:image/png;base64,{data}\">", esc(alt))
-}
-
-const STYLE: &str = "body{font-family:sans-serif;margin:2em;max-width:70em}\
+/// The page's style: plots at the page's width; a clicked plot (the page's target) shows at
+/// its full size over the page, with a link back.
+const STYLE: &str = "body{font-family:sans-serif;margin:2em auto;max-width:80em;padding:0 1em}\
 table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #bbb;padding:2px 8px}\
 td.v{text-align:right;font-family:monospace}th{background:#eee}.slow{color:#b00;font-weight:bold}\
-figure{display:inline-block;margin:0.5em}img{width:32em}figcaption{font-size:small}";
+figure{margin:1em 0}figure img{width:100%;height:auto;border:1px solid #ddd}\
+figcaption{font-size:small}figcaption .back{display:none}\
+figure:target{position:fixed;inset:0;margin:0;padding:1em;overflow:auto;background:#fff;z-index:9}\
+figure:target img{width:auto;max-width:none}figure:target .back{display:inline}";
 
-/// The page of `report`. Links to the files are relative to the run's directory (where the
-/// page is meant to be kept); `scratch` is an empty directory for drawing the plots.
-pub fn html(report: &Report, scratch: &Path) -> Result<String, String> {
+/// The page of `report`, to be written at `page`: links to the files are relative to the
+/// page's directory. `scratch` is an empty directory for drawing the plots.
+pub fn html(report: &Report, page: &Path, scratch: &Path) -> Result<String, String> {
+    let base = page_dir(page)?;
+    let link = |path: &Path| -> String {
+        let target = report.dir.join(path);
+        let absolute = std::fs::canonicalize(&target).unwrap_or(target);
+        pathdiff::diff_paths(&absolute, &base).unwrap_or(absolute).display().to_string()
+    };
     let title = format!("paw report of {}", report.dir.display());
     let mut body = format!("<h1>{}</h1>\n<p>Sections:", esc(&title));
     for s in &report.sections {
@@ -38,14 +44,18 @@ pub fn html(report: &Report, scratch: &Path) -> Result<String, String> {
     for s in &report.sections {
         body += &format!("<section id=\"{0}\">\n<h2>{0}</h2>\n", esc(&s.name));
         if !s.figures.is_empty() {
-            body += "<table class=\"figures\">\n<tr><th>figure</th><th>value</th><th>unit</th><th>file</th></tr>\n";
+            body += "<table class=\"figures\">\n<tr><th>figure</th><th>value</th><th>95% interval</th><th>unit</th><th>file</th></tr>\n";
             for f in &s.figures {
-                let source = esc(&f.source);
+                let interval = f
+                    .interval
+                    .map_or(String::new(), |(a, b)| format!("{} .. {}", short(a), short(b)));
                 body += &format!(
-                    "<tr><td>{}</td><td class=\"v\">{}</td><td>{}</td><td><a href=\"{source}\">{source}</a></td></tr>\n",
+                    "<tr><td>{}</td><td class=\"v\">{}</td><td class=\"v\">{interval}</td><td>{}</td><td><a href=\"{}\">{}</a></td></tr>\n",
                     esc(&f.name),
                     short(f.value),
-                    esc(&f.unit)
+                    esc(&f.unit),
+                    esc(&link(Path::new(&f.source))),
+                    esc(&f.source),
                 );
             }
             body += "</table>\n";
@@ -85,23 +95,22 @@ pub fn html(report: &Report, scratch: &Path) -> Result<String, String> {
         }
         for png in &s.images {
             let data = std::fs::read(png).map_err(|e| format!("{}: {e}", png.display()))?;
-            body += &figure(&data, &relative(report, png));
+            plotted += 1;
+            body += &figure(plotted, &s.name, &data, &relative(report, png), &link(png));
         }
-        for dat in &s.plots {
+        for table in &s.plots {
             plotted += 1;
             let png = scratch.join(format!("plot{plotted}.png"));
-            let drawn = Dat::read(dat).and_then(|d| {
-                let series = [Series { label: String::new(), file: dat.clone(), dat: d }];
-                gnuplot(&gnuplot_script(&series, &png))?;
-                std::fs::read(&png).map_err(|e| format!("{}: {e}", png.display()))
-            });
-            match drawn {
-                Ok(data) => body += &figure(&data, &relative(report, dat)),
+            match draw(table, &png) {
+                Ok(None) => {}
+                Ok(Some(data)) => {
+                    body += &figure(plotted, &s.name, &data, &relative(report, table), &link(table))
+                }
                 // The page goes on without the plot (no gnuplot on this node, say).
                 Err(e) => {
                     body += &format!(
                         "<p class=\"slow\">no plot of {}: {}</p>\n",
-                        esc(&relative(report, dat)),
+                        esc(&relative(report, table)),
                         esc(&e)
                     )
                 }
@@ -110,14 +119,47 @@ pub fn html(report: &Report, scratch: &Path) -> Result<String, String> {
         body += "</section>\n";
     }
     Ok(format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
         esc(&title)
     ))
 }
 
-/// An embedded image with its file's name below it.
-fn figure(png: &[u8], name: &str) -> String {
-    format!("<figure>{}<figcaption>{}</figcaption></figure>\n", image(png, name), esc(name))
+/// The directory the page will be written in, absolute.
+fn page_dir(page: &Path) -> Result<PathBuf, String> {
+    let dir = match page.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::canonicalize(&dir)
+        .map_err(|e| format!("{}: {e} (the page's directory)", dir.display()))
+}
+
+/// Draws `table` (a `.dat` file, or an IMB CSV table) into `png`; returns the PNG's bytes,
+/// or None for a table of fewer than two lengths (IMB's Barrier).
+fn draw(table: &Path, png: &Path) -> Result<Option<Vec<u8>>, String> {
+    let series = if table.extension().is_some_and(|e| e == "csv") {
+        let converted = png.with_extension("dat");
+        let Some((file, dat)) = imb_table(table, &converted)? else { return Ok(None) };
+        Series { label: String::new(), file, dat }
+    } else {
+        Series { label: String::new(), file: table.to_path_buf(), dat: Dat::read(table)? }
+    };
+    gnuplot(&gnuplot_script(&[series], png))?;
+    std::fs::read(png).map(Some).map_err(|e| format!("{}: {e}", png.display()))
+}
+
+/// An embedded plot at the page's width with its file's name (linked) below it; a click on
+/// it makes it the page's target, shown at full size, with a link back to its section.
+fn figure(n: usize, section: &str, png: &[u8], name: &str, href: &str) -> String {
+    let data = base64::engine::general_purpose::STANDARD.encode(png);
+    let alt = esc(name);
+    format!(
+        "<figure id=\"plot-{n}\"><a href=\"#plot-{n}\" title=\"full size\"><img alt=\"{alt}\" \
+         src=\"data:image/png;base64,{data}\"></a><figcaption><a href=\"{}\">{alt}</a> \
+         <a class=\"back\" href=\"#{}\">back to the page</a></figcaption></figure>\n",
+        esc(href),
+        esc(section)
+    )
 }
 
 /// `path` relative to the run's directory.

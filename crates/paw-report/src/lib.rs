@@ -21,10 +21,13 @@ pub use dat::Dat;
 pub use figures::{report, Figure, Report, Section};
 pub use html::html;
 pub use nodes::{Row, Table};
-pub use plot::{gnuplot_script, plot_files, plot_runs, Series};
-pub use reference::{check, check_lines, parse as parse_reference, reference, Checked, Reference};
-pub use results::{read_dir, Measured, Quantity, ResultFile};
-pub use summary::{short, summary};
+pub use plot::{gnuplot_script, imb_table, plot_files, plot_runs, Series};
+pub use reference::{
+    check, check_lines, parse as parse_reference, reference, reframe_reference, Checked, Outcome,
+    Reference,
+};
+pub use results::{file_facts, read_dir, Measured, Quantity, ResultFile};
+pub use summary::{short, summary, summary_csv};
 
 use std::path::{Path, PathBuf};
 

@@ -1,40 +1,114 @@
 //! paw-report -- what a results directory says: its headline figures (text or one HTML
-//! page), a reference of them and the check of a run against one, a comparison of two runs
-//! that exits non-zero on a real slowdown (a CI regression gate), and gnuplot figures.
+//! page), a reference of one or more runs and the check of a run against it, a comparison
+//! of two runs that exits non-zero on a real slowdown (a CI regression gate), and gnuplot
+//! figures.
 
+use clap::{Parser, Subcommand};
 use paw_report::{check, check_lines, compare, html, plot_files, plot_runs, reference, report};
-use paw_report::{render_comparison, summary, Report};
+use paw_report::{reframe_reference, render_comparison, summary, summary_csv, Report};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: paw-report summary [--low PERCENT] DIR
-       paw-report html [--low PERCENT] [-o FILE] DIR   (default FILE: DIR/report.html)
-       paw-report reference DIR > site.toml
-       paw-report check --reference site.toml DIR
-       paw-report compare BASE NEW [--threshold PERCENT]
-       paw-report plot FILE.dat...           one PNG beside each file
-       paw-report plot [-o OUT] DIR DIR...   the same files of several runs overlaid, in OUT (default .)
+/// What a paw results directory says: headline figures, references and checks, the
+/// comparison of two runs, plots. Exit status 2 on bad usage or unreadable input.
+#[derive(Debug, Parser)]
+#[command(name = "paw-report", disable_version_flag = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-summary   the headline figures of a run, a section per step directory (qualify.sbatch's
-          layout) or of one directory of results, each with the file it came from; a
-          fabric map's slow links and nodes; for a directory of host directories (node
-          tests on every host) each host's figures against their median, and the hosts
-          below PERCENT of it (default 80) named as slow nodes.
-html      the same as one self-contained HTML page, the run's plots embedded (gnuplot).
-reference the run's figures as a reference file (TOML; per figure value, lower, upper,
-          unit as ReFrame keeps them, with a default tolerance on the worse side).
-check     PASS or FAIL per figure of the reference, with the margin; exit status 1 when
-          any figure is outside its range, missing or in another unit.
-compare   matches files and sizes between two result directories: first the settings and
-          environment variables whose values differ between the runs' headers, then per
-          size both medians with their 95% intervals and the change in percent of the cost
-          (the time, or the inverse of a rate: +100% is twice the time or half the
-          bandwidth, for every unit), a word (slower, faster, same) and per file a verdict.
-          A change counts when it exceeds the threshold (default 10%) and the two runs'
-          MIN..MAX ranges do not overlap. Exit status 1 when a counted change is a
-          slowdown, 0 otherwise, 2 on bad usage.
-plot      draws with gnuplot; overlays label each run by its directory's name and date.";
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// The headline figures of a run, a section per step directory (qualify.sbatch's
+    /// layout) or of one directory of results, each with the file it came from; a fabric
+    /// map's slow links and nodes; for a directory of host directories (node tests on every
+    /// host) each host's figures against their median and the hosts below --low of it.
+    Summary {
+        /// A host below this percentage of the median (in its good direction) is slow.
+        #[arg(long, value_name = "PERCENT", default_value = "80", value_parser = percent)]
+        low: f64,
+        /// The figures as CSV (section, figure, value, unit, ci_lo, ci_hi, file).
+        #[arg(long)]
+        csv: bool,
+        /// The results directory.
+        dir: PathBuf,
+    },
+    /// The summary as one self-contained HTML page with the run's plots (gnuplot).
+    Html {
+        /// A host below this percentage of the median is slow.
+        #[arg(long, value_name = "PERCENT", default_value = "80", value_parser = percent)]
+        low: f64,
+        /// The page (default DIR/report.html); its links to the files are relative to it.
+        #[arg(short, value_name = "FILE")]
+        o: Option<PathBuf>,
+        /// The results directory.
+        dir: PathBuf,
+    },
+    /// A reference made from one or more runs of the same command: per figure the median
+    /// over the runs and an accepted range on its worse side (a floor plus three times the
+    /// runs' largest deviation from the median), as TOML (or ReFrame's YAML).
+    Reference {
+        /// Write ReFrame's reference form for this `system:partition` (YAML; repeatable).
+        #[arg(long, value_name = "SYSTEM:PARTITION")]
+        reframe: Vec<String>,
+        /// The runs' results directories.
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+    },
+    /// PASS or FAIL per figure of a reference, with the margin; exit status 1 when any
+    /// figure is outside its range (its 95% interval too), missing or in another unit.
+    Check {
+        /// The reference file (paw-report reference).
+        #[arg(long, value_name = "FILE")]
+        reference: PathBuf,
+        /// The run's results directory.
+        dir: PathBuf,
+    },
+    /// The rows of the files two runs share: both figures with their 95% intervals, the
+    /// change in percent of the cost (+100% is twice the time or half the bandwidth), what
+    /// the intervals said and a word; a change counts beyond --threshold with the intervals
+    /// apart (files without intervals: the threshold alone). Exit status 1 when a counted
+    /// change is a slowdown, 2 when nothing could be compared.
+    Compare {
+        /// The change a row must exceed to count, percent.
+        #[arg(long, value_name = "PERCENT", default_value = "10", value_parser = threshold)]
+        threshold: f64,
+        /// The base run's directory.
+        base: PathBuf,
+        /// The new run's directory.
+        new: PathBuf,
+    },
+    /// A PNG beside each .dat file given; or, given two or more directories, the same files
+    /// of those runs overlaid in OUT, each run labelled by its directory's name and date.
+    Plot {
+        /// Where the overlays go.
+        #[arg(short, value_name = "OUT", default_value = ".")]
+        o: PathBuf,
+        /// .dat files, or result directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+}
+
+/// A percentage above 0 and below 100, as a fraction.
+fn percent(v: &str) -> Result<f64, String> {
+    v.trim_end_matches('%')
+        .parse::<f64>()
+        .ok()
+        .filter(|p| *p > 0.0 && *p < 100.0)
+        .map(|p| p / 100.0)
+        .ok_or_else(|| "accepted: a percentage above 0 and below 100, e.g. 80".to_string())
+}
+
+/// A percentage >= 0.
+fn threshold(v: &str) -> Result<f64, String> {
+    v.trim_end_matches('%')
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && *t >= 0.0)
+        .ok_or_else(|| "accepted: a percentage >= 0, e.g. 10".to_string())
+}
 
 fn main() -> ExitCode {
     // Piped into `head`, end quietly as other Unix tools do rather than panic on the closed
@@ -43,8 +117,21 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line: clap's first, without its "error: " and the usage after it.
+            let text = e.to_string();
+            let line = text.lines().next().unwrap_or("bad usage").trim_start_matches("error: ");
+            eprintln!("paw-report: {line} (paw-report -h: usage)");
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli.command) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("paw-report: {e}");
@@ -53,146 +140,66 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<ExitCode, String> {
-    let Some(cmd) = args.first() else {
-        return Err("no command (paw-report -h: usage)".to_string());
-    };
-    let rest = &args[1..];
-    match cmd.as_str() {
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
-        "summary" => {
-            print!("{}", summary(&run_of(cmd, rest, &mut None)?));
-            Ok(ExitCode::SUCCESS)
-        }
-        "html" => {
-            let mut out = Some(PathBuf::new());
-            let run = run_of(cmd, rest, &mut out)?;
-            let file = out.filter(|o| !o.as_os_str().is_empty()).unwrap_or(run.dir.join("report.html"));
+fn run(command: Command) -> Result<ExitCode, String> {
+    match command {
+        Command::Summary { low, csv: false, dir } => print!("{}", summary(&report(&dir, low)?)),
+        Command::Summary { low, csv: true, dir } => print!("{}", summary_csv(&report(&dir, low)?)),
+        Command::Html { low, o, dir } => {
+            let run = report(&dir, low)?;
+            let file = o.unwrap_or(run.dir.join("report.html"));
             let scratch = tempfile::tempdir().map_err(|e| format!("a scratch directory: {e}"))?;
-            let page = html(&run, scratch.path())?;
+            let page = html(&run, &file, scratch.path())?;
             std::fs::write(&file, page).map_err(|e| format!("{}: {e}", file.display()))?;
             println!("paw-report: {}", file.display());
-            Ok(ExitCode::SUCCESS)
         }
-        "reference" => {
-            print!("{}", reference(&run_of(cmd, rest, &mut None)?));
-            Ok(ExitCode::SUCCESS)
-        }
-        "check" => {
-            let (Some(flag), Some(file)) = (rest.first(), rest.get(1)) else {
-                return Err("check needs --reference FILE and a directory (paw-report -h: usage)".to_string());
-            };
-            if flag != "--reference" {
-                return Err(format!("check: {flag:?}; accepted: --reference FILE DIR (paw-report -h: usage)"));
+        Command::Reference { reframe, runs } => {
+            let reports: Vec<Report> =
+                runs.iter().map(|d| report(d, 0.8)).collect::<Result<_, _>>()?;
+            if reframe.is_empty() {
+                print!("{}", reference(&reports));
+            } else {
+                print!("{}", reframe_reference(&reports, &reframe)?);
             }
-            let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-            let run = run_of(cmd, &rest[2..], &mut None)?;
-            let checked = check(&run, &text).map_err(|e| format!("{file}: {e}"))?;
+        }
+        Command::Check { reference, dir } => {
+            let file = reference.display();
+            let text = std::fs::read_to_string(&reference).map_err(|e| format!("{file}: {e}"))?;
+            let checked = check(&report(&dir, 0.8)?, &text).map_err(|e| format!("{file}: {e}"))?;
             for line in check_lines(&checked) {
                 println!("{line}");
             }
             let failed = checked.iter().filter(|c| !c.pass).count();
             println!("{} figures checked against {file}: {failed} failed", checked.len());
-            Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
-        }
-        "compare" => compare_cmd(rest),
-        "plot" => plot_cmd(rest),
-        other => {
-            Err(format!("unknown command {other:?}; accepted: summary, html, reference, check, compare, plot, -h (paw-report -h: usage)"))
-        }
-    }
-}
-
-/// The report of the one directory in `rest`, with `--low PERCENT` and (where `out` is
-/// given) `-o FILE` read from it.
-fn run_of(cmd: &str, rest: &[String], out: &mut Option<PathBuf>) -> Result<Report, String> {
-    let mut low = 0.8;
-    let mut dirs = Vec::new();
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--low" => {
-                let v = it.next().ok_or("--low needs a percentage")?;
-                low = v
-                    .trim_end_matches('%')
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|p| *p > 0.0 && *p < 100.0)
-                    .ok_or_else(|| {
-                        format!(
-                            "--low {v:?}; accepted: a percentage above 0 and below 100, e.g. 80"
-                        )
-                    })?
-                    / 100.0;
+            if failed > 0 {
+                return Ok(ExitCode::from(1));
             }
-            "-o" if out.is_some() => {
-                *out = Some(PathBuf::from(it.next().ok_or("-o needs a file")?))
+        }
+        Command::Compare { threshold, base, new } => {
+            let report = compare(&base, &new, threshold / 100.0)?;
+            print!("{}", render_comparison(&report, &base, &new, threshold));
+            if report.slower() > 0 {
+                return Ok(ExitCode::from(1));
             }
-            _ => dirs.push(a),
+        }
+        Command::Plot { o, paths } => {
+            for p in plot(&o, &paths)? {
+                println!("paw-report: {}", p.display());
+            }
         }
     }
-    let [dir] = &dirs[..] else {
-        return Err(format!("{cmd} takes one directory (paw-report -h: usage)"));
-    };
-    report(Path::new(dir), low)
+    Ok(ExitCode::SUCCESS)
 }
 
-fn compare_cmd(rest: &[String]) -> Result<ExitCode, String> {
-    let mut dirs = Vec::new();
-    let mut threshold = 10.0;
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        if a == "--threshold" {
-            let v = it.next().ok_or("--threshold needs a percentage")?;
-            threshold = v
-                .trim_end_matches('%')
-                .parse::<f64>()
-                .ok()
-                .filter(|t| t.is_finite() && *t >= 0.0)
-                .ok_or_else(|| {
-                    format!("--threshold {v:?}; accepted: a percentage >= 0, e.g. 10")
-                })?;
-        } else {
-            dirs.push(PathBuf::from(a));
-        }
-    }
-    let [base, new] = &dirs[..] else {
-        return Err("compare takes two directories (paw-report -h: usage)".to_string());
-    };
-    let report = compare(base, new, threshold / 100.0)?;
-    print!("{}", render_comparison(&report, base, new, threshold));
-    Ok(if report.slower() > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-fn plot_cmd(rest: &[String]) -> Result<ExitCode, String> {
-    let mut out = PathBuf::from(".");
-    let mut paths = Vec::new();
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        if a == "-o" {
-            out = PathBuf::from(it.next().ok_or("-o needs a directory")?);
-        } else {
-            paths.push(PathBuf::from(a));
-        }
-    }
-    if paths.is_empty() {
-        return Err("plot needs .dat files or directories (paw-report -h: usage)".to_string());
-    }
-    let pngs = if paths.iter().all(|p| p.is_dir()) {
+/// `paw-report plot`: files drawn beside themselves, or directories overlaid in `out`.
+fn plot(out: &Path, paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    if paths.iter().all(|p| p.is_dir()) {
         if paths.len() < 2 {
             return Err("plot of directories overlays runs: give two or more".to_string());
         }
-        plot_runs(&paths, &out)?
-    } else if let Some(bad) = paths.iter().find(|p| !p.is_file()) {
-        return Err(format!("cannot read {}", bad.display()));
-    } else {
-        plot_files(&paths)?
-    };
-    for p in pngs {
-        println!("paw-report: {}", p.display());
+        return plot_runs(paths, out);
     }
-    Ok(ExitCode::SUCCESS)
+    if let Some(bad) = paths.iter().find(|p| !p.is_file()) {
+        return Err(format!("cannot read {}", bad.display()));
+    }
+    plot_files(paths)
 }

@@ -6,6 +6,7 @@
 //! date (or the runs overlaid).
 
 use crate::{dat_files, Dat};
+use paw_base::schema::{imb_csv, sweep, Unit};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -93,8 +94,14 @@ fn values(dat: &Dat, cols: &[usize]) -> Vec<f64> {
 fn title(series: &[Series]) -> String {
     let first = &series[0].dat;
     let header = |k: &str| first.header_value(k).unwrap_or("").to_string();
-    let stem = series[0].file.file_stem().map(|s| s.to_string_lossy().into_owned());
-    let mut which = vec![stem.unwrap_or_default()];
+    // The file's name: its own, or the table's it was converted from (`file:`).
+    let stem = match first.header_value("file") {
+        Some(f) => f.to_string(),
+        None => {
+            series[0].file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+        }
+    };
+    let mut which = vec![stem];
     which.extend(
         DISTINGUISHING.iter().filter_map(|k| Some(format!("{k}: {}", first.header_value(k)?))),
     );
@@ -120,13 +127,19 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     let header = |k: &str| first.header_value(k).unwrap_or("").to_string();
     let unit = first.y_unit().unwrap_or("").to_string();
     let time = matches!(unit.as_str(), "usec" | "s");
-    let xlabel = header("x").trim_start_matches("SIZE = ").to_string();
+    // The x axis: the first column (SIZE in sweeps), labelled by the `x:` line where there is one.
+    let xlabel = match first.header_value("x") {
+        Some(x) => x.trim_start_matches(&format!("{} = ", sweep::SIZE)).to_string(),
+        None => first.columns.first().cloned().unwrap_or_default().to_lowercase(),
+    };
     let ylabel = y_label(&header("y"), &unit);
-    let xs: Vec<f64> =
-        series.iter().flat_map(|s| s.dat.cells("SIZE")).filter_map(|c| c.parse().ok()).collect();
+    let xs: Vec<f64> = series
+        .iter()
+        .flat_map(|s| s.dat.rows.iter().filter_map(|r| r.first()?.parse().ok()))
+        .collect();
     let named = xs.is_empty();
     let mut g = format!(
-        "set terminal pngcairo size 1000,680 noenhanced font \",10\"\nset output \"{}\"\n\
+        "set terminal pngcairo size 1600,1000 noenhanced font \",16\"\nset output \"{}\"\n\
          set title \"{}\"\nset xlabel \"{}\"\nset ylabel \"{}\"\nset grid\nset key below\n",
         quote(&png.display().to_string()),
         title(series),
@@ -135,11 +148,11 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     );
     // The columns drawn, for the y range: the statistics, or every curve of the first run
     // (and only the first curve of each other run).
-    let stats: &[&str] = if series.len() == 1 {
-        &["MEDIAN", "CI_LO", "CI_HI", "MIN", "MAX"]
-    } else {
-        &["MEDIAN", "CI_LO", "CI_HI"]
-    };
+    let mut stats = vec![sweep::MEDIAN, sweep::CI_LO, sweep::CI_HI];
+    if series.len() == 1 {
+        stats.extend([sweep::MIN, sweep::MAX]);
+        stats.extend(EXTRA);
+    }
     let drawn: Vec<f64> = if first.find("MEDIAN").is_some() {
         let cols: Vec<usize> = stats.iter().filter_map(|c| first.find(c)).collect();
         series.iter().flat_map(|s| values(&s.dat, &cols)).collect()
@@ -191,6 +204,10 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     let Some(med) = med else {
         return g + &curves(series, named);
     };
+    let overlap = col(sweep::OVERLAP).filter(|_| series.len() == 1);
+    if overlap.is_some() {
+        g += "set y2label \"overlap [%]\"\nset y2range [0:105]\nset y2tics\nset ytics nomirror\n";
+    }
     let mut plots = Vec::new();
     for (i, s) in series.iter().enumerate() {
         let f = quote(&s.file.display().to_string());
@@ -223,11 +240,29 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
                         "\"{f}\" using 1:{b} with lines dt 3 lc rgb \"gray50\" title \"max\""
                     ));
                 }
+                // The non-blocking collectives' overall and compute times, PAW_TAIL's
+                // percentiles, and the overlap on the right axis.
+                for (k, name) in EXTRA.iter().enumerate() {
+                    if let Some(c) = col(name) {
+                        plots.push(format!(
+                            "\"{f}\" using 1:{c} with linespoints pt 7 ps 0.6 lw 2 {} title \"{name}\"",
+                            style(k + 1)
+                        ));
+                    }
+                }
+                if let Some(c) = overlap {
+                    plots.push(format!(
+                        "\"{f}\" using 1:{c} axes x1y2 with linespoints pt 5 lw 2 lc rgb \"black\" dt 2 title \"OVERLAP [%] (right axis)\""
+                    ));
+                }
             }
         }
     }
     g + &format!("plot {}\n", plots.join(", \\\n     "))
 }
+
+/// Extra columns of a sweep drawn as curves of their own on the time axis.
+const EXTRA: [&str; 6] = [sweep::OVERALL, sweep::COMPUTE, "P50", "P90", "P99", "PMAX"];
 
 /// A numbered family of columns drawn as one muted band: at least this many names of the
 /// same letters followed by digits only (b_eff's `random01` ... `random30`).
@@ -248,7 +283,7 @@ fn family(name: &str) -> Option<&str> {
 /// legend entry. With several runs, the first curve of each run.
 fn curves(series: &[Series], named: bool) -> String {
     let first = &series[0].dat;
-    if named || first.find("SIZE") != Some(0) || first.columns.len() < 2 {
+    if named || first.columns.len() < 2 {
         return "plot 0 title \"no MEDIAN column\"\n".to_string();
     }
     let mut plots = Vec::new();
@@ -297,6 +332,65 @@ fn curves(series: &[Series], named: bool) -> String {
     format!("plot {}\n", plots.join(", \\\n     "))
 }
 
+/// An IMB CSV table as the `.dat` file `target` to draw: per length (0 left out, for the
+/// logarithmic axis) the bandwidth where the table has one, else t_avg, t_min and t_max
+/// (and t_pure, t_cpu where it has them). None for fewer than two lengths.
+pub fn imb_table(csv: &Path, target: &Path) -> Result<Option<(PathBuf, Dat)>, String> {
+    let at = |e: csv::Error| format!("{}: {e}", csv.display());
+    let mut reader = csv::Reader::from_path(csv).map_err(at)?;
+    let names = reader.headers().map_err(at)?.clone();
+    let col = |n: &str| names.iter().position(|h| h == n);
+    let bandwidth = names.iter().enumerate().find_map(|(i, h)| {
+        let (q, unit) = Unit::of_csv_column(h)?;
+        (q == "bandwidth").then_some((i, unit.label))
+    });
+    let times: Vec<(usize, &str)> =
+        [imb_csv::T_AVG, imb_csv::T_MIN, imb_csv::T_MAX, imb_csv::T_PURE, imb_csv::T_CPU]
+            .iter()
+            .filter_map(|n| Some((col(n)?, n.trim_end_matches("_us"))))
+            .collect();
+    let (Some(bytes), Some(bench), Some(np)) =
+        (col(imb_csv::BYTES), col(imb_csv::BENCHMARK), col(imb_csv::PROCESSES))
+    else {
+        return Err(format!(
+            "{}: not an IMB table (no bytes, benchmark, processes)",
+            csv.display()
+        ));
+    };
+    let records: Vec<csv::StringRecord> = reader.records().collect::<Result<_, _>>().map_err(at)?;
+    let rows: Vec<&csv::StringRecord> =
+        records.iter().filter(|r| r.get(bytes).is_some_and(|b| b != "0")).collect();
+    let Some(first) = rows.first().filter(|_| rows.len() > 1) else { return Ok(None) };
+    let (label, unit, cols) = match bandwidth {
+        Some((i, unit)) => ("bandwidth", unit, vec![(i, "bandwidth")]),
+        None => ("time per repetition", "usec", times),
+    };
+    let name = csv.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let mut text = format!(
+        "# paw {} -- {} on {} processes\n# file: {}\n# tasks: {}\n",
+        imb_csv::suite_of(&name).unwrap_or("IMB"),
+        &first[bench],
+        &first[np],
+        name.trim_end_matches(".csv"),
+        &first[np],
+    );
+    if let Some(r) = crate::results::record_of(csv) {
+        let hosts: Vec<String> =
+            r.hosts.iter().map(|h| format!("{} ({} tasks)", h.host, h.tasks)).collect();
+        text += &format!("# hosts: {}\n# date: {}\n", hosts.join(", "), r.date);
+    }
+    text += &format!(
+        "# x: SIZE = message length [bytes]\n# y: {label} [{unit}]\n# columns: SIZE {}\n",
+        cols.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(" ")
+    );
+    for r in rows {
+        let cells: Vec<&str> = cols.iter().map(|(i, _)| r.get(*i).unwrap_or("nan")).collect();
+        text += &format!("{} {}\n", &r[bytes], cells.join(" "));
+    }
+    std::fs::write(target, &text).map_err(|e| format!("{}: {e}", target.display()))?;
+    Ok(Some((target.to_path_buf(), Dat::parse(&text)?)))
+}
+
 /// Runs gnuplot on `script`.
 pub(crate) fn gnuplot(script: &str) -> Result<(), String> {
     let mut child = Command::new("gnuplot")
@@ -313,29 +407,53 @@ pub(crate) fn gnuplot(script: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Draws each file as a PNG beside it; returns the PNGs.
+/// A `.dat` file, or an IMB CSV table converted into the `.dat` file `converted`
+/// ([`imb_table`]); None for a table with nothing to draw.
+fn load(file: &Path, converted: &Path) -> Result<Option<(PathBuf, Dat)>, String> {
+    if file.extension().is_some_and(|e| e == "csv") {
+        return imb_table(file, converted);
+    }
+    let dat = Dat::read(file)?;
+    Ok((!dat.rows.is_empty()).then(|| (file.to_path_buf(), dat)))
+}
+
+/// A scratch directory for converted tables.
+fn scratch() -> Result<tempfile::TempDir, String> {
+    tempfile::tempdir().map_err(|e| format!("a scratch directory: {e}"))
+}
+
+/// Draws each file (`.dat`, or an IMB CSV table) as a PNG beside it; returns the PNGs.
 pub fn plot_files(files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let tmp = scratch()?;
     let mut done = Vec::new();
-    for file in files {
-        let dat = Dat::read(file)?;
-        if dat.rows.is_empty() {
-            eprintln!("paw-report: {} has no rows; skipped", file.display());
+    for (k, file) in files.iter().enumerate() {
+        let Some((source, dat)) = load(file, &tmp.path().join(format!("{k}.dat")))? else {
+            eprintln!("paw-report: {} has nothing to draw; skipped", file.display());
             continue;
-        }
+        };
         let png = file.with_extension("png");
-        let series = [Series { label: String::new(), file: file.clone(), dat }];
+        let series = [Series { label: String::new(), file: source, dat }];
         gnuplot(&gnuplot_script(&series, &png))?;
         done.push(png);
     }
     Ok(done)
 }
 
-/// Overlays every `.dat` file found in two or more of `dirs`, one PNG per file in `out`
-/// (with the gnuplot script beside it); each run is labelled by its directory's name.
+/// Overlays every `.dat` file and IMB table found in two or more of `dirs`, one PNG per
+/// file in `out` (with the gnuplot script beside it); each run is labelled by its
+/// directory's name.
 pub fn plot_runs(dirs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, String> {
     let mut names: Vec<String> = Vec::new();
     for d in dirs {
-        for f in dat_files(d)? {
+        let entries = std::fs::read_dir(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        let mut imb: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                imb_csv::suite_of(&p.file_name().unwrap_or_default().to_string_lossy()).is_some()
+            })
+            .collect();
+        imb.sort();
+        for f in dat_files(d)?.into_iter().chain(imb) {
             let n = f.file_name().unwrap().to_string_lossy().into_owned();
             if !names.contains(&n) {
                 names.push(n);
@@ -346,12 +464,16 @@ pub fn plot_runs(dirs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, String> {
     let mut done = Vec::new();
     for name in names {
         let mut series = Vec::new();
-        for d in dirs {
+        for (k, d) in dirs.iter().enumerate() {
             let file = d.join(&name);
             if file.exists() {
-                let dat = Dat::read(&file)?;
-                if !dat.rows.is_empty() {
-                    series.push(Series { label: label(d, &dat), file, dat });
+                // An IMB table's drawn form stays beside the script that reads it.
+                let stem = name.trim_end_matches(".csv");
+                if let Some((file, dat)) =
+                    load(&file, &out.join(format!("{stem}.run{}.dat", k + 1)))?
+                {
+                    let label = label(d, &dat);
+                    series.push(Series { label, file, dat });
                 }
             }
         }

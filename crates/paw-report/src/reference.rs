@@ -1,10 +1,14 @@
 //! References, as ReFrame keeps them: per figure a value, a lower and an upper bound (each a
-//! fraction of the value, either one absent for no bound) and the unit; a run is checked
-//! against them figure by figure.
+//! fraction of the value, either one absent for no bound) and the unit; made from one or
+//! more runs (the median over them, a tolerance that grows with their spread) and checked
+//! figure by figure against a run, with the run's own interval where it has one.
 
 use crate::compare::Direction;
-use crate::figures::Report;
+use crate::figures::{Figure, Report};
+use crate::results::file_facts;
 use crate::summary::short;
+use std::collections::BTreeMap;
+use std::path::Path;
 
 /// One figure's reference.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,6 +24,10 @@ pub struct Reference {
     pub upper: Option<f64>,
     /// The unit; a run's figure in another unit fails.
     pub unit: String,
+    /// The file the figure was read from, relative to the run's directory.
+    pub source: Option<String>,
+    /// The facts (settings, tasks, environment ...) of the reference runs' file.
+    pub settings: BTreeMap<String, String>,
 }
 
 impl Reference {
@@ -31,10 +39,11 @@ impl Reference {
     }
 }
 
-/// The default tolerance of a figure in `unit`: times vary more than bandwidths between
-/// runs of a small message, and I/O most of all.
-fn tolerance(key: &str, unit: &str) -> f64 {
-    let io = key.starts_with("imb-io/") || key.starts_with("b_eff_io/");
+/// The tolerance no reference goes below, by kind of figure: what runs of one setup on one
+/// machine differ by when nothing changed (times of small messages more than bandwidths,
+/// I/O most of all), beyond what a few reference runs show.
+pub fn floor(key: &str, unit: &str) -> f64 {
+    let io = key.contains("IMB-IO") || key.starts_with("imb-io/") || key.contains("b_eff_io");
     match Direction::of(unit) {
         _ if io => 0.30,
         Direction::LowerIsBetter => 0.30,
@@ -42,53 +51,215 @@ fn tolerance(key: &str, unit: &str) -> f64 {
     }
 }
 
-/// The reference file (TOML) of a run: every headline figure with a default tolerance on
-/// the side where it gets worse, and no bound on the side where it gets better.
-pub fn reference(report: &Report) -> String {
-    let mut out = format!(
-        "# paw reference: the headline figures of {}\n\
-         # Per figure: value, and the accepted range as fractions of it, as ReFrame keeps a\n\
-         # reference: lower = -0.15 accepts down to 15 % below the value, upper = 0.3 up to\n\
-         # 30 % above; a bound left out is no bound. `paw-report check --reference FILE DIR`\n\
-         # fails a run whose figure falls outside, or is missing, or has another unit.\n",
-        report.dir.display()
-    );
-    for f in report.sections.iter().flat_map(|s| &s.figures) {
+/// How many times the runs' largest deviation from their median the tolerance adds to the
+/// floor.
+pub const SPREAD_FACTOR: f64 = 3.0;
+
+/// The median of `values` (not empty).
+fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The tolerance of a figure whose runs gave `values`: its [`floor`] plus
+/// [`SPREAD_FACTOR`] times the largest deviation of a run from the median, relative to it.
+pub fn tolerance(key: &str, unit: &str, values: &[f64]) -> f64 {
+    let m = median(values);
+    let spread = values.iter().map(|v| (v - m).abs() / m.abs()).fold(0.0, f64::max);
+    floor(key, unit) + SPREAD_FACTOR * spread
+}
+
+/// One figure's reference as made from runs.
+#[derive(Debug, Clone)]
+struct Entry {
+    /// The figure of the first run.
+    figure: Figure,
+    /// The median over the runs.
+    value: f64,
+    /// The tolerance, a fraction of the value, on the side where it gets worse.
+    tolerance: f64,
+    /// Each run's value.
+    runs: Vec<f64>,
+}
+
+impl Entry {
+    /// `(lower, upper)`: the tolerance on the worse side, no bound on the better one.
+    fn bounds(&self) -> (Option<f64>, Option<f64>) {
+        let t = (self.tolerance * 1e4).round() / 1e4;
+        match self.figure.direction() {
+            Direction::HigherIsBetter => (Some(-t), None),
+            Direction::LowerIsBetter => (None, Some(t)),
+        }
+    }
+}
+
+/// The references of the figures every run has, and a comment line per figure left out.
+fn entries(runs: &[Report]) -> (Vec<Entry>, Vec<String>) {
+    let (mut made, mut left) = (Vec::new(), Vec::new());
+    let Some(first) = runs.first() else { return (made, left) };
+    for f in first.sections.iter().flat_map(|s| &s.figures) {
         let key = f.key();
-        if !(f.value.is_finite() && f.value > 0.0) {
+        let values: Vec<f64> = runs
+            .iter()
+            .filter_map(|r| r.sections.iter().flat_map(|s| &s.figures).find(|g| g.key() == key))
+            .map(|g| g.value)
+            .collect();
+        if values.len() < runs.len() {
+            left.push(format!("{key}: in {} of {} runs: no reference", values.len(), runs.len()));
+        } else if !values.iter().all(|v| v.is_finite() && *v > 0.0) {
             // A bound as a fraction of the value needs a positive value (PRESTA's allred
             // difference can come out below zero on a quiet machine).
-            out += &format!("\n# {key} = {} in this run ({}): no reference\n", f.value, f.source);
-            continue;
+            left.push(format!("{key} = {values:?} ({}): no reference", f.source));
+        } else {
+            let tolerance = tolerance(&key, &f.unit, &values);
+            made.push(Entry { figure: f.clone(), value: median(&values), tolerance, runs: values });
         }
-        let t = tolerance(&key, &f.unit);
-        let bound = match f.direction() {
-            Direction::HigherIsBetter => format!("lower = -{t}"),
-            Direction::LowerIsBetter => format!("upper = {t}"),
+    }
+    (made, left)
+}
+
+/// The header of a reference file: what it was made from and how its ranges read.
+fn made_from(runs: &[Report], form: &str) -> String {
+    let dirs: Vec<String> = runs.iter().map(|r| r.dir.display().to_string()).collect();
+    format!(
+        "# paw reference{form}: the headline figures of {} run{}: {}\n\
+         # Per figure: the median over the runs and the accepted range as fractions of it, as\n\
+         # ReFrame keeps a reference: lower = -0.15 accepts down to 15 % below the value, upper\n\
+         # = 0.3 up to 30 % above; no bound on the side where the figure improves. The\n\
+         # tolerance is a floor (times 0.3, rates 0.15, I/O 0.3) plus {SPREAD_FACTOR} times the runs'\n\
+         # largest deviation from their median.\n",
+        runs.len(),
+        if runs.len() == 1 { "" } else { "s" },
+        dirs.join(", ")
+    )
+}
+
+/// The reference file (TOML) of one or more runs of the same command: per headline figure
+/// the median over the runs, the accepted range on the side where it gets worse, the runs'
+/// values, its file, and that file's settings. `paw-report check --reference FILE DIR`
+/// fails a run whose figure falls outside (its 95 % interval too), is missing or has
+/// another unit.
+pub fn reference(runs: &[Report]) -> String {
+    let mut out = made_from(runs, "");
+    let (made, left) = entries(runs);
+    let mut settings: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for e in &made {
+        let f = &e.figure;
+        let bound = match e.bounds() {
+            (Some(l), _) => format!("lower = {}", toml::Value::Float(l)),
+            (_, Some(u)) => format!("upper = {}", toml::Value::Float(u)),
+            _ => String::new(),
         };
-        let quoted = toml::Value::String(key.clone()).to_string();
+        let runs_list: Vec<String> = e.runs.iter().map(|v| short(*v)).collect();
         out += &format!(
-            "\n[{quoted}]  # {}\nvalue = {}\n{bound}\nunit = {}\n",
-            f.source,
-            toml::Value::Float(f.value),
-            toml::Value::String(f.unit.clone())
+            "\n[figures.{}]\nvalue = {}\n{bound}\nunit = {}\nruns = [{}]\nsource = {}\n",
+            toml::Value::String(f.key()),
+            toml::Value::Float(e.value),
+            toml::Value::String(f.unit.clone()),
+            runs_list.join(", "),
+            toml::Value::String(f.source.clone())
         );
+        if !settings.contains_key(&f.source) {
+            settings.insert(f.source.clone(), file_facts(&runs[0].dir, &f.source));
+        }
+    }
+    for line in left {
+        out += &format!("\n# {line}\n");
+    }
+    for (source, facts) in settings.iter().filter(|(_, f)| !f.is_empty()) {
+        out += &format!("\n[settings.{}]\n", toml::Value::String(source.clone()));
+        for (k, v) in facts {
+            let (k, v) = (toml::Value::String(k.clone()), toml::Value::String(v.clone()));
+            out += &format!("{k} = {v}\n");
+        }
     }
     out
 }
 
-/// Reads a reference file.
+/// The ReFrame test of paw's library (extras/reframe) that reports a figure: `paw_` and
+/// the figure's binary (the first word of its name), `-` as `_`.
+pub fn reframe_test(figure: &Figure) -> String {
+    let binary = figure.name.split([':', ' ']).next().unwrap_or("");
+    format!("paw_{}", binary.replace(|c: char| !c.is_ascii_alphanumeric(), "_"))
+}
+
+/// A figure's performance variable in paw's ReFrame tests: its name without colons (ReFrame
+/// scopes references with them).
+pub fn reframe_variable(figure: &Figure) -> String {
+    figure.name.replace(':', "")
+}
+
+/// The same reference in ReFrame's form, the YAML file a test's `reference = {'$ref':
+/// FILE}` reads (ReFrame 4.10): per test of paw's ReFrame library ([`reframe_test`]), per
+/// `system:partition` of `systems`, per performance variable ([`reframe_variable`])
+/// `[value, lower, upper, unit]`, a missing bound `null`.
+pub fn reframe_reference(runs: &[Report], systems: &[String]) -> Result<String, String> {
+    if let Some(bad) = systems.iter().find(|s| s.split(':').count() != 2 || s.contains(' ')) {
+        return Err(format!("--reframe {bad:?}; accepted: SYSTEM:PARTITION, e.g. cluster:compute"));
+    }
+    let (made, left) = entries(runs);
+    let mut out = made_from(runs, " for ReFrame");
+    for line in &left {
+        out += &format!("# {line}\n");
+    }
+    let json = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    let bound = |b: Option<f64>| b.map_or("null".to_string(), |b| b.to_string());
+    let mut tests: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
+    for e in &made {
+        tests.entry(reframe_test(&e.figure)).or_default().push(e);
+    }
+    for (test, entries) in tests {
+        out += &format!("{test}:\n");
+        for system in systems {
+            out += &format!("  {}:\n", json(system));
+            let mut seen = Vec::new();
+            for e in &entries {
+                let name = reframe_variable(&e.figure);
+                if seen.contains(&name) {
+                    continue;
+                }
+                let (lower, upper) = e.bounds();
+                out += &format!(
+                    "    {}: [{}, {}, {}, {}]\n",
+                    json(&name),
+                    e.value,
+                    bound(lower),
+                    bound(upper),
+                    json(&e.figure.unit)
+                );
+                seen.push(name);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Reads a reference file: the `[figures]` and `[settings]` tables `reference` writes, or
+/// an older file with one table per figure at the top.
 pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let at = e.span().map(|s| text[..s.start].lines().count().max(1));
         let line = at.map(|l| format!("line {l}: ")).unwrap_or_default();
         format!("{line}{}; accepted: a file made by paw-report reference", e.message().trim())
     })?;
+    let empty = toml::Table::new();
+    let (figures, settings) = match table.get("figures") {
+        Some(toml::Value::Table(f)) => {
+            (f, table.get("settings").and_then(|s| s.as_table()).unwrap_or(&empty))
+        }
+        _ => (&table, &empty),
+    };
     let mut refs = Vec::new();
-    for (key, entry) in table {
-        let t = entry
-            .as_table()
-            .ok_or_else(|| format!("{key:?}: not a table; accepted: [\"step/figure\"] tables"))?;
+    for (key, entry) in figures {
+        let t = entry.as_table().ok_or_else(|| {
+            format!("{key:?}: not a table; accepted: [figures.\"step/figure\"] tables")
+        })?;
         let number = |name: &str| -> Result<Option<f64>, String> {
             match t.get(name) {
                 None => Ok(None),
@@ -100,12 +271,9 @@ pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
         let value = number("value")?.ok_or_else(|| format!("{key:?}: no value"))?;
         let unit =
             t.get("unit").and_then(|u| u.as_str()).ok_or_else(|| format!("{key:?}: no unit"))?;
-        for k in t.keys() {
-            if !["value", "lower", "upper", "unit"].contains(&k.as_str()) {
-                return Err(format!(
-                    "{key:?}: unknown key {k:?}; accepted: value, lower, upper, unit"
-                ));
-            }
+        const KEYS: [&str; 6] = ["value", "lower", "upper", "unit", "runs", "source"];
+        if let Some(k) = t.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(format!("{key:?}: unknown key {k:?}; accepted: {}", KEYS.join(", ")));
         }
         let (lower, upper) = (number("lower")?, number("upper")?);
         if lower.is_some_and(|l| l > 0.0) || upper.is_some_and(|u| u < 0.0) {
@@ -113,9 +281,44 @@ pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
                 "{key:?}: the range leaves out the value itself; accepted: lower <= 0 <= upper"
             ));
         }
-        refs.push(Reference { key, value, lower, upper, unit: unit.into() });
+        let source = t.get("source").and_then(|s| s.as_str()).map(String::from);
+        let facts = source
+            .as_ref()
+            .and_then(|s| settings.get(s))
+            .and_then(|s| s.as_table())
+            .map(|s| {
+                s.iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        refs.push(Reference {
+            key: key.clone(),
+            value,
+            lower,
+            upper,
+            unit: unit.into(),
+            source,
+            settings: facts,
+        });
     }
     Ok(refs)
+}
+
+/// How a checked figure came out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Inside the range.
+    Inside,
+    /// Outside the range, but its 95 % interval reaches into it: not shown to be outside.
+    IntervalInside,
+    /// Outside the range, interval and all.
+    Outside,
+    /// In another unit.
+    OtherUnit,
+    /// Not in the run; the facts of its file that differ from the reference's (`what:
+    /// reference -> run`), where the run has a file of the same benchmark.
+    Missing(Vec<String>),
 }
 
 /// One reference checked against a run.
@@ -123,11 +326,11 @@ pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
 pub struct Checked {
     /// The reference.
     pub reference: Reference,
-    /// The run's value, if it has the figure (in the reference's unit).
-    pub measured: Option<f64>,
-    /// The run's unit, if it has the figure.
-    pub unit: Option<String>,
-    /// Whether the value is inside the range, in the right unit.
+    /// The run's figure, if it has it.
+    pub figure: Option<Figure>,
+    /// The verdict.
+    pub outcome: Outcome,
+    /// Whether it passes.
     pub pass: bool,
     /// How far inside the nearer bound the value is, in percent of the reference value
     /// (negative: outside).
@@ -140,20 +343,64 @@ pub fn check(report: &Report, text: &str) -> Result<Vec<Checked>, String> {
     if refs.is_empty() {
         return Err("the reference file holds no figure".into());
     }
-    let figures: Vec<_> = report.sections.iter().flat_map(|s| &s.figures).collect();
+    let figures: Vec<&Figure> = report.sections.iter().flat_map(|s| &s.figures).collect();
     Ok(refs
         .into_iter()
         .map(|r| {
-            let found = figures.iter().find(|f| f.key() == r.key);
+            let found = figures.iter().find(|f| f.key() == r.key).map(|f| (*f).clone());
             let (lo, hi) = r.range();
-            let (measured, unit) = (found.map(|f| f.value), found.map(|f| f.unit.clone()));
-            let margin =
-                measured.map_or(f64::NAN, |v| 100.0 * (v - lo).min(hi - v) / r.value.abs());
-            let pass = unit.as_deref() == Some(r.unit.as_str())
-                && measured.is_some_and(|v| v >= lo && v <= hi);
-            Checked { reference: r, measured, unit, pass, margin }
+            let margin = found
+                .as_ref()
+                .map_or(f64::NAN, |f| 100.0 * (f.value - lo).min(hi - f.value) / r.value.abs());
+            let outcome = match &found {
+                None => Outcome::Missing(missing_why(report, &r)),
+                Some(f) if f.unit != r.unit => Outcome::OtherUnit,
+                Some(f) if f.value >= lo && f.value <= hi => Outcome::Inside,
+                Some(f) if f.interval.is_some_and(|(a, b)| b >= lo && a <= hi) => {
+                    Outcome::IntervalInside
+                }
+                Some(_) => Outcome::Outside,
+            };
+            let pass = matches!(outcome, Outcome::Inside | Outcome::IntervalInside);
+            Checked { reference: r, figure: found, outcome, pass, margin }
         })
         .collect())
+}
+
+/// What differs between the reference's file and the run's file of the same name (or of
+/// the same benchmark at another task count).
+fn missing_why(report: &Report, r: &Reference) -> Vec<String> {
+    let Some(source) = &r.source else { return Vec::new() };
+    let stem = |s: &str| s.split("-np_").next().unwrap_or(s).to_string();
+    let dir = Path::new(source).parent().unwrap_or(Path::new(""));
+    let Ok(entries) = std::fs::read_dir(report.dir.join(dir)) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let want = Path::new(source).file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let Some(name) = names
+        .iter()
+        .find(|n| **n == want)
+        .or_else(|| names.iter().find(|n| stem(n) == stem(&want)))
+    else {
+        return vec![format!("no {} in the run", stem(&want))];
+    };
+    let theirs = file_facts(&report.dir, &dir.join(name).display().to_string());
+    let unset = "(unset)".to_string();
+    let keys: std::collections::BTreeSet<&String> =
+        r.settings.keys().chain(theirs.keys()).collect();
+    keys.into_iter()
+        .filter(|k| r.settings.get(*k) != theirs.get(*k))
+        .map(|k| {
+            format!(
+                "{k}: {} -> {}",
+                r.settings.get(k).unwrap_or(&unset),
+                theirs.get(k).unwrap_or(&unset)
+            )
+        })
+        .collect()
 }
 
 /// The check's lines: PASS or FAIL per figure with value, range and margin.
@@ -166,10 +413,27 @@ pub fn check_lines(checked: &[Checked]) -> Vec<String> {
             let (lo, hi) = r.range();
             let bound = |x: f64| if x.is_finite() { short(x) } else { "-".into() };
             let word = if c.pass { "PASS" } else { "FAIL" };
-            let got = match (c.measured, &c.unit) {
-                (Some(v), Some(u)) if *u == r.unit => format!("{} {u}", short(v)),
-                (Some(v), Some(u)) => format!("{} {u}, not {}", short(v), r.unit),
-                _ => "missing from the run".into(),
+            let interval = |f: &Figure| {
+                f.interval.map_or(String::new(), |(a, b)| format!(" [{}, {}]", short(a), short(b)))
+            };
+            let got = match (&c.outcome, &c.figure) {
+                (Outcome::Missing(why), _) if why.is_empty() => "missing from the run".to_string(),
+                (Outcome::Missing(why), _) => {
+                    format!("missing from the run (reference -> run: {})", why.join("; "))
+                }
+                (Outcome::OtherUnit, Some(f)) => {
+                    format!("{} {}, not {}", short(f.value), f.unit, r.unit)
+                }
+                (Outcome::IntervalInside, Some(f)) => {
+                    format!(
+                        "{} {}{} (its 95% interval reaches the range)",
+                        short(f.value),
+                        f.unit,
+                        interval(f)
+                    )
+                }
+                (_, Some(f)) => format!("{} {}{}", short(f.value), f.unit, interval(f)),
+                (_, None) => "missing from the run".to_string(),
             };
             let margin = if c.margin.is_finite() {
                 format!("margin {:+.1} %", c.margin)
@@ -191,18 +455,23 @@ pub fn check_lines(checked: &[Checked]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figures::{Figure, Section};
+    use crate::figures::Section;
 
     fn run(value: f64) -> Report {
-        let figure = |name: &str, value: f64, unit: &str| Figure {
+        run_with(value, None)
+    }
+
+    fn run_with(value: f64, interval: Option<(f64, f64)>) -> Report {
+        let figure = |name: &str, value: f64, unit: &str, interval| Figure {
             section: "b_eff".into(),
             name: name.into(),
             value,
             unit: unit.into(),
-            interval: None,
+            interval,
             source: "b_eff/b_eff-np_0002.prot".into(),
         };
-        let figures = vec![figure("b_eff", value, "MB/s"), figure("latency: x", 2.0, "usec")];
+        let figures =
+            vec![figure("b_eff", value, "MB/s", interval), figure("latency: x", 2.0, "usec", None)];
         Report {
             dir: "r".into(),
             sections: vec![Section { name: "b_eff".into(), figures, ..Section::default() }],
@@ -211,8 +480,11 @@ mod tests {
 
     #[test]
     fn a_run_passes_its_own_reference_and_fails_ten_times_the_bandwidth() {
-        let text = reference(&run(1000.0));
-        assert!(text.contains("[\"b_eff/b_eff\"]") && text.contains("lower = -0.15"), "{text}");
+        let text = reference(&[run(1000.0)]);
+        assert!(
+            text.contains("[figures.\"b_eff/b_eff\"]") && text.contains("lower = -0.15\n"),
+            "{text}"
+        );
         assert!(check(&run(1000.0), &text).unwrap().iter().all(|c| c.pass));
         assert!(check(&run(900.0), &text).unwrap().iter().all(|c| c.pass));
         let failed: Vec<_> =
@@ -222,6 +494,40 @@ mod tests {
         let demanding = text.replace("value = 1000.0", "value = 10000.0");
         let lines = check_lines(&check(&run(1000.0), &demanding).unwrap());
         assert!(lines.iter().any(|l| l.starts_with("FAIL  b_eff/b_eff ")), "{lines:?}");
+    }
+
+    #[test]
+    fn several_runs_give_the_median_and_a_tolerance_that_grows_with_their_spread() {
+        let text = reference(&[run(1000.0), run(1100.0), run(900.0)]);
+        let refs = parse(&text).unwrap();
+        let r = refs.iter().find(|r| r.key == "b_eff/b_eff").unwrap();
+        assert_eq!(r.value, 1000.0);
+        // 0.15 + 3 x 10 %.
+        assert!((r.lower.unwrap() + 0.45).abs() < 1e-6, "{text}");
+        assert!(check(&run(600.0), &text).unwrap().iter().all(|c| c.pass));
+        assert!(!check(&run(500.0), &text).unwrap()[0].pass);
+        assert!(text.contains("runs = [1000.00, 1100.00, 900.000]"), "{text}");
+        let yaml =
+            reframe_reference(&[run(1000.0), run(1100.0)], &["local:default".into()]).unwrap();
+        let want =
+            "paw_b_eff:\n  \"local:default\":\n    \"b_eff\": [1050, -0.2929, null, \"MB/s\"]";
+        assert!(yaml.contains(want), "{yaml}");
+        let want =
+            "paw_latency:\n  \"local:default\":\n    \"latency x\": [2, null, 0.3, \"usec\"]";
+        assert!(yaml.contains(want), "{yaml}");
+        assert!(reframe_reference(&[run(1.0)], &["local".into()])
+            .unwrap_err()
+            .contains("SYSTEM:PARTITION"));
+    }
+
+    #[test]
+    fn a_figure_outside_whose_interval_reaches_the_range_passes() {
+        let text = reference(&[run(1000.0)]);
+        let c = check(&run_with(800.0, Some((790.0, 860.0))), &text).unwrap();
+        assert_eq!(c[0].outcome, Outcome::IntervalInside);
+        assert!(c[0].pass);
+        let c = check(&run_with(800.0, Some((790.0, 840.0))), &text).unwrap();
+        assert_eq!(c[0].outcome, Outcome::Outside);
     }
 
     #[test]

@@ -105,6 +105,33 @@ pub fn read_dir(dir: &Path) -> Result<Vec<ResultFile>, String> {
     Ok(files)
 }
 
+/// The facts of the file at `source` (relative to `top`): its run record's, and for a
+/// `.dat` file its header's. Empty when neither can be read.
+pub fn file_facts(top: &Path, source: &str) -> BTreeMap<String, String> {
+    let path = top.join(source);
+    let dir = path.parent().unwrap_or(top);
+    let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let mut facts = BTreeMap::new();
+    if name.ends_with(".dat") {
+        if let Ok(dat) = Dat::read(&path) {
+            facts = facts_of_header(&dat);
+        }
+    }
+    if let Some(r) = record_of(&dir.join(&name)) {
+        facts.extend(facts_of_record(&r));
+    }
+    facts
+}
+
+/// The run record that lists the file at `path`, from the records beside it.
+pub(crate) fn record_of(path: &Path) -> Option<Record> {
+    let dir = path.parent()?;
+    let name = path.file_name()?.to_string_lossy().into_owned();
+    let json: Vec<PathBuf> =
+        std::fs::read_dir(dir).ok()?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    records(&json).remove(&name)
+}
+
 /// The run records (`*.json`) among `paths`, by the name of each file they list.
 fn records(paths: &[PathBuf]) -> BTreeMap<String, Record> {
     let mut map = BTreeMap::new();

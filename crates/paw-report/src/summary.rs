@@ -48,6 +48,22 @@ pub fn summary(report: &Report) -> String {
     out
 }
 
+/// The headline figures as CSV: one row per figure with its section, name, value, unit,
+/// 95 % interval (empty where it has none) and file; what scripts and ReFrame read.
+pub fn summary_csv(report: &Report) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let cell = |x: Option<f64>| x.map_or(String::new(), |x| x.to_string());
+    let header = ["section", "figure", "value", "unit", "ci_lo", "ci_hi", "file"];
+    w.write_record(header).expect("CSV into memory");
+    for f in report.sections.iter().flat_map(|s| &s.figures) {
+        let (lo, hi) = (f.interval.map(|i| i.0), f.interval.map(|i| i.1));
+        let value = f.value.to_string();
+        let record = [&f.section, &f.name, &value, &f.unit, &cell(lo), &cell(hi), &f.source];
+        w.write_record(record).expect("CSV into memory");
+    }
+    String::from_utf8(w.into_inner().expect("CSV into memory")).expect("UTF-8")
+}
+
 /// A value in at most 6 significant digits, as paw writes them.
 pub fn short(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
