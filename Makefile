@@ -107,7 +107,9 @@ install: build
 	for b in $(BINS); do install -m 0755 "$(BINDIR)/$$b" "$(PREFIX)/$$b"; done
 	@echo "installed $(BINS) into $(PREFIX)"
 
+# The ReFrame library's test runs ReFrame from its own virtual environment (target/reframe-venv).
 test: build
+	scripts/reframe-venv >/dev/null
 	$(CARGO) test $(CARGOFLAGS) --workspace -- $(TESTFLAGS)
 
 plots:

@@ -20,10 +20,12 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// The headline figures of a run, a section per step directory (qualify.sbatch's
-    /// layout) or of one directory of results, each with the file it came from; a fabric
-    /// map's slow links and nodes; for a directory of host directories (node tests on every
-    /// host) each host's figures against their median and the hosts below --low of it.
+    /// The headline figures of a run.
+    ///
+    /// A section per step directory (qualify.sbatch's layout) or of one directory of
+    /// results, each figure with the file it came from; a fabric map's slow links and
+    /// nodes; for a directory of host directories (node tests on every host) each host's
+    /// figures against their median and the hosts below --low of it.
     Summary {
         /// A host below this percentage of the median (in its good direction) is slow.
         #[arg(long, value_name = "PERCENT", default_value = "80", value_parser = percent)]
@@ -34,7 +36,7 @@ enum Command {
         /// The results directory.
         dir: PathBuf,
     },
-    /// The summary as one self-contained HTML page with the run's plots (gnuplot).
+    /// The summary as one self-contained HTML page with a plot of every table (gnuplot).
     Html {
         /// A host below this percentage of the median is slow.
         #[arg(long, value_name = "PERCENT", default_value = "80", value_parser = percent)]
@@ -45,19 +47,23 @@ enum Command {
         /// The results directory.
         dir: PathBuf,
     },
-    /// A reference made from one or more runs of the same command: per figure the median
-    /// over the runs and an accepted range on its worse side (a floor plus three times the
-    /// runs' largest deviation from the median), as TOML (or ReFrame's YAML).
+    /// A reference made from one or more runs of the same command (TOML, or ReFrame's YAML).
+    ///
+    /// Per figure the median over the runs and an accepted range on its worse side: a floor
+    /// (times 30 %, rates 15 %, I/O 30 %) plus three times the runs' largest deviation from
+    /// their median.
     Reference {
         /// Write ReFrame's reference form for this `system:partition` (YAML; repeatable).
-        #[arg(long, value_name = "SYSTEM:PARTITION")]
+        #[arg(long, value_name = "SYSTEM:PARTITION", value_parser = system_partition)]
         reframe: Vec<String>,
         /// The runs' results directories.
         #[arg(required = true)]
         runs: Vec<PathBuf>,
     },
-    /// PASS or FAIL per figure of a reference, with the margin; exit status 1 when any
-    /// figure is outside its range (its 95% interval too), missing or in another unit.
+    /// PASS or FAIL per figure of a reference, with the margin.
+    ///
+    /// Exit status 1 when any figure is outside its range (its 95% interval too), missing
+    /// (the line names the settings its run changed) or in another unit.
     Check {
         /// The reference file (paw-report reference).
         #[arg(long, value_name = "FILE")]
@@ -65,11 +71,13 @@ enum Command {
         /// The run's results directory.
         dir: PathBuf,
     },
-    /// The rows of the files two runs share: both figures with their 95% intervals, the
-    /// change in percent of the cost (+100% is twice the time or half the bandwidth), what
-    /// the intervals said and a word; a change counts beyond --threshold with the intervals
-    /// apart (files without intervals: the threshold alone). Exit status 1 when a counted
-    /// change is a slowdown, 2 when nothing could be compared.
+    /// The rows of the files two runs share, and which changed: a CI regression gate.
+    ///
+    /// Per row both figures with their 95% intervals, the change in percent of the cost
+    /// (+100% is twice the time or half the bandwidth), what the intervals said and a word;
+    /// a change counts beyond --threshold with the intervals apart (files without intervals:
+    /// the threshold alone). Exit status 1 when a counted change is a slowdown, 2 when
+    /// nothing could be compared.
     Compare {
         /// The change a row must exceed to count, percent.
         #[arg(long, value_name = "PERCENT", default_value = "10", value_parser = threshold)]
@@ -79,8 +87,11 @@ enum Command {
         /// The new run's directory.
         new: PathBuf,
     },
-    /// A PNG beside each .dat file given; or, given two or more directories, the same files
-    /// of those runs overlaid in OUT, each run labelled by its directory's name and date.
+    /// Plots: a PNG beside each file, or several runs overlaid.
+    ///
+    /// A PNG beside each .dat file or IMB table given; given two or more directories, the
+    /// same files of those runs overlaid in OUT, each run labelled by its directory's name
+    /// and date.
     Plot {
         /// Where the overlays go.
         #[arg(short, value_name = "OUT", default_value = ".")]
@@ -99,6 +110,16 @@ fn percent(v: &str) -> Result<f64, String> {
         .filter(|p| *p > 0.0 && *p < 100.0)
         .map(|p| p / 100.0)
         .ok_or_else(|| "accepted: a percentage above 0 and below 100, e.g. 80".to_string())
+}
+
+/// A ReFrame `system:partition`.
+fn system_partition(v: &str) -> Result<String, String> {
+    match v.split_once(':') {
+        Some((s, p)) if !s.is_empty() && !p.is_empty() && !p.contains(':') && !v.contains(' ') => {
+            Ok(v.to_string())
+        }
+        _ => Err("accepted: SYSTEM:PARTITION, e.g. cluster:compute".to_string()),
+    }
 }
 
 /// A percentage >= 0.
@@ -124,9 +145,12 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // One line: clap's first, without its "error: " and the usage after it.
+            // One line: clap's message before the usage, without its "error: ".
             let text = e.to_string();
-            let line = text.lines().next().unwrap_or("bad usage").trim_start_matches("error: ");
+            let message = text.split("\n\n").next().unwrap_or("bad usage");
+            let words: Vec<&str> = message.lines().map(str::trim).collect();
+            let line = words.join(" ");
+            let line = line.trim_start_matches("error: ");
             eprintln!("paw-report: {line} (paw-report -h: usage)");
             return ExitCode::from(2);
         }

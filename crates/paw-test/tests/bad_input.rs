@@ -446,17 +446,23 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
             }
             Kind::Report => {
                 for (args, needle) in [
-                    (vec!["frobnicate"], "unknown command \"frobnicate\""),
+                    (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
                     (vec!["summary", "/nonexistent/paw"], "/nonexistent/paw"),
-                    (vec!["compare", "/tmp"], "compare takes two directories"),
+                    (vec!["compare", "/tmp"], "required arguments were not provided: <NEW>"),
                     (
                         vec!["compare", "/tmp", "/tmp", "--threshold", "x"],
-                        "--threshold \"x\"; accepted",
+                        "invalid value 'x' for '--threshold <PERCENT>': accepted",
                     ),
-                    (vec!["summary", "--low", "100", "/tmp"], "--low \"100\"; accepted"),
-                    (vec!["html", "-o"], "-o needs a file"),
-                    (vec!["reference", "/tmp", "/tmp"], "reference takes one directory"),
-                    (vec!["check", "site.toml", "/tmp"], "check: \"site.toml\"; accepted"),
+                    (
+                        vec!["summary", "--low", "100", "/tmp"],
+                        "'100' for '--low <PERCENT>': accepted",
+                    ),
+                    (vec!["html", "-o"], "a value is required for '-o <FILE>'"),
+                    (
+                        vec!["reference", "--reframe", "x", "/tmp"],
+                        "'x' for '--reframe <SYSTEM:PARTITION>': accepted",
+                    ),
+                    (vec!["check", "site.toml", "/tmp"], "unexpected argument '/tmp'"),
                     (
                         vec!["check", "--reference", "/nonexistent/site.toml", "/tmp"],
                         "/nonexistent/site.toml",
