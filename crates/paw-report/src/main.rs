@@ -50,8 +50,8 @@ enum Command {
     /// A reference made from one or more runs of the same command (TOML, or ReFrame's YAML).
     ///
     /// Per figure the median over the runs and an accepted range on its worse side: a floor
-    /// (times 30 %, rates 15 %, I/O 30 %) plus three times the runs' largest deviation from
-    /// their median.
+    /// (times 30 %, rates 20 %, I/O 30 %) plus twice the runs' largest deviation from their
+    /// median towards the worse side.
     Reference {
         /// Write ReFrame's reference form for this `system:partition` (YAML; repeatable).
         #[arg(long, value_name = "SYSTEM:PARTITION", value_parser = system_partition)]
