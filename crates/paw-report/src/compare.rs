@@ -440,6 +440,18 @@ mod tests {
     }
 
     #[test]
+    fn step_directories_are_compared_file_by_file() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        for (dir, med) in [(a.path(), 1.0), (b.path(), 2.0)] {
+            std::fs::create_dir_all(dir.join("p2p")).unwrap();
+            write(&dir.join("p2p"), "t.dat", "usec", &[(1, med * 0.99, med, med * 1.01)]);
+        }
+        let r = compare(a.path(), b.path(), 0.1).unwrap();
+        assert_eq!(r.rows.len(), 1);
+        assert_eq!((r.rows[0].file.as_str(), r.rows[0].flag), ("p2p/t.dat", Flag::Slower));
+    }
+
+    #[test]
     fn files_without_intervals_go_by_the_threshold() {
         let (change, intervals, flag) = judge(Better::Lower, (1.0, None), (1.5, None), 0.1);
         assert_eq!((intervals, flag), (Intervals::None, Flag::Slower));

@@ -24,7 +24,7 @@ pub use nodes::{Row, Table};
 pub use plot::{gnuplot_script, imb_table, plot_files, plot_runs, Series};
 pub use reference::{
     check, check_lines, parse as parse_reference, reference, reframe_reference, Checked, Outcome,
-    Reference,
+    Reference, FLOOR,
 };
 pub use results::{file_facts, read_dir, Measured, Quantity, ResultFile};
 pub use summary::{short, summary, summary_csv};

@@ -5,7 +5,7 @@
 
 use clap::{Parser, Subcommand};
 use paw_report::{check, check_lines, compare, html, plot_files, plot_runs, reference, report};
-use paw_report::{reframe_reference, render_comparison, summary, summary_csv, Report};
+use paw_report::{reframe_reference, render_comparison, summary, summary_csv, Report, FLOOR};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -50,9 +50,11 @@ enum Command {
     /// A reference made from one or more runs of the same command (TOML, or ReFrame's YAML).
     ///
     /// Per figure the median over the runs and an accepted range on its worse side: a floor
-    /// (times 30 %, rates 20 %, I/O 30 %) plus twice the runs' largest deviation from their
-    /// median towards the worse side.
+    /// (--floor) plus three times the runs' median absolute deviation from their median.
     Reference {
+        /// The tolerance's floor, percent of the value.
+        #[arg(long, value_name = "PERCENT", default_value_t = FLOOR * 100.0, value_parser = percent_of)]
+        floor: f64,
         /// Write ReFrame's reference form for this `system:partition` (YAML; repeatable).
         #[arg(long, value_name = "SYSTEM:PARTITION", value_parser = system_partition)]
         reframe: Vec<String>,
@@ -110,6 +112,11 @@ fn percent(v: &str) -> Result<f64, String> {
         .filter(|p| *p > 0.0 && *p < 100.0)
         .map(|p| p / 100.0)
         .ok_or_else(|| "accepted: a percentage above 0 and below 100, e.g. 80".to_string())
+}
+
+/// A percentage above 0 and below 100, as a percentage.
+fn percent_of(v: &str) -> Result<f64, String> {
+    percent(v).map(|p| p * 100.0)
 }
 
 /// A ReFrame `system:partition`.
@@ -176,13 +183,13 @@ fn run(command: Command) -> Result<ExitCode, String> {
             std::fs::write(&file, page).map_err(|e| format!("{}: {e}", file.display()))?;
             println!("paw-report: {}", file.display());
         }
-        Command::Reference { reframe, runs } => {
+        Command::Reference { floor, reframe, runs } => {
             let reports: Vec<Report> =
                 runs.iter().map(|d| report(d, 0.8)).collect::<Result<_, _>>()?;
             if reframe.is_empty() {
-                print!("{}", reference(&reports));
+                print!("{}", reference(&reports, floor / 100.0));
             } else {
-                print!("{}", reframe_reference(&reports, &reframe)?);
+                print!("{}", reframe_reference(&reports, &reframe, floor / 100.0)?);
             }
         }
         Command::Check { reference, dir } => {

@@ -62,20 +62,42 @@ pub struct ResultFile {
     pub facts: BTreeMap<String, String>,
 }
 
-/// Reads every result file of `dir` (sweeps, tables and IMB tables; not earlier runs' kept
-/// files), sorted by name. A file that cannot be read is an error naming it.
+/// How deep [`read_dir`] looks below the run's directory: a qualification run's steps, and
+/// below `nodes/` a directory per host.
+const DEPTH: usize = 2;
+
+/// Reads every result file of `dir` and of its subdirectories (a qualification run's step
+/// directories, a node step's host directories): sweeps, tables and IMB tables, not earlier
+/// runs' kept files. Each is named by its path below `dir` (`p2p/send_bw-np_0002.dat`);
+/// sorted by name. A file that cannot be read is an error naming it.
 pub fn read_dir(dir: &Path) -> Result<Vec<ResultFile>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && !crate::is_kept(p))
-        .collect();
-    paths.sort();
-    let records = records(&paths);
     let mut files = Vec::new();
+    read_tree(dir, "", DEPTH, &mut files)?;
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(files)
+}
+
+/// The result files of `dir`, named with `prefix`, and those of its subdirectories down to
+/// `depth` levels, into `files`.
+fn read_tree(
+    dir: &Path,
+    prefix: &str,
+    depth: usize,
+    files: &mut Vec<ResultFile>,
+) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for sub in paths.iter().filter(|p| p.is_dir() && depth > 0) {
+        let name = sub.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        read_tree(sub, &format!("{prefix}{name}/"), depth - 1, files)?;
+    }
+    paths.retain(|p| p.is_file() && !crate::is_kept(p));
+    let records = records(&paths);
     for path in &paths {
-        let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        let record = records.get(&name);
+        let own = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let record = records.get(&own);
+        let name = format!("{prefix}{own}");
         let file = match path.extension().and_then(|e| e.to_str()) {
             Some("dat") => {
                 let dat = Dat::read(path)?;
@@ -93,7 +115,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<ResultFile>, String> {
                 };
                 ResultFile { name, rows, facts }
             }
-            Some("csv") if imb_csv::suite_of(&name).is_some() => ResultFile {
+            Some("csv") if imb_csv::suite_of(&own).is_some() => ResultFile {
                 rows: imb_rows(path)?,
                 facts: record.map(facts_of_record).unwrap_or_default(),
                 name,
@@ -102,7 +124,7 @@ pub fn read_dir(dir: &Path) -> Result<Vec<ResultFile>, String> {
         };
         files.push(file);
     }
-    Ok(files)
+    Ok(())
 }
 
 /// The facts of the file at `source` (relative to `top`): its run record's, and for a

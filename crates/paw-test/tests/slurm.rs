@@ -451,8 +451,8 @@ fn a_qualification_run_reports_every_step_and_holds_to_its_reference() {
             + "\n"
     };
     // (The passing file accepts down to a tenth: this run is about the job's state, and b_eff
-    // -short on this shared machine varies by more than the default 20 %.)
-    let loose = only_beff(&reference).replace("lower = -0.2\n", "lower = -0.9\n");
+    // -short on this shared machine varies by more than the default 30 %.)
+    let loose = only_beff(&reference).replace("lower = -0.3\n", "lower = -0.9\n");
     for (name, text, ok) in [
         ("beff.toml", loose, true),
         ("beff10.toml", only_beff(&demanding(&reference, 10.0)), false),

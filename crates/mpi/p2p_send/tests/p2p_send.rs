@@ -18,10 +18,8 @@ fn odd_task_count_is_refused() {
 #[test]
 fn noisy_sizes_are_counted_once() {
     // A tolerance nothing meets: every size is NOISY.
-    let out = paw_test::Launch::mpi(BIN, 2)
-        .env("MAX_P2P_SIZE", 4)
-        .env("PAW_TOLERANCE", "0.000001")
-        .run();
+    let out =
+        paw_test::Launch::mpi(BIN, 2).env("MAX_P2P_SIZE", 4).env("PAW_TOLERANCE", "0.000001").run();
     out.success();
     let rows = out.dat("send_time-np_0002.dat").rows.len();
     assert_eq!(rows, 3, "{}", out.report());
