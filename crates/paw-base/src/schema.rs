@@ -148,6 +148,41 @@ pub mod header {
     pub const RUN: [&str; 5] = [TASKS, HOSTS, BINDING, LIBRARY, MCA_FILE];
 }
 
+/// The columns of the plain tables (not sweeps) that paw-report reads a figure from.
+pub mod table {
+    /// p2p_matrix: the sending host, a row per host and a column per receiving host.
+    pub const HOST: &str = "HOST";
+    /// PRESTA laten: the process count.
+    pub const PROCESSES: &str = "PROCESSES";
+    /// PRESTA laten: the slowest pair's latency, usec.
+    pub const LATENCY: &str = "LATENCY";
+    /// PRESTA allred: the sample.
+    pub const SAMPLE: &str = "SAMPLE";
+    /// PRESTA allred: the computation alone, usec per sample.
+    pub const BASE: &str = "BASE";
+    /// PRESTA allred: computation and Allreduce, usec per sample.
+    pub const OP: &str = "OP";
+    /// PRESTA globalop: the operation.
+    pub const OPERATION: &str = "OPERATION";
+    /// PRESTA globalop: `yes` with a compute phase before each call.
+    pub const COMPUTE: &str = "COMPUTE";
+    /// PRESTA globalop: the repetition of the set.
+    pub const SET: &str = "SET";
+    /// col_init and initest: the task count.
+    pub const TASKS: &str = "TASKS";
+    /// col_init: the slowest task's start-up time, s.
+    pub const TMAX: &str = "TMAX";
+    /// col_init: the fastest task's start-up time, s.
+    pub const TMIN: &str = "TMIN";
+    /// col_init: the mean over tasks, s.
+    pub const TAVG: &str = "TAVG";
+
+    /// PRESTA com and rma: the column of `count` processes.
+    pub fn processes(count: usize) -> String {
+        format!("P{count}")
+    }
+}
+
 /// The last CSV column of a table that gathers rows of several runs (start-up times): the
 /// run's date.
 pub const RUN_COLUMN: &str = "run";

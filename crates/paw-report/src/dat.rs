@@ -111,13 +111,13 @@ impl Dat {
         if self.rows.is_empty() {
             return Err("no rows".into());
         }
+        use paw_base::schema::sweep::*;
         let [avg, min, max, sd, med, nloop, reps] =
-            ["AVG", "MIN", "MAX", "STDDEV", "MEDIAN", "NLOOP", "NREPS"].map(|c| self.numbers(c));
-        let [lo, hi, noisy] = ["CI_LO", "CI_HI", "NOISY"].map(|c| self.numbers(c));
+            [AVG, MIN, MAX, STDDEV, MEDIAN, NLOOP, NREPS].map(|c| self.numbers(c));
+        let [lo, hi, noisy] = [CI_LO, CI_HI, NOISY].map(|c| self.numbers(c));
         for i in 0..self.rows.len() {
             let row = &self.rows[i];
-            for (name, v) in [("AVG", avg[i]), ("MIN", min[i]), ("MAX", max[i]), ("MEDIAN", med[i])]
-            {
+            for (name, v) in [(AVG, avg[i]), (MIN, min[i]), (MAX, max[i]), (MEDIAN, med[i])] {
                 if !(v.is_finite() && v > 0.0) {
                     return Err(format!("row {row:?}: {name} = {v} is not positive and finite"));
                 }

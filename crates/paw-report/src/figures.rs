@@ -4,7 +4,9 @@
 
 use crate::compare::Direction;
 use crate::{nodes, Dat};
-use paw_base::schema::{imb_csv, sweep, Unit, MB_PER_S, MIB_PER_S, MSG_PER_S, PERCENT, USEC};
+use paw_base::schema::{
+    imb_csv, sweep, table, Unit, MB_PER_S, MIB_PER_S, MSG_PER_S, PERCENT, USEC,
+};
 use paw_base::TAIL_COLUMNS;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -256,7 +258,7 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
     let (Some(first), Some(last)) = (dat.rows.first(), dat.rows.last()) else { return };
     let cols: Vec<&str> = dat.columns.iter().map(String::as_str).collect();
     let unit = dat.y_unit().unwrap_or("").to_string();
-    if cols.first() == Some(&"HOST") {
+    if cols.first() == Some(&table::HOST) {
         // p2p_matrix: a row per sending node, `-` on the diagonal; the median link.
         let links: Vec<f64> =
             dat.rows.iter().flat_map(|r| r[1..].iter().filter_map(|c| c.parse().ok())).collect();
@@ -292,7 +294,7 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
         }
         if stem == "stream_bw" {
             if let (Some(row), Some(max)) =
-                (dat.rows.iter().find(|r| r[size] == "Triad"), dat.find("MAX"))
+                (dat.rows.iter().find(|r| r[size] == "Triad"), dat.find(sweep::MAX))
             {
                 add(format!("{binary}: Triad best rate"), num(row, max), &unit, None);
             }
@@ -336,7 +338,7 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
     }
     match cols.as_slice() {
         // PRESTA com and rma: a column per process count; the peak at the largest.
-        ["SIZE", .., p] if p.starts_with('P') => {
+        [sweep::SIZE, .., p] if p.starts_with('P') => {
             let c = cols.len() - 1;
             let peak = dat.rows.iter().map(|r| num(r, c)).fold(f64::NAN, f64::max);
             let what =
@@ -349,10 +351,10 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
                 None,
             );
         }
-        ["PROCESSES", "LATENCY"] => {
+        [table::PROCESSES, table::LATENCY] => {
             add(format!("{binary}: latency at {} processes", last[0]), num(last, 1), "usec", None);
         }
-        ["SAMPLE", "BASE", "OP"] => {
+        [table::SAMPLE, table::BASE, table::OP] => {
             let iterations = dat
                 .header_value("iterations per sample")
                 .and_then(|v| v.parse::<f64>().ok())
@@ -361,7 +363,7 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
             let op = (sum(2) - sum(1)) / (dat.rows.len() as f64 * iterations);
             add(format!("{binary}: Op mean (one Allreduce)"), op, "usec", None);
         }
-        ["OPERATION", "COMPUTE", "SET", "AVG", "MIN", "MAX"] => {
+        [table::OPERATION, table::COMPUTE, table::SET, sweep::AVG, sweep::MIN, sweep::MAX] => {
             let mut ops: Vec<(&str, Vec<f64>)> = Vec::new();
             for r in dat.rows.iter().filter(|r| r[1] == "no") {
                 match ops.iter_mut().find(|(o, _)| *o == r[0]) {
@@ -374,7 +376,7 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
                 add(format!("{binary}: {op} time"), mean, "usec", None);
             }
         }
-        ["TASKS", "TMAX", ..] => {
+        [table::TASKS, table::TMAX, ..] => {
             for r in &dat.rows {
                 add(
                     format!("{binary}: MPI start-up at {} tasks (slowest task)", r[0]),

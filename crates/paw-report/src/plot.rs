@@ -153,7 +153,7 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
         stats.extend([sweep::MIN, sweep::MAX]);
         stats.extend(EXTRA);
     }
-    let drawn: Vec<f64> = if first.find("MEDIAN").is_some() {
+    let drawn: Vec<f64> = if first.find(sweep::MEDIAN).is_some() {
         let cols: Vec<usize> = stats.iter().filter_map(|c| first.find(c)).collect();
         series.iter().flat_map(|s| values(&s.dat, &cols)).collect()
     } else if series.len() == 1 {
@@ -199,8 +199,13 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     } else {
         g += "set offsets graph 0.03, graph 0.03, 0, 0\n";
     }
-    let (med, ci_lo, ci_hi, min, max) =
-        (col("MEDIAN"), col("CI_LO"), col("CI_HI"), col("MIN"), col("MAX"));
+    let (med, ci_lo, ci_hi, min, max) = (
+        col(sweep::MEDIAN),
+        col(sweep::CI_LO),
+        col(sweep::CI_HI),
+        col(sweep::MIN),
+        col(sweep::MAX),
+    );
     let Some(med) = med else {
         return g + &curves(series, named);
     };

@@ -4,6 +4,7 @@
 use crate::map;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
+use paw_core::schema::table;
 use paw_core::{Column, Error, Paw, Var};
 
 /// MATRIX_SIZE.
@@ -153,7 +154,7 @@ pub fn write(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64], low: f64) -> paw
     let lat = matrix(&|a, b| lat_rows[a * n + b]);
     let verdict = if root { verdict(&nodes.labels, &bw, low) } else { Vec::new() };
     let table = |stem: &str, m: &[Vec<f64>], unit: &'static str, what: &str, notes: &[String]| {
-        let mut cols = vec![Column::new("HOST", "")];
+        let mut cols = vec![Column::new(table::HOST, "")];
         cols.extend(nodes.labels.iter().map(|l| Column::new(l.clone(), unit)));
         let mut all = vec![format!("{what} [{unit}]: row = sending node, column = receiving node")];
         all.extend(notes.iter().cloned());

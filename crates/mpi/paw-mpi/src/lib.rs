@@ -14,6 +14,7 @@ use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
+use paw_core::schema::{table, SECONDS};
 use paw_core::{
     Axis, Bench, Column, DatFile, DatSpec, Error, Measurement, Paw, Policy, Singles, SizeRange,
     Timing, Var, World,
@@ -289,10 +290,10 @@ pub fn startup_times(
     let mut notes = notes.to_vec();
     notes.push("TMAX, TMIN, TAVG: maximum, minimum and mean over tasks, seconds".to_string());
     let columns = [
-        Column::new("TASKS", ""),
-        Column::new("TMAX", "s"),
-        Column::new("TMIN", "s"),
-        Column::new("TAVG", "s"),
+        Column::new(table::TASKS, ""),
+        Column::new(table::TMAX, SECONDS.label),
+        Column::new(table::TMIN, SECONDS.label),
+        Column::new(table::TAVG, SECONDS.label),
     ];
     paw.table(&format!("time_{stem}_{tasks}.dat"), &notes, &columns, false)?.row(&row);
     paw.table(&format!("time_{stem}.dat"), &notes, &columns, true)?.row(&row);

@@ -202,7 +202,8 @@ pub fn write_dat(
     averages: bool,
 ) -> paw_core::Result<()> {
     const UNIT: &str = "MB/s (MB = 10^6 B)";
-    let mut columns = vec![Column::new("SIZE", "bytes")];
+    let mut columns =
+        vec![Column::new(paw_core::schema::sweep::SIZE, paw_core::schema::BYTES.label)];
     if averages {
         columns.extend(["b_eff", "rings", "random"].map(|n| Column::new(n, UNIT)));
     }

@@ -254,7 +254,8 @@ pub fn write_dats(
 ) -> paw_core::Result<()> {
     const UNIT: &str = "MB/s (MB = 10^6 B)";
     for access in ACCESSES {
-        let mut columns = vec![Column::new("SIZE", "bytes")];
+        let mut columns =
+            vec![Column::new(paw_core::schema::sweep::SIZE, paw_core::schema::BYTES.label)];
         columns.extend(TYPES.map(|t| Column::new(format!("type{}", t.number()), UNIT)));
         let notes = [
             format!("partition: {n} processes; access: {}", access.name()),

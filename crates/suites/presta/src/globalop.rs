@@ -3,6 +3,7 @@
 use paw_core::mpi::collective::{Root, SystemOperation};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
+use paw_core::schema::{sweep, table, USEC};
 use paw_core::{About, Column, Opt, Stats};
 
 /// The terminal table's column heads.
@@ -11,12 +12,12 @@ pub const HEAD: [&str; 6] = ["Operation", "compute", "set", "avg (us)", "min (us
 /// The `.dat` columns.
 pub fn columns() -> [Column; 6] {
     [
-        Column::new("OPERATION", ""),
-        Column::new("COMPUTE", ""),
-        Column::new("SET", ""),
-        Column::new("AVG", "usec"),
-        Column::new("MIN", "usec"),
-        Column::new("MAX", "usec"),
+        Column::new(table::OPERATION, ""),
+        Column::new(table::COMPUTE, ""),
+        Column::new(table::SET, ""),
+        Column::new(sweep::AVG, USEC.label),
+        Column::new(sweep::MIN, USEC.label),
+        Column::new(sweep::MAX, USEC.label),
     ]
 }
 

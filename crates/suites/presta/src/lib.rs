@@ -18,6 +18,7 @@ use options::{Options, Takes};
 use pairs::Layout;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
+use paw_core::schema::{sweep, table, BYTES};
 use paw_core::{Column, SuiteRun, Table};
 
 /// One compute phase of allred and globalop: `steps` dependent multiply-adds on `x`, kept
@@ -230,8 +231,8 @@ impl Presta {
         sizes: &[u64],
         rows: &[Vec<f64>],
     ) -> paw_core::Result<()> {
-        let mut columns = vec![Column::new("SIZE", "bytes")];
-        columns.extend(self.opts.counts.iter().map(|c| Column::new(format!("P{c}"), unit)));
+        let mut columns = vec![Column::new(sweep::SIZE, BYTES.label)];
+        columns.extend(self.opts.counts.iter().map(|c| Column::new(table::processes(*c), unit)));
         let notes = [
             "x: SIZE = message size [bytes]".to_string(),
             format!("y: {y} [{unit}]; a column per process count (P2: 2 processes)"),

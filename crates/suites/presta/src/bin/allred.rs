@@ -5,6 +5,7 @@
 
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
+use paw_core::schema::{table, USEC};
 use paw_core::{Column, SuiteRun};
 use paw_presta::allred;
 use std::process::ExitCode;
@@ -67,8 +68,11 @@ fn main() -> ExitCode {
         let op = timed(true);
         std::hint::black_box((x, sum));
 
-        let columns =
-            [Column::new("SAMPLE", ""), Column::new("BASE", "usec"), Column::new("OP", "usec")];
+        let columns = [
+            Column::new(table::SAMPLE, ""),
+            Column::new(table::BASE, USEC.label),
+            Column::new(table::OP, USEC.label),
+        ];
         let mut notes = params.clone();
         notes.push("BASE: compute only; OP: compute and Allreduce; usec per sample".into());
         let mut table =

@@ -4,6 +4,7 @@
 //! What it times and reports, its options and files: the `Binary` below (`-h`).
 
 use paw_core::mpi::traits::*;
+use paw_core::schema::{table, USEC};
 use paw_core::Column;
 use paw_presta::options::Takes;
 use paw_presta::{timing, Binary, Presta};
@@ -29,7 +30,7 @@ fn main() -> ExitCode {
         };
         let ops = p.opts.ops;
         p.print_header(&[]);
-        let columns = [Column::new("PROCESSES", ""), Column::new("LATENCY", "usec")];
+        let columns = [Column::new(table::PROCESSES, ""), Column::new(table::LATENCY, USEC.label)];
         let notes = ["LATENCY: slowest pair's time per 0-byte round trip / 2, usec".to_string()];
         let file = format!("laten-np_{:04}.dat", p.world.size());
         let mut table = p.table(&file, &notes, &columns)?;
