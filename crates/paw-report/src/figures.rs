@@ -178,8 +178,8 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
                     }
                 }
                 Some("sum") => {
-                    let (figure, note) = beff_io_sum(path)?;
-                    if let Some((n, v, u)) = figure {
+                    let (figures, note) = beff_io_sum(path)?;
+                    for (n, v, u) in figures {
                         add(n, v, &u, None, path);
                     }
                     s.notes.extend(note);
@@ -425,20 +425,49 @@ fn beff_prot(path: &Path) -> Result<Vec<Found>, String> {
     Ok(out)
 }
 
-/// b_eff_io's number from its summary file, and whether the run says it is NOT VALID.
-fn beff_io_sum(path: &Path) -> Result<(Option<Found>, Option<String>), String> {
+/// b_eff_io's figures from its summary file: per partition its write, rewrite and read
+/// bandwidths and its b_eff_io, then the one number (the maximum over partitions); and
+/// whether the run says it is NOT VALID.
+fn beff_io_sum(path: &Path) -> Result<(Vec<Found>, Option<String>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let Some(line) = text.lines().rev().find(|l| l.trim_start().starts_with("b_eff_io = ")) else {
-        return Ok((None, None));
+    let mut found = Vec::new();
+    // `... = 401.652 MB/s on 2 processes ...`: the value and the process count.
+    let value_on = |rest: &str| -> Option<(f64, String)> {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let value = words.first()?.parse().ok()?;
+        let on = words.iter().position(|w| *w == "on")?;
+        Some((value, words.get(on + 1)?.to_string()))
     };
-    let value = line.split_whitespace().nth(2).and_then(|v| v.parse().ok());
+    for line in text.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("weighted average bandwidth for ") {
+            let Some((access, rest)) = rest.split_once(':') else { continue };
+            if let Some((v, np)) = value_on(rest) {
+                let name = format!("b_eff_io: {} bandwidth, {np} processes", access.trim());
+                found.push((name, v, MB_10_6.to_string()));
+            }
+        } else if let Some(rest) = line.strip_prefix("b_eff_io of these measurements =") {
+            if let Some((v, np)) = value_on(rest) {
+                found.push((
+                    format!("b_eff_io: partition of {np} processes"),
+                    v,
+                    MB_10_6.to_string(),
+                ));
+            }
+        }
+    }
+    let Some(line) = text.lines().rev().find(|l| l.trim_start().starts_with("b_eff_io = ")) else {
+        return Ok((found, None));
+    };
+    if let Some(v) = line.split_whitespace().nth(2).and_then(|v| v.parse().ok()) {
+        found.push(("b_eff_io".to_string(), v, MB_10_6.to_string()));
+    }
     let note = line.contains("NOT VALID").then(|| {
         format!(
             "b_eff_io: NOT VALID as HLRS defines it ({})",
             path.file_name().unwrap_or_default().to_string_lossy()
         )
     });
-    Ok((value.map(|v| ("b_eff_io".to_string(), v, MB_10_6.to_string())), note))
+    Ok((found, note))
 }
 
 /// One row of an IMB CSV file.
@@ -647,6 +676,34 @@ mod tests {
         assert_eq!(stem("latency.dat"), "latency");
         assert!(is_part("time_init_1.dat") && !is_part("time_init.dat"));
         assert!(is_part("b_eff_io_read-part_0002-np_0002.dat"));
+    }
+
+    #[test]
+    fn beff_io_gives_each_partition_and_the_maximum() {
+        let dir = tempfile::tempdir().unwrap();
+        let sum = dir.path().join("b_eff_io-np_0004.sum");
+        std::fs::write(
+            &sum,
+            "weighted average bandwidth for write   :  401.652 MB/s on 2 processes\n\
+             weighted average bandwidth for read    : 2186.886 MB/s on 2 processes\n\
+             b_eff_io of these measurements = 1132.992 MB/s on 2 processes with 12052 MByte/PE\n\
+             b_eff_io of these measurements = 1500.5 MB/s on 4 processes with 6000 MByte/PE\n\
+             \n b_eff_io = 1500.5 MB/s on 4 processes with 6000 MByte/PE, NOT VALID (see above)\n",
+        )
+        .unwrap();
+        let (found, note) = beff_io_sum(&sum).unwrap();
+        let names: Vec<(&str, f64)> = found.iter().map(|(n, v, _)| (n.as_str(), *v)).collect();
+        assert_eq!(
+            names,
+            [
+                ("b_eff_io: write bandwidth, 2 processes", 401.652),
+                ("b_eff_io: read bandwidth, 2 processes", 2186.886),
+                ("b_eff_io: partition of 2 processes", 1132.992),
+                ("b_eff_io: partition of 4 processes", 1500.5),
+                ("b_eff_io", 1500.5)
+            ]
+        );
+        assert!(note.unwrap().contains("NOT VALID"));
     }
 
     #[test]
