@@ -4,6 +4,7 @@
 //! regression gate), and gnuplot figures of one run or several overlaid.
 #![warn(missing_docs)]
 
+pub mod cli;
 mod compare;
 mod dat;
 mod figures;

@@ -1,0 +1,203 @@
+//! paw-report's command line: its commands and options (clap), and what each does.
+
+use crate::{check, check_lines, compare, html, plot_files, plot_runs, reference, report};
+use crate::{reframe_reference, render_comparison, summary, summary_csv, Report, FLOOR};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// What a paw results directory says: headline figures, references and checks, the
+/// comparison of two runs, plots. Exit status 2 on bad usage or unreadable input.
+#[derive(Debug, Parser)]
+#[command(name = "paw-report", disable_version_flag = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// paw-report's commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The headline figures of a run.
+    ///
+    /// A section per step directory (qualify.sbatch's layout) or of one directory of
+    /// results, each figure with the file it came from; a fabric map's slow links and
+    /// nodes; for a directory of host directories (node tests on every host) each host's
+    /// figures against their median and the hosts below --low of it.
+    Summary {
+        /// A host below this percentage of the median (in its good direction) is slow.
+        #[arg(long, value_name = "PERCENT", default_value = "80", value_parser = percent)]
+        low: f64,
+        /// The figures as CSV (section, figure, value, unit, ci_lo, ci_hi, file).
+        #[arg(long)]
+        csv: bool,
+        /// The results directory.
+        dir: PathBuf,
+    },
+    /// The summary as one self-contained HTML page with a plot of every table (gnuplot).
+    Html {
+        /// A host below this percentage of the median is slow.
+        #[arg(long, value_name = "PERCENT", default_value = "80", value_parser = percent)]
+        low: f64,
+        /// The page (default DIR/report.html); its links to the files are relative to it.
+        #[arg(short, value_name = "FILE")]
+        o: Option<PathBuf>,
+        /// The results directory.
+        dir: PathBuf,
+    },
+    /// A reference made from one or more runs of the same command (TOML, or ReFrame's YAML).
+    ///
+    /// Per figure the median over the runs and an accepted range on its worse side: a floor
+    /// (--floor) plus three times the runs' median absolute deviation from their median.
+    Reference {
+        /// The tolerance's floor, percent of the value.
+        #[arg(long, value_name = "PERCENT", default_value_t = FLOOR * 100.0, value_parser = percent_of)]
+        floor: f64,
+        /// Write ReFrame's reference form for this `system:partition` (YAML; repeatable).
+        #[arg(long, value_name = "SYSTEM:PARTITION", value_parser = system_partition)]
+        reframe: Vec<String>,
+        /// The runs' results directories.
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+    },
+    /// PASS or FAIL per figure of a reference, with the margin.
+    ///
+    /// Exit status 1 when any figure is outside its range (its 95% interval too), missing
+    /// (the line names the settings its run changed) or in another unit.
+    Check {
+        /// The reference file (paw-report reference).
+        #[arg(long, value_name = "FILE")]
+        reference: PathBuf,
+        /// The run's results directory.
+        dir: PathBuf,
+    },
+    /// The rows of the files two runs share, and which changed: a CI regression gate.
+    ///
+    /// Per row both figures with their 95% intervals, the change in percent of the cost
+    /// (+100% is twice the time or half the bandwidth), what the intervals said and a word;
+    /// a change counts beyond --threshold with the intervals apart (files without intervals:
+    /// the threshold alone). Exit status 1 when a counted change is a slowdown, 2 when
+    /// nothing could be compared.
+    Compare {
+        /// The change a row must exceed to count, percent.
+        #[arg(long, value_name = "PERCENT", default_value = "10", value_parser = threshold)]
+        threshold: f64,
+        /// The base run's directory.
+        base: PathBuf,
+        /// The new run's directory.
+        new: PathBuf,
+    },
+    /// Plots: a PNG beside each file, or several runs overlaid.
+    ///
+    /// A PNG beside each .dat file or IMB table given; given two or more directories, the
+    /// same files of those runs overlaid in OUT, each run labelled by its directory's name
+    /// and date.
+    Plot {
+        /// Where the overlays go.
+        #[arg(short, value_name = "OUT", default_value = ".")]
+        o: PathBuf,
+        /// .dat files, or result directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+}
+
+/// A percentage above 0 and below 100, as a fraction.
+fn percent(v: &str) -> Result<f64, String> {
+    v.trim_end_matches('%')
+        .parse::<f64>()
+        .ok()
+        .filter(|p| *p > 0.0 && *p < 100.0)
+        .map(|p| p / 100.0)
+        .ok_or_else(|| "accepted: a percentage above 0 and below 100, e.g. 80".to_string())
+}
+
+/// A percentage above 0 and below 100, as a percentage.
+fn percent_of(v: &str) -> Result<f64, String> {
+    percent(v).map(|p| p * 100.0)
+}
+
+/// A ReFrame `system:partition`.
+fn system_partition(v: &str) -> Result<String, String> {
+    match v.split_once(':') {
+        Some((s, p)) if !s.is_empty() && !p.is_empty() && !p.contains(':') && !v.contains(' ') => {
+            Ok(v.to_string())
+        }
+        _ => Err("accepted: SYSTEM:PARTITION, e.g. cluster:compute".to_string()),
+    }
+}
+
+/// A percentage >= 0.
+fn threshold(v: &str) -> Result<f64, String> {
+    v.trim_end_matches('%')
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && *t >= 0.0)
+        .ok_or_else(|| "accepted: a percentage >= 0, e.g. 10".to_string())
+}
+
+/// Does what `command` says; Err is the one line to print (exit status 2).
+pub fn run(command: Command) -> Result<ExitCode, String> {
+    match command {
+        Command::Summary { low, csv: false, dir } => print!("{}", summary(&report(&dir, low)?)),
+        Command::Summary { low, csv: true, dir } => print!("{}", summary_csv(&report(&dir, low)?)),
+        Command::Html { low, o, dir } => {
+            let run = report(&dir, low)?;
+            let file = o.unwrap_or(run.dir.join("report.html"));
+            let scratch = tempfile::tempdir().map_err(|e| format!("a scratch directory: {e}"))?;
+            let page = html(&run, &file, scratch.path())?;
+            std::fs::write(&file, page).map_err(|e| format!("{}: {e}", file.display()))?;
+            println!("paw-report: {}", file.display());
+        }
+        Command::Reference { floor, reframe, runs } => {
+            let reports: Vec<Report> =
+                runs.iter().map(|d| report(d, 0.8)).collect::<Result<_, _>>()?;
+            if reframe.is_empty() {
+                print!("{}", reference(&reports, floor / 100.0));
+            } else {
+                print!("{}", reframe_reference(&reports, &reframe, floor / 100.0)?);
+            }
+        }
+        Command::Check { reference, dir } => {
+            let file = reference.display();
+            let text = std::fs::read_to_string(&reference).map_err(|e| format!("{file}: {e}"))?;
+            let checked = check(&report(&dir, 0.8)?, &text).map_err(|e| format!("{file}: {e}"))?;
+            for line in check_lines(&checked) {
+                println!("{line}");
+            }
+            let failed = checked.iter().filter(|c| !c.pass).count();
+            println!("{} figures checked against {file}: {failed} failed", checked.len());
+            if failed > 0 {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Compare { threshold, base, new } => {
+            let report = compare(&base, &new, threshold / 100.0)?;
+            print!("{}", render_comparison(&report, &base, &new, threshold));
+            if report.slower() > 0 {
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Plot { o, paths } => {
+            for p in plot(&o, &paths)? {
+                println!("paw-report: {}", p.display());
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `paw-report plot`: files drawn beside themselves, or directories overlaid in `out`.
+fn plot(out: &Path, paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    if paths.iter().all(|p| p.is_dir()) {
+        if paths.len() < 2 {
+            return Err("plot of directories overlays runs: give two or more".to_string());
+        }
+        return plot_runs(paths, out);
+    }
+    if let Some(bad) = paths.iter().find(|p| !p.is_file()) {
+        return Err(format!("cannot read {}", bad.display()));
+    }
+    plot_files(paths)
+}
