@@ -6,7 +6,9 @@
 //! Open MPI 4.1's launcher may follow its SIGTERM with SIGKILL within milliseconds (2 to 3
 //! ms measured, where other tasks died of the SIGTERM at once), so the files go at once, and
 //! again every millisecond while a creation is still under way (an MPI_File_open stuck on a
-//! dead peer may create its file late).
+//! dead peer may create its file late). Each process then stays a little longer than that
+//! wait: MPICH's launcher kills every task once one has died, and the first to die must not
+//! cut a peer's removal short.
 //!
 //! MPI-IO libraries may put companion files beside a file they open: Open MPI's shared file
 //! pointer lock `NAME-JOBID-PID.lock`, ROMIO's `.NAME.shfp.N`. They remove them on close,
@@ -76,12 +78,17 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
             .spawn(move || {
                 set_mask(libc::SIG_UNBLOCK);
                 if let Some(sig) = signals.forever().next() {
+                    let since = std::time::Instant::now();
                     // Held until the process ends: no new write step starts, and no file is
                     // created after the removal (a creation under way is waited for).
                     let _no_more = step_lock().lock().unwrap_or_else(|p| p.into_inner());
                     sweep();
                     let _no_creation = wait_for(create_lock(), CREATION_WAIT, sweep);
                     remove_all();
+                    // A peer may still be creating a file (a collective open's creator is
+                    // its rank 0), and a launcher kills every task once one has died: stay
+                    // until the peers' creations have had their time.
+                    std::thread::sleep(LINGER.saturating_sub(since.elapsed()));
                     // Die of the signal, as without the handler.
                     let _ = signal_hook::low_level::emulate_default_handler(sig);
                     std::process::exit(128 + sig);
@@ -116,6 +123,10 @@ pub fn creating<R>(f: impl FnOnce() -> R) -> R {
 
 /// How long the signal thread keeps removing the files while a creation is under way.
 pub const CREATION_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// How long after an interrupting signal a process stays at the least, so that its peers'
+/// signal threads remove what their creations left before a launcher kills them.
+const LINGER: std::time::Duration = std::time::Duration::from_millis(300);
 
 fn create_lock() -> &'static Mutex<()> {
     static CREATE: Mutex<()> = Mutex::new(());
