@@ -192,6 +192,13 @@ const WARMUP_SECONDS: f64 = 1.0;
 /// How often a size whose samples fell below the floor is re-run with NLOOP doubled.
 const MAX_RERUNS: u32 = 10;
 
+/// [`Bench::calibrate_rounds`] makes an iteration this many times what it costs beyond its
+/// rounds.
+pub const ROUNDS_SHARE: f64 = 20.0;
+
+/// The most rounds [`Bench::calibrate_rounds`] gives an iteration.
+pub const MAX_ROUNDS: u64 = 1 << 16;
+
 /// PAW_PRECISION never takes a size beyond this many samples.
 pub const MAX_SAMPLES: usize = 10_000;
 
@@ -228,6 +235,35 @@ impl<'t, T: Team> Bench<'t, T> {
             "rounds of Timing::Rounds"
         );
         self.rounds = rounds;
+    }
+
+    /// Rounds per iteration of the next workloads (1 but under [`Timing::Rounds`]).
+    pub fn rounds(&self) -> u64 {
+        self.rounds
+    }
+
+    /// Chooses and sets ROUNDS for the next workload, under [`Timing::Rounds`]: doubled from
+    /// 1 (at most [`MAX_ROUNDS`]) until one iteration of that many rounds (`iteration(rounds)`,
+    /// timed here) lasts [`ROUNDS_SHARE`] times the larger of `overhead` (what an iteration
+    /// costs beyond its rounds) and a one-round iteration, so that this cost weighs about
+    /// 5 % of it. Rank 0 decides; every rank runs the same iterations.
+    pub fn calibrate_rounds(&mut self, overhead: f64, mut iteration: impl FnMut(u64)) -> u64 {
+        let (mut rounds, mut overhead) = (1, overhead);
+        loop {
+            let t0 = self.team.now();
+            iteration(rounds);
+            let t = self.team.now() - t0;
+            if rounds == 1 {
+                overhead = overhead.max(t);
+            }
+            let long = t >= ROUNDS_SHARE * overhead || rounds >= MAX_ROUNDS;
+            if self.team.share_u64(long as u64) == 1 {
+                break;
+            }
+            rounds *= 2;
+        }
+        self.set_rounds(rounds);
+        rounds
     }
 
     /// Operations one iteration counts for.

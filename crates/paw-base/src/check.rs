@@ -59,6 +59,18 @@ pub fn mismatches(buf: &[u8], rank: i32, size: u64, seq: u64) -> usize {
     buf.iter().zip(pattern(rank, size, seq)).filter(|(b, p)| *b != p).count() + injected()
 }
 
+/// [`mismatches`] summed over the `len`-byte slots of `buf` (a message-rate test's
+/// receive slots, each holding one message of `rank`'s pattern).
+pub fn slots(buf: &[u8], len: usize, rank: i32, size: u64, seq: u64) -> usize {
+    buf.chunks_exact(len).map(|slot| mismatches(slot, rank, size, seq)).sum()
+}
+
+/// [`mismatches`] summed over the `len`-byte blocks of `buf`, block `i` holding the
+/// pattern of rank `sender(i)` (a gather's or an all-to-all's receive buffer).
+pub fn blocks(buf: &[u8], len: usize, sender: impl Fn(usize) -> i32, size: u64, seq: u64) -> usize {
+    buf.chunks_exact(len).enumerate().map(|(i, b)| mismatches(b, sender(i), size, seq)).sum()
+}
+
 /// How many bytes of `got` differ from `want` (beyond the shorter's length every byte
 /// counts). With the test-only hook `PAW_TEST_CORRUPT=<rank>`, that rank finds one more
 /// wrong byte in every check, so tests can see a failed check reported and failing the run.

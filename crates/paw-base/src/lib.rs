@@ -24,7 +24,7 @@
 //! A node test's `main` reads:
 //!
 //! ```no_run
-//! use paw_base::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing};
+//! use paw_base::{vars, Axis, Check, Combine, DatSpec, Files, Node, Policy, Ranks, Spec, Timing};
 //! const SPEC: Spec = Spec {
 //!     name: "demo",
 //!     title: "a demonstration",
@@ -34,7 +34,7 @@
 //!     combine: Combine::Min,
 //!     vars: &[vars::MEASURE],
 //!     check: Check::Never,
-//!     files: "demo.dat",
+//!     files: Files::Text("demo.dat"),
 //! };
 //! fn main() -> std::process::ExitCode {
 //!     paw_base::main(SPEC.name, || {
@@ -88,7 +88,7 @@ pub use meta::{available_memory, total_memory, uname, RunInfo, SlurmJob};
 pub use node::{cores, last_level_cache_bytes, online_cores, Node};
 pub use process::{fatal, main, warn};
 pub use session::Session;
-pub use spec::{Check, Ranks, Spec};
+pub use spec::{Check, Extra, Files, Ranks, Second, Spec, SweepFiles};
 pub use stats::Stats;
 pub use team::{Combine, Solo, Team};
 pub use vars::Var;

@@ -273,6 +273,11 @@ impl<T: Team> Session<T> {
         self.info.libraries.push(line);
     }
 
+    /// The benchmark's description of itself.
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
     /// The directory output files go to (PAW_OUTPUT_DIR, or the current directory).
     pub fn output_dir(&self) -> &Path {
         &self.dir
@@ -754,7 +759,7 @@ mod tests {
         combine: Combine::Min,
         vars: &[vars::MEASURE],
         check: Check::Never,
-        files: "t.dat",
+        files: crate::Files::Text("t.dat"),
     };
 
     /// Variables set in this process's environment until dropped.

@@ -4,6 +4,7 @@
 //! output file and doc/binaries.md all come from the [`Spec`].
 
 use crate::error::{Error, Result};
+use crate::schema::{Unit, MIB_PER_S, MSG_PER_S};
 use crate::team::Combine;
 use crate::vars::{self, Var};
 
@@ -92,7 +93,84 @@ pub struct Spec {
     /// Its data or result check.
     pub check: Check,
     /// The files it writes and their units.
-    pub files: &'static str,
+    pub files: Files,
+}
+
+/// The files a benchmark writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Files {
+    /// Described in words.
+    Text(&'static str),
+    /// A message-size sweep's pair: `<stem>_time-np_NNNN.dat` and a second file.
+    Sweep(SweepFiles),
+}
+
+/// The pair of files of a message-size sweep: the time per operation (usec, echoed as the
+/// summary) and a second quantity of the same samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SweepFiles {
+    /// The names' stem: `send` gives `send_time-np_NNNN.dat` and `send_bw-np_NNNN.dat`.
+    pub stem: &'static str,
+    /// What the time is, e.g. `one-way time`.
+    pub time: &'static str,
+    /// The second file.
+    pub second: Second,
+    /// The time file's columns after the statistics.
+    pub extra: Extra,
+}
+
+/// The columns of a sweep's time file after the statistics (and before PAW_TAIL's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extra {
+    /// None.
+    Plain,
+    /// TASK_MIN and TASK_MAX: the medians over the samples of the fastest and the slowest
+    /// task's time (the collectives).
+    Spread,
+    /// ROUNDS: rounds per iteration ([`crate::Timing::Rounds`]).
+    Rounds,
+}
+
+/// The second file of a sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Second {
+    /// `<stem>_bw-np_NNNN.dat`: bandwidth in [`MIB_PER_S`], described by the label.
+    Bandwidth(&'static str),
+    /// `<stem>_rate-np_NNNN.dat`: messages per second, described by the label.
+    Rate(&'static str),
+}
+
+impl Second {
+    /// The file's name part (`bw`, `rate`), its label and unit.
+    pub fn file(self) -> (&'static str, &'static str, Unit) {
+        match self {
+            Second::Bandwidth(label) => ("bw", label, MIB_PER_S),
+            Second::Rate(label) => ("rate", label, MSG_PER_S),
+        }
+    }
+}
+
+impl Files {
+    /// The files in words, for `-h` and doc/binaries.md.
+    pub fn describe(&self) -> String {
+        match self {
+            Files::Text(text) => text.to_string(),
+            Files::Sweep(f) => {
+                let (name, _, unit) = f.second.file();
+                let extra = match f.extra {
+                    Extra::Plain => "",
+                    Extra::Spread => "; TASK_MIN, TASK_MAX",
+                    Extra::Rounds => "; ROUNDS",
+                };
+                let short = unit.label.split(" (").next().unwrap_or(unit.label);
+                format!(
+                    "{stem}_time-np_NNNN.dat (usec{extra}) and {stem}_{name}-np_NNNN.dat \
+                     ({short}), NNNN = tasks",
+                    stem = f.stem
+                )
+            }
+        }
+    }
 }
 
 /// Outcome of reading the command line.
@@ -156,7 +234,7 @@ impl Spec {
             self.reported(),
             self.ranks.describe(self.name),
             self.check_text(),
-            self.files,
+            self.files.describe(),
         )
     }
 
@@ -194,7 +272,7 @@ mod tests {
         combine: Combine::Min,
         vars: &[vars::P2P_SIZES, vars::MEASURE],
         check: Check::Never,
-        files: "none",
+        files: Files::Text("none"),
     };
 
     #[test]

@@ -13,7 +13,7 @@
 //! An MPI benchmark's `main` reads:
 //!
 //! ```no_run
-//! use paw_core::{vars, Axis, Check, Combine, DatSpec, Paw, Policy, Ranks, Spec, Timing};
+//! use paw_core::{vars, Axis, Check, Combine, DatSpec, Files, Paw, Policy, Ranks, Spec, Timing};
 //! const SPEC: Spec = Spec {
 //!     name: "demo",
 //!     title: "a demonstration",
@@ -23,7 +23,7 @@
 //!     combine: Combine::Min,
 //!     vars: &[vars::MEASURE, vars::COMBINE],
 //!     check: Check::Never,
-//!     files: "demo.dat",
+//!     files: Files::Text("demo.dat"),
 //! };
 //! fn main() -> std::process::ExitCode {
 //!     paw_core::main(SPEC.name, || {

@@ -6,7 +6,8 @@
 //! doc/binaries.md are made from it.
 use files::{read_file, write_file, FILE_SIZE, IO_DIR, TRANSFER_SIZE};
 use paw_core::{
-    check, vars, Axis, Check, Column, Combine, DatSpec, Error, Paw, Policy, Ranks, Spec, Timing, MB,
+    check, vars, Axis, Check, Column, Combine, DatSpec, Error, Files, Paw, Policy, Ranks, Spec,
+    Timing, MB,
 };
 use std::path::PathBuf;
 
@@ -29,7 +30,9 @@ bandwidth in TASK_MAX_BW, TASK_MIN_BW (medians).",
     combine: Combine::Max,
     vars: &[&[IO_DIR, FILE_SIZE, TRANSFER_SIZE], vars::MEASURE, vars::COMBINE],
     check: Check::Always("every byte read back against the byte written"),
-    files: "posix_io_write-np_NNNN.dat and posix_io_read-np_NNNN.dat (MB/s), NNNN = tasks",
+    files: Files::Text(
+        "posix_io_write-np_NNNN.dat and posix_io_read-np_NNNN.dat (MB/s), NNNN = tasks",
+    ),
 };
 
 fn main() -> std::process::ExitCode {

@@ -3,7 +3,9 @@
 //!
 //! What is timed and reported, the variables read and the files written are stated once,
 //! in SPEC below: `-h`, the output headers and doc/binaries.md are made from it.
-use paw_base::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing, Var};
+use paw_base::{
+    vars, Axis, Check, Combine, DatSpec, Files, Node, Policy, Ranks, Spec, Timing, Var,
+};
 
 mod constructs;
 
@@ -23,9 +25,11 @@ overhead = construct time - the median time of one serial delay, usec (EPCC's me
     combine: Combine::Min,
     vars: &[&[DELAY], vars::MEASURE, &[vars::RAYON_NUM_THREADS]],
     check: Check::Never,
-    files: "\
+    files: Files::Text(
+        "\
 rayon_par_for.dat, rayon_join.dat, rayon_scope.dat, rayon_reduction.dat (usec; SIZE = \
 threads in the pool)",
+    ),
 };
 
 /// OVERHEAD_DELAY_NS: the busy work each task of a construct does.

@@ -7,7 +7,7 @@
 mod kernels;
 mod setup;
 
-use paw_base::{vars, Axis, Check, Combine, DatSpec, Node, Policy, Ranks, Spec, Timing};
+use paw_base::{vars, Axis, Check, Combine, DatSpec, Files, Node, Policy, Ranks, Spec, Timing};
 use rayon::prelude::*;
 
 const SPEC: Spec = Spec {
@@ -26,7 +26,7 @@ memory bandwidth, MB/s with MB = 10^6 B (STREAM's convention), from 16 N bytes p
     combine: Combine::Min,
     vars: &[&[setup::ARRAY_SIZE, kernels::KERNEL], vars::MEASURE, vars::RAYON_THREADS],
     check: Check::Always("every element of a, b and c against the scalar replay (STREAM's check)"),
-    files: "stream_bw-np_TTTT.dat (MB/s, one row per kernel), TTTT = threads",
+    files: Files::Text("stream_bw-np_TTTT.dat (MB/s, one row per kernel), TTTT = threads"),
 };
 
 const SCALAR: f64 = 3.0;

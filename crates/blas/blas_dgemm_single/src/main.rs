@@ -5,7 +5,9 @@
 //! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
 //! from it.
 use paw_base::MPI_COUNT_LIMIT;
-use paw_base::{vars, Axis, Check, Combine, DatSpec, Error, Node, Policy, Ranks, Spec, Timing};
+use paw_base::{
+    vars, Axis, Check, Combine, DatSpec, Error, Files, Node, Policy, Ranks, Spec, Timing,
+};
 use paw_blas::RESULT_CHECK;
 
 const SPEC: Spec = Spec {
@@ -22,9 +24,11 @@ else OMP_NUM_THREADS, else all cores.",
     combine: Combine::Min,
     vars: &[&[vars::MAX_BLAS_SIZE], vars::MEASURE, vars::BLAS_THREADS],
     check: Check::Always(RESULT_CHECK),
-    files: "\
+    files: Files::Text(
+        "\
 dgemm_single_time-np_TTTT.dat (s) and dgemm_single_flops-np_TTTT.dat (GFLOP/s), TTTT = \
 threads",
+    ),
 };
 
 fn main() -> std::process::ExitCode {

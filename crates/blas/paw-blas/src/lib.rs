@@ -62,12 +62,12 @@ macro_rules! sweep_spec {
                 ::paw_base::vars::BLAS_THREADS,
             ],
             check: ::paw_base::Check::Always($crate::RESULT_CHECK),
-            files: concat!(
+            files: ::paw_base::Files::Text(concat!(
                 $call,
                 "_time-np_TTTT.dat (s) and ",
                 $call,
                 "_flops-np_TTTT.dat (GFLOP/s), TTTT = threads"
-            ),
+            )),
         }
     };
 }

@@ -35,7 +35,7 @@ macro_rules! gpu_gemm_spec {
             combine: ::paw_base::Combine::Min,
             vars: &[::paw_base::vars::GPU_BLAS_SIZES, ::paw_base::vars::MEASURE],
             check: ::paw_base::Check::Always(::paw_blas::RESULT_CHECK),
-            files: concat!($name, "_time.dat (s) and ", $name, "_flops.dat (GFLOP/s)"),
+            files: ::paw_base::Files::Text(concat!($name, "_time.dat (s) and ", $name, "_flops.dat (GFLOP/s)")),
         }
     };
 }

@@ -604,13 +604,13 @@ macro_rules! transfer_spec {
             combine: ::paw_base::Combine::Min,
     vars: $crate::transfer_text!(vars $host),
             check: ::paw_base::Check::Data($crate::transfer::COPY_CHECK),
-            files: concat!(
+            files: ::paw_base::Files::Text(concat!(
                 $name,
                 "_time.dat (usec) and ",
                 $name,
                 "_bw.dat (GB/s)",
         $crate::transfer_text!(files $gpus $name)
-            ),
+            )),
         };
 
         const TRANSFER: $crate::transfer::Transfer = $crate::transfer::Transfer {

@@ -5,8 +5,8 @@
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Family, Paw, Spec, MB};
-use paw_mpi::collective_files;
+use paw_core::{buffer, check, Paw, Spec};
+use paw_mpi::Sweep;
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_a2a",
@@ -19,42 +19,21 @@ const SPEC: Spec = paw_mpi::collective_spec!(
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::Col)?;
-        let world = paw.world();
-        let p = paw.size();
-        let me = paw.rank() as usize;
-        let most = sizes.largest() as usize;
-        let mut send = buffer(most * p);
-        let mut recv = buffer(most * p);
-        let call = |send: &[u8], recv: &mut [u8]| world.all_to_all_into(send, recv);
-
-        let (mut bench, _) = paw_mpi::collective_bench(&paw)?;
-        let (mut time, mut bw) =
-            collective_files(&paw, &bench, "a2a", "bandwidth, SIZE / time per call", &[])?;
-        let w = sizes.med as usize;
-        call(&send[..w * p], &mut recv[..w * p]);
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(&send[..n * p], &mut recv[..n * p]))?;
-            let mut wrong = 0;
-            if paw.checking() {
+        let (sweep, _) = Sweep::collective(&paw, &[])?;
+        let most = sweep.largest();
+        let (p, me) = (paw.size(), paw.rank() as usize);
+        let call = |send: &[u8], recv: &mut [u8]| paw.world().all_to_all_into(send, recv);
+        sweep.run(
+            &mut (buffer(most * p), buffer(most * p)),
+            |(send, recv), n| call(&send[..n * p], &mut recv[..n * p]),
+            |(send, recv), c| {
                 // Block j goes from this task to task j: its pattern names both ends.
-                for (to, block) in send[..n * p].chunks_exact_mut(n).enumerate() {
-                    check::fill(block, (me * p + to) as i32, size, seq);
+                for (to, block) in send[..c.n * p].chunks_exact_mut(c.n).enumerate() {
+                    check::fill(block, (me * p + to) as i32, c.size, c.seq);
                 }
-                call(&send[..n * p], &mut recv[..n * p]);
-                for (from, block) in recv[..n * p].chunks_exact(n).enumerate() {
-                    wrong += check::mismatches(block, (from * p + me) as i32, size, seq);
-                }
-            }
-            let verdict = paw.verdict(wrong);
-            time.row_with(
-                size,
-                &m.row(|t| t * 1e6).verdict(verdict),
-                &paw_mpi::spread_and_tail(&m),
-            );
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+                call(&send[..c.n * p], &mut recv[..c.n * p]);
+                check::blocks(&recv[..c.n * p], c.n, |from| (from * p + me) as i32, c.size, c.seq)
+            },
+        )
     })
 }

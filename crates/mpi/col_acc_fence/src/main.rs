@@ -5,8 +5,10 @@
 //! doc/binaries.md are made from it.
 use mpi_ext::rma::Window;
 use paw_core::mpi::collective::SystemOperation;
-use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{accumulated, collective_files, ACC_CHECK};
+use paw_core::{
+    buffer, vars, Check, Combine, Extra, Files, Paw, Ranks, Second, Spec, SweepFiles, Timing,
+};
+use paw_mpi::{accumulated, Sweep, ACC_CHECK};
 
 const SPEC: Spec = Spec {
     name: "col_acc_fence",
@@ -25,20 +27,20 @@ SIZE / time, the bytes reduced into task 0 per second, MB/s (MB = 2^20 B).",
     combine: Combine::Max,
     vars: &[vars::COL_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(ACC_CHECK),
-    files: "\
-accfence_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and accfence_bw-np_NNNN.dat \
-(MB/s), NNNN = tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "accfence",
+        time: "time per call",
+        second: Second::Bandwidth("bytes reduced into task 0 per second, (n-1) x SIZE / time"),
+        extra: Extra::Spread,
+    }),
 };
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sweep(Family::Col)?;
+        let sweep = Sweep::new(&paw, Timing::PerCall)?.scaled((paw.size() - 1) as f64);
         let is_target = paw.rank() == 0;
-        let origins = (paw.size() - 1) as f64;
-        let held = if is_target { sizes.max as usize } else { 0 };
-        let mut send = buffer(sizes.max as usize);
-        let win = Window::create(paw.world(), buffer(held));
+        let win = Window::create(paw.world(), buffer(if is_target { sweep.largest() } else { 0 }));
         let epoch = |data: &[u8]| {
             win.fenced(|e| {
                 if !is_target {
@@ -46,26 +48,11 @@ fn main() -> std::process::ExitCode {
                 }
             })
         };
-
-        let mut bench = paw.bench(Timing::PerCall, Policy::Calibrated)?;
-        let (mut time, mut bw) = collective_files(
-            &paw,
-            &bench,
-            "accfence",
-            "bytes reduced into task 0 per second, (n-1) x SIZE / time",
-            &[],
-        )?;
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || epoch(&send[..n]))?;
-            let mut wrong = 0;
-            if paw.checking() {
-                wrong = accumulated(&paw, &win, &mut send[..n], size, seq, epoch);
-            }
-            let verdict = paw.verdict(wrong);
-            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));
-            bw.row(size, &m.row(|t| origins * size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+        let most = sweep.largest();
+        sweep.run(
+            &mut buffer(most),
+            |send, n| epoch(&send[..n]),
+            |send, c| accumulated(&paw, &win, &mut send[..c.n], c.size, c.seq, epoch),
+        )
     })
 }

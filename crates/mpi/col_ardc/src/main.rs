@@ -6,8 +6,8 @@
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Family, Paw, Spec, MB};
-use paw_mpi::collective_files;
+use paw_core::{buffer, check, Paw, Spec};
+use paw_mpi::Sweep;
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_ardc",
@@ -20,39 +20,20 @@ const SPEC: Spec = paw_mpi::collective_spec!(
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::Col)?;
-        let world = paw.world();
-        let p = paw.size() as i32;
-        let tasks = p as usize;
-        let most = sizes.largest() as usize;
-        let mut send = buffer(most);
-        let mut recv = buffer(most);
+        let (sweep, _) = Sweep::collective(&paw, &[])?;
+        let most = sweep.largest();
+        let (p, tasks) = (paw.size() as i32, paw.size());
         let call = |send: &[u8], recv: &mut [u8]| {
-            world.all_reduce_into(send, recv, SystemOperation::sum())
+            paw.world().all_reduce_into(send, recv, SystemOperation::sum())
         };
-
-        let (mut bench, _) = paw_mpi::collective_bench(&paw)?;
-        let (mut time, mut bw) =
-            collective_files(&paw, &bench, "ardc", "bandwidth, SIZE / time per call", &[])?;
-        let w = sizes.med as usize;
-        call(&send[..w], &mut recv[..w]);
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(&send[..n], &mut recv[..n]))?;
-            let mut wrong = 0;
-            if paw.checking() {
-                check::fill_summand(&mut send[..n], paw.rank(), size, seq, tasks);
-                call(&send[..n], &mut recv[..n]);
-                wrong = check::differences(&recv[..n], &check::sum_of(0..p, tasks, size, seq));
-            }
-            let verdict = paw.verdict(wrong);
-            time.row_with(
-                size,
-                &m.row(|t| t * 1e6).verdict(verdict),
-                &paw_mpi::spread_and_tail(&m),
-            );
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+        sweep.run(
+            &mut (buffer(most), buffer(most)),
+            |(send, recv), n| call(&send[..n], &mut recv[..n]),
+            |(send, recv), c| {
+                check::fill_summand(&mut send[..c.n], paw.rank(), c.size, c.seq, tasks);
+                call(&send[..c.n], &mut recv[..c.n]);
+                check::differences(&recv[..c.n], &check::sum_of(0..p, tasks, c.size, c.seq))
+            },
+        )
     })
 }

@@ -5,8 +5,8 @@
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Family, Paw, Spec, MB};
-use paw_mpi::collective_files;
+use paw_core::{buffer, check, Paw, Spec};
+use paw_mpi::Sweep;
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_gtr",
@@ -19,48 +19,29 @@ const SPEC: Spec = paw_mpi::collective_spec!(
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::Col)?;
-        let world = paw.world();
+        let (sweep, roots) = Sweep::collective(&paw, &[])?;
+        let most = sweep.largest();
         let p = paw.size();
-        let most = sizes.largest() as usize;
-        // Every task is a root in turn (collective_bench), so every task has the root's buffer.
-        let mut send = buffer(most);
-        let mut recv = buffer(most * p);
         let call = |root: i32, send: &[u8], recv: &mut [u8]| {
+            let at = paw.world().process_at_rank(root);
             if paw.rank() == root {
-                world.process_at_rank(root).gather_into_root(send, recv)
+                at.gather_into_root(send, recv)
             } else {
-                world.process_at_rank(root).gather_into(send)
+                at.gather_into(send)
             }
         };
-        let into = |n: usize| n * p;
-
-        let (mut bench, mut roots) = paw_mpi::collective_bench(&paw)?;
-        let (mut time, mut bw) =
-            collective_files(&paw, &bench, "gtr", "bandwidth, SIZE / time per call", &[])?;
-        let w = sizes.med as usize;
-        call(0, &send[..w], &mut recv[..into(w)]);
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(roots.take(), &send[..n], &mut recv[..into(n)]))?;
-            let mut wrong = 0;
-            if paw.checking() {
-                check::fill(&mut send[..n], paw.rank(), size, seq);
-                call(0, &send[..n], &mut recv[..into(n)]);
-                if paw.rank() == 0 {
-                    for (from, block) in recv[..into(n)].chunks_exact(n).enumerate() {
-                        wrong += check::mismatches(block, from as i32, size, seq);
-                    }
+        // Every task is a root in turn, so every task has the root's buffer.
+        sweep.run(
+            &mut (buffer(most), buffer(most * p), roots),
+            |(send, recv, roots), n| call(roots.take(), &send[..n], &mut recv[..n * p]),
+            |(send, recv, _), c| {
+                check::fill(&mut send[..c.n], paw.rank(), c.size, c.seq);
+                call(0, &send[..c.n], &mut recv[..c.n * p]);
+                match paw.rank() {
+                    0 => check::blocks(&recv[..c.n * p], c.n, |from| from as i32, c.size, c.seq),
+                    _ => 0,
                 }
-            }
-            let verdict = paw.verdict(wrong);
-            time.row_with(
-                size,
-                &m.row(|t| t * 1e6).verdict(verdict),
-                &paw_mpi::spread_and_tail(&m),
-            );
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+            },
+        )
     })
 }

@@ -3,7 +3,7 @@
 //! What is timed and reported, the task counts, the variables read, the data check and
 //! the files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
-use paw_core::{Check, Error, Paw, Ranks, Spec};
+use paw_core::{Check, Error, Files, Paw, Ranks, Spec};
 use paw_mpi::startup_times;
 use std::time::Instant;
 
@@ -21,9 +21,11 @@ scripts/initest sweeps it.",
     combine: paw_core::Combine::Max,
     vars: &[],
     check: Check::Never,
-    files: "\
+    files: Files::Text(
+        "\
 prints `nprocs tMax`; writes time_init_<TASKS>.dat and appends a row to time_init.dat \
 (TASKS TMAX TMIN TAVG, seconds)",
+    ),
 };
 
 fn main() -> std::process::ExitCode {

@@ -4,7 +4,7 @@
 //! the files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
 use paw_core::mpi::Threading;
-use paw_core::{Check, Error, Paw, Ranks, Spec, Var};
+use paw_core::{Check, Error, Files, Paw, Ranks, Spec, Var};
 use paw_mpi::startup_times;
 use std::time::Instant;
 
@@ -21,9 +21,11 @@ granted is in the header.",
     combine: paw_core::Combine::Max,
     vars: &[&[THREAD_LEVEL]],
     check: Check::Never,
-    files: "\
+    files: Files::Text(
+        "\
 prints `nprocs tMax`; writes time_init_th_<TASKS>.dat and appends a row to \
 time_init_th.dat (TASKS TMAX TMIN TAVG, seconds)",
+    ),
 };
 
 fn main() -> std::process::ExitCode {

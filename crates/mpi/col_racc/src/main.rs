@@ -6,8 +6,10 @@
 use mpi_ext::rma::Window;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{accumulated, collective_files, ACC_CHECK};
+use paw_core::{
+    buffer, vars, Check, Combine, Extra, Files, Paw, Ranks, Second, Spec, SweepFiles, Timing,
+};
+use paw_mpi::{accumulated, Sweep, ACC_CHECK};
 
 const SPEC: Spec = Spec {
     name: "col_racc",
@@ -26,59 +28,46 @@ x SIZE / time, the bytes reduced into task 0 per second, MB/s (MB = 2^20 B).",
     combine: Combine::Max,
     vars: &[vars::COL_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(ACC_CHECK),
-    files: "\
-racc_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and racc_bw-np_NNNN.dat (MB/s), NNNN \
-= tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "racc",
+        time: "time per call",
+        second: Second::Bandwidth("bytes reduced into task 0 per second, (n-1) x SIZE / time"),
+        extra: Extra::Spread,
+    }),
 };
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sweep(Family::Col)?;
+        let sweep = Sweep::new(&paw, Timing::PerCall)?.scaled((paw.size() - 1) as f64);
         let is_target = paw.rank() == 0;
-        let origins = (paw.size() - 1) as f64;
-        let held = if is_target { sizes.max as usize } else { 0 };
-        let mut send = buffer(sizes.max as usize);
-        let win = Window::create(paw.world(), buffer(held));
-
-        let mut bench = paw.bench(Timing::PerCall, Policy::Calibrated)?;
-        let (mut time, mut bw) = collective_files(
-            &paw,
-            &bench,
-            "racc",
-            "bytes reduced into task 0 per second, (n-1) x SIZE / time",
-            &[],
-        )?;
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let (n, seq) = (size as usize, seq as u64);
-            let m = if is_target {
-                bench.measure(size, || {})?
-            } else {
-                win.locked_all(|epoch| {
-                    bench.measure(size, || {
-                        epoch.raccumulate_wait(&send[..n], 0, 0, SystemOperation::sum());
+        let win = Window::create(paw.world(), buffer(if is_target { sweep.largest() } else { 0 }));
+        let sum = SystemOperation::sum();
+        let most = sweep.largest();
+        sweep.run_measured(
+            &mut buffer(most),
+            |send, bench, c| match is_target {
+                true => bench.measure(c.size, || {}),
+                false => win.locked_all(|epoch| {
+                    bench.measure(c.size, || {
+                        epoch.raccumulate_wait(&send[..c.n], 0, 0, sum);
                         epoch.flush_all();
                     })
-                })?
-            };
-            let mut wrong = 0;
-            if paw.checking() {
-                wrong = accumulated(&paw, &win, &mut send[..n], size, seq, |data| {
+                }),
+            },
+            |send, c| {
+                accumulated(&paw, &win, &mut send[..c.n], c.size, c.seq, |data| {
                     // Passive target: the zeroed window is published before the others add
                     // to it, and their additions are complete before task 0 reads it.
                     win.sync_local();
                     paw.world().barrier();
                     if !is_target {
-                        win.locked_all(|e| e.raccumulate_wait(data, 0, 0, SystemOperation::sum()));
+                        win.locked_all(|e| e.raccumulate_wait(data, 0, 0, sum));
                     }
                     paw.world().barrier();
                     win.sync_local();
-                });
-            }
-            let verdict = paw.verdict(wrong);
-            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.spread(|t| t * 1e6));
-            bw.row(size, &m.row(|t| origins * size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+                })
+            },
+        )
     })
 }

@@ -6,8 +6,8 @@
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Family, Paw, Spec, MB};
-use paw_mpi::collective_files;
+use paw_core::{buffer, check, Paw, Spec};
+use paw_mpi::Sweep;
 
 const SPEC: Spec =
     paw_mpi::collective_spec!("col_rdc", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes to a root task (PAW 1.6 section 7.1, IMB's loop)", "MPI_Reduce (MPI_SUM over MPI_UINT8_T) to a root task", "bytes of the vector reduced", "rdc");
@@ -15,47 +15,30 @@ const SPEC: Spec =
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::Col)?;
-        let world = paw.world();
-        let is_root = paw.rank() == 0;
-        let p = paw.size() as i32;
-        let tasks = p as usize;
-        let most = sizes.largest() as usize;
-        let mut send = buffer(most);
-        let mut recv = buffer(most);
+        let (sweep, roots) = Sweep::collective(&paw, &[])?;
+        let most = sweep.largest();
+        let (p, tasks) = (paw.size() as i32, paw.size());
         let call = |root: i32, send: &[u8], recv: &mut [u8]| {
-            let at = world.process_at_rank(root);
+            let at = paw.world().process_at_rank(root);
             if paw.rank() == root {
                 at.reduce_into_root(send, recv, SystemOperation::sum())
             } else {
                 at.reduce_into(send, SystemOperation::sum())
             }
         };
-
-        let (mut bench, mut roots) = paw_mpi::collective_bench(&paw)?;
-        let (mut time, mut bw) =
-            collective_files(&paw, &bench, "rdc", "bandwidth, SIZE / time per call", &[])?;
-        let w = sizes.med as usize;
-        call(0, &send[..w], &mut recv[..w]);
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(roots.take(), &send[..n], &mut recv[..n]))?;
-            let mut wrong = 0;
-            if paw.checking() {
-                check::fill_summand(&mut send[..n], paw.rank(), size, seq, tasks);
-                call(0, &send[..n], &mut recv[..n]);
-                if is_root {
-                    wrong = check::differences(&recv[..n], &check::sum_of(0..p, tasks, size, seq));
+        sweep.run(
+            &mut (buffer(most), buffer(most), roots),
+            |(send, recv, roots), n| call(roots.take(), &send[..n], &mut recv[..n]),
+            |(send, recv, _), c| {
+                check::fill_summand(&mut send[..c.n], paw.rank(), c.size, c.seq, tasks);
+                call(0, &send[..c.n], &mut recv[..c.n]);
+                match paw.rank() {
+                    0 => {
+                        check::differences(&recv[..c.n], &check::sum_of(0..p, tasks, c.size, c.seq))
+                    }
+                    _ => 0,
                 }
-            }
-            let verdict = paw.verdict(wrong);
-            time.row_with(
-                size,
-                &m.row(|t| t * 1e6).verdict(verdict),
-                &paw_mpi::spread_and_tail(&m),
-            );
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+            },
+        )
     })
 }

@@ -5,8 +5,8 @@
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Family, Paw, Spec, MB};
-use paw_mpi::collective_files;
+use paw_core::{buffer, check, Paw, Spec};
+use paw_mpi::Sweep;
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_sct",
@@ -19,47 +19,29 @@ const SPEC: Spec = paw_mpi::collective_spec!(
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::Col)?;
-        let world = paw.world();
+        let (sweep, roots) = Sweep::collective(&paw, &[])?;
+        let most = sweep.largest();
         let p = paw.size();
-        let most = sizes.largest() as usize;
-        // Every task is a root in turn (collective_bench), so every task has the root's buffer.
-        let mut send = buffer(most * p);
-        let mut recv = buffer(most);
         let call = |root: i32, send: &[u8], recv: &mut [u8]| {
+            let at = paw.world().process_at_rank(root);
             if paw.rank() == root {
-                world.process_at_rank(root).scatter_into_root(send, recv)
+                at.scatter_into_root(send, recv)
             } else {
-                world.process_at_rank(root).scatter_into(recv)
+                at.scatter_into(recv)
             }
         };
-        let from = |n: usize| n * p;
-
-        let (mut bench, mut roots) = paw_mpi::collective_bench(&paw)?;
-        let (mut time, mut bw) =
-            collective_files(&paw, &bench, "sct", "bandwidth, SIZE / time per call", &[])?;
-        let w = sizes.med as usize;
-        call(0, &send[..from(w)], &mut recv[..w]);
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(roots.take(), &send[..from(n)], &mut recv[..n]))?;
-            let mut wrong = 0;
-            if paw.checking() {
+        // Every task is a root in turn, so every task has the root's buffer.
+        sweep.run(
+            &mut (buffer(most * p), buffer(most), roots),
+            |(send, recv, roots), n| call(roots.take(), &send[..n * p], &mut recv[..n]),
+            |(send, recv, _), c| {
                 // Block j is task j's: its pattern names the receiver.
-                for (to, block) in send[..from(n)].chunks_exact_mut(n).enumerate() {
-                    check::fill(block, to as i32, size, seq);
+                for (to, block) in send[..c.n * p].chunks_exact_mut(c.n).enumerate() {
+                    check::fill(block, to as i32, c.size, c.seq);
                 }
-                call(0, &send[..from(n)], &mut recv[..n]);
-                wrong = check::mismatches(&recv[..n], paw.rank(), size, seq);
-            }
-            let verdict = paw.verdict(wrong);
-            time.row_with(
-                size,
-                &m.row(|t| t * 1e6).verdict(verdict),
-                &paw_mpi::spread_and_tail(&m),
-            );
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+                call(0, &send[..c.n * p], &mut recv[..c.n]);
+                check::mismatches(&recv[..c.n], paw.rank(), c.size, c.seq)
+            },
+        )
     })
 }

@@ -5,7 +5,7 @@
 //! doc/binaries.md are made from it.
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Axis, Check, Combine, DatSpec, Paw, Policy, Ranks, Spec, Timing};
+use paw_core::{vars, Axis, Check, Combine, DatSpec, Files, Paw, Policy, Ranks, Spec, Timing};
 use paw_mpi::{send_pingpong, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
@@ -21,7 +21,7 @@ one-way latency = sample / (2 NLOOP), usec, {ranks} (PAW section \
     combine: Combine::Min,
     vars: &[vars::MEASURE, vars::COMBINE, vars::TAIL, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: "latency.dat (usec)",
+    files: Files::Text("latency.dat (usec)"),
 };
 
 fn main() -> std::process::ExitCode {

@@ -5,8 +5,10 @@
 //! doc/binaries.md are made from it.
 use mpi_ext::rma::Window;
 use paw_core::check;
-use paw_core::{buffer, vars, Check, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{time_and_second, Second, PAIR_CHECK};
+use paw_core::{
+    buffer, vars, Check, Combine, Extra, Files, Pair, Paw, Ranks, Second, Spec, SweepFiles, Timing,
+};
+use paw_mpi::{Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_get_fence",
@@ -23,8 +25,12 @@ time per epoch, MB/s (MB = 2^20 B).",
     combine: Combine::Max,
     vars: &[vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: "\
-getfence_time-np_NNNN.dat (usec) and getfence_bw-np_NNNN.dat (MB/s), NNNN = tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "getfence",
+        time: "time per epoch",
+        second: Second::Bandwidth("bandwidth per pair"),
+        extra: Extra::Plain,
+    }),
 };
 
 /// One fence epoch: the origin reads `into.len()` bytes from its partner's window.
@@ -39,37 +45,23 @@ fn epoch(win: &Window<u8>, pair: Pair, into: &mut [u8]) {
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sweep(Family::P2p)?;
+        let sweep = Sweep::new(&paw, Timing::Batch { ops_per_iter: 1.0 })?;
         let pair = paw.pair();
-        let mut recv = buffer(sizes.max as usize);
-        let win = Window::create(paw.world(), buffer(sizes.max as usize));
-
-        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
-        let (mut time, mut bw) = time_and_second(
-            &paw,
-            &bench,
-            "getfence",
-            "time per epoch",
-            Second::Bandwidth("bandwidth per pair"),
-            &[],
-        )?;
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let n = size as usize;
-            let m = bench.measure(size, || epoch(&win, pair, &mut recv[..n]))?;
-            let mut wrong = 0;
-            if paw.checking() {
+        let mut recv = buffer(sweep.largest());
+        let win = Window::create(paw.world(), buffer(sweep.largest()));
+        sweep.run(
+            &mut recv,
+            |recv, n| epoch(&win, pair, &mut recv[..n]),
+            |recv, p| {
                 // The target exposes the pattern; the opening fence orders it before the get.
-                check::fill(&mut recv[..n], paw.rank(), size, seq as u64);
-                win.store(0, &recv[..n]);
-                epoch(&win, pair, &mut recv[..n]);
-                if pair.leader {
-                    wrong = check::mismatches(&recv[..n], pair.partner, size, seq as u64);
+                check::fill(&mut recv[..p.n], paw.rank(), p.size, p.seq);
+                win.store(0, &recv[..p.n]);
+                epoch(&win, pair, &mut recv[..p.n]);
+                match pair.leader {
+                    true => check::mismatches(&recv[..p.n], pair.partner, p.size, p.seq),
+                    false => 0,
                 }
-            }
-            let verdict = paw.verdict(wrong);
-            time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+            },
+        )
     })
 }

@@ -3,10 +3,9 @@
 //! What is timed and reported, the task counts, the variables read, the data check and
 //! the files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
-use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{isend_pingpong, time_and_second, Second, PAIR_CHECK};
+use paw_core::{vars, Check, Combine, Extra, Files, Paw, Ranks, Second, Spec, SweepFiles, Timing};
+use paw_mpi::{isend_pingpong, Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_isend",
@@ -23,45 +22,20 @@ per pair = SIZE / one-way time, MB/s (MB = 2^20 B).",
     combine: Combine::Min,
     vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::TAIL, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: "\
-isend_time-np_NNNN.dat (usec) and isend_bw-np_NNNN.dat (MB/s), NNNN = tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "isend",
+        time: "one-way time",
+        second: Second::Bandwidth("bandwidth per pair"),
+        extra: Extra::Plain,
+    }),
 };
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::P2p)?;
+        let sweep = Sweep::new(&paw, Timing::Batch { ops_per_iter: 2.0 })?;
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        let mut send = buffer(sizes.max.max(sizes.med) as usize);
-        let mut recv = buffer(send.len());
-
-        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Policy::Calibrated)?;
-        let (mut time, mut bw) = time_and_second(
-            &paw,
-            &bench,
-            "isend",
-            "one-way time",
-            Second::Bandwidth("bandwidth per pair"),
-            &[],
-        )?;
-        let warm = sizes.med as usize;
-        isend_pingpong(pair.leader, &partner, &send[..warm], &mut recv[..warm]);
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let n = size as usize;
-            let m = bench.measure(size, || {
-                isend_pingpong(pair.leader, &partner, &send[..n], &mut recv[..n])
-            })?;
-            let mut wrong = 0;
-            if paw.checking() {
-                check::fill(&mut send[..n], paw.rank(), size, seq as u64);
-                isend_pingpong(pair.leader, &partner, &send[..n], &mut recv[..n]);
-                wrong = check::mismatches(&recv[..n], pair.partner, size, seq as u64);
-            }
-            let verdict = paw.verdict(wrong);
-            time.row_with(size, &m.row(|t| t * 1e6).verdict(verdict), &m.tail(|t| t * 1e6));
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+        sweep.run_pair(true, |send, recv| isend_pingpong(pair.leader, &partner, send, recv))
     })
 }

@@ -5,11 +5,10 @@
 //! the files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
 use mpi_ext::batch::Batch;
-use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{time_and_second, Second, PAIR_CHECK};
+use paw_core::{vars, Check, Combine, Extra, Files, Paw, Ranks, Second, Spec, SweepFiles, Timing};
+use paw_mpi::{Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_isend_bidir",
@@ -26,9 +25,12 @@ bidirectional bandwidth per pair = 2 x SIZE / time per exchange, MB/s (MB = 2^20
     combine: Combine::Min,
     vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: "\
-isend_bidir_time-np_NNNN.dat (usec) and isend_bidir_bw-np_NNNN.dat (MB/s), NNNN = \
-tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "isend_bidir",
+        time: "time per exchange (both directions)",
+        second: Second::Bandwidth("bidirectional bandwidth per pair"),
+        extra: Extra::Plain,
+    }),
 };
 
 /// One exchange: both messages in flight at once, completed by one MPI_Waitall.
@@ -47,39 +49,10 @@ fn exchange(batch: &mut Batch, leader: bool, partner: &Process<'_>, send: &[u8],
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::P2p)?;
+        let sweep = Sweep::new(&paw, Timing::Batch { ops_per_iter: 1.0 })?.scaled(2.0);
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        let mut send = buffer(sizes.max.max(sizes.med) as usize);
-        let mut recv = buffer(send.len());
         let mut batch = Batch::with_capacity(2);
-
-        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
-        let (mut time, mut bw) = time_and_second(
-            &paw,
-            &bench,
-            "isend_bidir",
-            "time per exchange (both directions)",
-            Second::Bandwidth("bidirectional bandwidth per pair"),
-            &[],
-        )?;
-        let warm = sizes.med as usize;
-        exchange(&mut batch, pair.leader, &partner, &send[..warm], &mut recv[..warm]);
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let n = size as usize;
-            let m = bench.measure(size, || {
-                exchange(&mut batch, pair.leader, &partner, &send[..n], &mut recv[..n])
-            })?;
-            let mut wrong = 0;
-            if paw.checking() {
-                check::fill(&mut send[..n], paw.rank(), size, seq as u64);
-                exchange(&mut batch, pair.leader, &partner, &send[..n], &mut recv[..n]);
-                wrong = check::mismatches(&recv[..n], pair.partner, size, seq as u64);
-            }
-            let verdict = paw.verdict(wrong);
-            time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
-            bw.row(size, &m.row(|t| 2.0 * size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+        sweep.run_pair(true, |send, recv| exchange(&mut batch, pair.leader, &partner, send, recv))
     })
 }

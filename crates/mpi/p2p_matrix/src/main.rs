@@ -7,7 +7,7 @@ mod report;
 use mpi_ext::batch::Batch;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, Check, Combine, Paw, Ranks, Spec};
+use paw_core::{buffer, Check, Combine, Files, Paw, Ranks, Spec};
 use paw_mpi::send_pingpong;
 use report::{Nodes, Settings, LAT_ITERS, LAT_SIZE, LOW, PER_TASK, SAMPLES, SIZE, WINDOW};
 
@@ -32,11 +32,11 @@ every incoming link is low (their links are not named again).",
     combine: Combine::Max,
     vars: &[&[PER_TASK, SIZE, WINDOW, LAT_SIZE, LAT_ITERS, SAMPLES, LOW]],
     check: Check::Never,
-    files: "\
+    files: Files::Text("\
 matrix_bw-np_NNNN.dat (MB/s), matrix_lat-np_NNNN.dat (usec) and .csv twins: a row per \
 sending node, a column per receiving node, named by host (host:rank with MATRIX_PER_TASK=1); \
 heatmaps matrix_bw-np_NNNN.png, matrix_lat-np_NNNN.png (green best, red worst); the \
-outliers on standard output and in the bandwidth file's header",
+outliers on standard output and in the bandwidth file's header"),
 };
 
 /// The median over `samples` of `run`'s time (it gets the start, returns its time), each

@@ -7,8 +7,10 @@ use mpi_ext::batch::Batch;
 use paw_core::check;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing};
-use paw_mpi::{time_and_second, window_size, Second, PAIR_CHECK, WINDOW_SIZE};
+use paw_core::{
+    buffer, vars, Check, Combine, Extra, Files, Paw, Ranks, Second, Spec, SweepFiles, Timing,
+};
+use paw_mpi::{window_size, Sweep, PAIR_CHECK, WINDOW_SIZE};
 
 const SPEC: Spec = Spec {
     name: "p2p_mrate_bidir",
@@ -26,9 +28,12 @@ aggregate message rate of the n/2 pairs = n/2 / time per message, messages/s.",
     combine: Combine::Max,
     vars: &[&[WINDOW_SIZE], vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: "\
-mrate_bidir_time-np_NNNN.dat (usec) and mrate_bidir_rate-np_NNNN.dat (messages/s), \
-NNNN = tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "mrate_bidir",
+        time: "time per message",
+        second: Second::Rate("aggregate message rate of n/2 pairs"),
+        extra: Extra::Plain,
+    }),
 };
 
 /// One window each way: sends from one buffer, receives into distinct slots of `slots`.
@@ -49,44 +54,28 @@ fn window(batch: &mut Batch, leader: bool, peer: &Process<'_>, send: &[u8], slot
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sweep(Family::P2p)?;
+        let sizes = Sweep::sizes(&paw)?;
         let ws = window_size(&paw, &sizes)?;
-        let pairs = (paw.size() / 2) as f64;
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        let mut send = buffer(sizes.max as usize);
-        let mut recv = buffer(ws * sizes.max as usize);
-        let mut batch = Batch::with_capacity(2 * ws);
-
-        let mut bench =
-            paw.bench(Timing::Batch { ops_per_iter: 2.0 * ws as f64 }, Policy::Calibrated)?;
-        let window_note = format!("WINDOW_SIZE = {ws} messages in flight per pair and direction");
-        let (mut time, mut rate) = time_and_second(
-            &paw,
-            &bench,
-            "mrate_bidir",
-            "time per message",
-            Second::Rate("aggregate message rate of n/2 pairs"),
-            &[&window_note],
-        )?;
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let n = size as usize;
-            let m = bench.measure(size, || {
-                window(&mut batch, pair.leader, &partner, &send[..n], &mut recv[..ws * n])
-            })?;
-            let mut wrong = 0;
-            if paw.checking() {
-                check::fill(&mut send[..n], paw.rank(), size, seq as u64);
-                window(&mut batch, pair.leader, &partner, &send[..n], &mut recv[..ws * n]);
-                wrong = recv[..ws * n]
-                    .chunks_exact(n)
-                    .map(|slot| check::mismatches(slot, pair.partner, size, seq as u64))
-                    .sum();
-            }
-            let verdict = paw.verdict(wrong);
-            time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
-            rate.row(size, &m.row(|t| pairs / t).verdict(verdict));
-        }
-        paw.checks_passed()
+        let mut state = (
+            buffer(sizes.max as usize),
+            buffer(ws * sizes.max as usize),
+            Batch::with_capacity(2 * ws),
+        );
+        let timing = Timing::Batch { ops_per_iter: 2.0 * ws as f64 };
+        let note = format!("WINDOW_SIZE = {ws} messages in flight per pair and direction");
+        let sweep = Sweep::start(&paw, sizes, timing, &[&note])?.scaled((paw.size() / 2) as f64);
+        sweep.run(
+            &mut state,
+            |(send, recv, batch), n| {
+                window(batch, pair.leader, &partner, &send[..n], &mut recv[..ws * n])
+            },
+            |(send, recv, batch), p| {
+                check::fill(&mut send[..p.n], paw.rank(), p.size, p.seq);
+                window(batch, pair.leader, &partner, &send[..p.n], &mut recv[..ws * p.n]);
+                check::slots(&recv[..ws * p.n], p.n, pair.partner, p.size, p.seq)
+            },
+        )
     })
 }

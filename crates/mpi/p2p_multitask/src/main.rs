@@ -4,10 +4,11 @@
 //! What is timed and reported, the task counts, the variables read, the data check and
 //! the files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
-use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, vars, Check, Combine, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{isend_pingpong, time_and_second, Second, PAIR_CHECK};
+use paw_core::{
+    vars, Check, Combine, Extra, Files, Paw, Ranks, Second, SizeRange, Spec, SweepFiles, Timing,
+};
+use paw_mpi::{isend_pingpong, Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_multitask",
@@ -25,40 +26,23 @@ one-way time, MB/s (MB = 2^20 B).",
     combine: Combine::Max,
     vars: &[&[vars::MAX_P2P_SIZE], vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: "\
-multitask_time-np_NNNN.dat (usec) and multitask_bw-np_NNNN.dat (MB/s), NNNN = tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "multitask",
+        time: "one-way time per message",
+        second: Second::Bandwidth("aggregate bandwidth of n/2 pairs"),
+        extra: Extra::Plain,
+    }),
 };
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
         let size = paw.bytes(&vars::MAX_P2P_SIZE, 1..=paw_core::MPI_COUNT_LIMIT)?;
-        let n = size as usize;
-        let pairs = (paw.size() / 2) as f64;
+        let only = SizeRange { min: size, med: size, max: size };
+        let timing = Timing::Batch { ops_per_iter: 2.0 };
+        let sweep = Sweep::start(&paw, only, timing, &[])?.scaled((paw.size() / 2) as f64);
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        let mut send = buffer(n);
-        let mut recv = buffer(n);
-
-        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Policy::Calibrated)?;
-        let (mut time, mut bw) = time_and_second(
-            &paw,
-            &bench,
-            "multitask",
-            "one-way time per message",
-            Second::Bandwidth("aggregate bandwidth of n/2 pairs"),
-            &[],
-        )?;
-        let m = bench.measure(size, || isend_pingpong(pair.leader, &partner, &send, &mut recv))?;
-        let mut wrong = 0;
-        if paw.checking() {
-            check::fill(&mut send, paw.rank(), size, 0);
-            isend_pingpong(pair.leader, &partner, &send, &mut recv);
-            wrong = check::mismatches(&recv, pair.partner, size, 0);
-        }
-        let verdict = paw.verdict(wrong);
-        time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
-        bw.row(size, &m.row(|t| pairs * size as f64 / t / MB).verdict(verdict));
-        paw.checks_passed()
+        sweep.run_pair(true, |send, recv| isend_pingpong(pair.leader, &partner, send, recv))
     })
 }

@@ -5,8 +5,10 @@
 //! doc/binaries.md are made from it.
 use mpi_ext::rma::Window;
 use paw_core::check;
-use paw_core::{buffer, vars, Check, Combine, Family, Pair, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{time_and_second, Second, PAIR_CHECK};
+use paw_core::{
+    buffer, vars, Check, Combine, Extra, Files, Pair, Paw, Ranks, Second, Spec, SweepFiles, Timing,
+};
+use paw_mpi::{Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_put_fence",
@@ -23,8 +25,12 @@ time per epoch, MB/s (MB = 2^20 B).",
     combine: Combine::Max,
     vars: &[vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: "\
-putfence_time-np_NNNN.dat (usec) and putfence_bw-np_NNNN.dat (MB/s), NNNN = tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "putfence",
+        time: "time per epoch",
+        second: Second::Bandwidth("bandwidth per pair"),
+        extra: Extra::Plain,
+    }),
 };
 
 /// One fence epoch: the origin puts `data` at the start of its partner's window.
@@ -39,36 +45,22 @@ fn epoch(win: &Window<u8>, pair: Pair, data: &[u8]) {
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sweep(Family::P2p)?;
+        let sweep = Sweep::new(&paw, Timing::Batch { ops_per_iter: 1.0 })?;
         let pair = paw.pair();
-        let mut send = buffer(sizes.max as usize);
-        let win = Window::create(paw.world(), buffer(sizes.max as usize));
-
-        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
-        let (mut time, mut bw) = time_and_second(
-            &paw,
-            &bench,
-            "putfence",
-            "time per epoch",
-            Second::Bandwidth("bandwidth per pair"),
-            &[],
-        )?;
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let n = size as usize;
-            let m = bench.measure(size, || epoch(&win, pair, &send[..n]))?;
-            let mut wrong = 0;
-            if paw.checking() {
-                check::fill(&mut send[..n], paw.rank(), size, seq as u64);
-                epoch(&win, pair, &send[..n]);
-                if !pair.leader {
-                    win.load(0, &mut send[..n]);
-                    wrong = check::mismatches(&send[..n], pair.partner, size, seq as u64);
+        let mut send = buffer(sweep.largest());
+        let win = Window::create(paw.world(), buffer(sweep.largest()));
+        sweep.run(
+            &mut send,
+            |send, n| epoch(&win, pair, &send[..n]),
+            |send, p| {
+                check::fill(&mut send[..p.n], paw.rank(), p.size, p.seq);
+                epoch(&win, pair, &send[..p.n]);
+                if pair.leader {
+                    return 0;
                 }
-            }
-            let verdict = paw.verdict(wrong);
-            time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+                win.load(0, &mut send[..p.n]);
+                check::mismatches(&send[..p.n], pair.partner, p.size, p.seq)
+            },
+        )
     })
 }

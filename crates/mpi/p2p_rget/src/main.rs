@@ -6,8 +6,10 @@
 use mpi_ext::rma::Window;
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{time_and_second, Second, PAIR_CHECK};
+use paw_core::{
+    buffer, vars, Check, Combine, Extra, Files, Paw, Ranks, Second, Spec, SweepFiles, Timing,
+};
+use paw_mpi::{Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_rget",
@@ -24,56 +26,46 @@ SIZE / time per transfer, MB/s (MB = 2^20 B).",
     combine: Combine::Max,
     vars: &[vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: "\
-rget_time-np_NNNN.dat (usec) and rget_bw-np_NNNN.dat (MB/s), NNNN = tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "rget",
+        time: "time per transfer",
+        second: Second::Bandwidth("bandwidth per pair"),
+        extra: Extra::Plain,
+    }),
 };
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sweep(Family::P2p)?;
+        let sweep = Sweep::new(&paw, Timing::Batch { ops_per_iter: 1.0 })?;
         let pair = paw.pair();
-        let mut recv = buffer(sizes.max as usize);
-        let win = Window::create(paw.world(), buffer(sizes.max as usize));
-
-        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
-        let (mut time, mut bw) = time_and_second(
-            &paw,
-            &bench,
-            "rget",
-            "time per transfer",
-            Second::Bandwidth("bandwidth per pair"),
-            &[],
-        )?;
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let n = size as usize;
-            let m = if pair.leader {
-                win.locked_all(|epoch| {
-                    bench.measure(size, || {
-                        epoch.rget_wait(&mut recv[..n], pair.partner, 0);
+        let mut recv = buffer(sweep.largest());
+        let win = Window::create(paw.world(), buffer(sweep.largest()));
+        sweep.run_measured(
+            &mut recv,
+            |recv, bench, p| match pair.leader {
+                true => win.locked_all(|epoch| {
+                    bench.measure(p.size, || {
+                        epoch.rget_wait(&mut recv[..p.n], pair.partner, 0);
                         epoch.flush_all();
                     })
-                })?
-            } else {
-                bench.measure(size, || {})?
-            };
-            let mut wrong = 0;
-            if paw.checking() {
-                check::fill(&mut recv[..n], paw.rank(), size, seq as u64);
-                win.store(0, &recv[..n]);
+                }),
+                false => bench.measure(p.size, || {}),
+            },
+            |recv, p| {
+                check::fill(&mut recv[..p.n], paw.rank(), p.size, p.seq);
+                win.store(0, &recv[..p.n]);
                 // A local store reaches remote gets after the target's own lock/sync.
                 win.sync_local();
                 paw.world().barrier();
+                let mut wrong = 0;
                 if pair.leader {
-                    win.locked_all(|epoch| epoch.rget(&mut recv[..n], pair.partner, 0).wait());
-                    wrong = check::mismatches(&recv[..n], pair.partner, size, seq as u64);
+                    win.locked_all(|epoch| epoch.rget(&mut recv[..p.n], pair.partner, 0).wait());
+                    wrong = check::mismatches(&recv[..p.n], pair.partner, p.size, p.seq);
                 }
                 paw.world().barrier();
-            }
-            let verdict = paw.verdict(wrong);
-            time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+                wrong
+            },
+        )
     })
 }

@@ -6,8 +6,10 @@
 use mpi_ext::rma::Window;
 use paw_core::check;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, vars, Check, Combine, Family, Paw, Policy, Ranks, Spec, Timing, MB};
-use paw_mpi::{time_and_second, Second, PAIR_CHECK};
+use paw_core::{
+    buffer, vars, Check, Combine, Extra, Files, Paw, Ranks, Second, Spec, SweepFiles, Timing,
+};
+use paw_mpi::{Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_rput",
@@ -24,57 +26,46 @@ SIZE / time per transfer, MB/s (MB = 2^20 B).",
     combine: Combine::Max,
     vars: &[vars::P2P_SWEEP, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: "\
-rput_time-np_NNNN.dat (usec) and rput_bw-np_NNNN.dat (MB/s), NNNN = tasks",
+    files: Files::Sweep(SweepFiles {
+        stem: "rput",
+        time: "time per transfer",
+        second: Second::Bandwidth("bandwidth per pair"),
+        extra: Extra::Plain,
+    }),
 };
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sweep(Family::P2p)?;
+        let sweep = Sweep::new(&paw, Timing::Batch { ops_per_iter: 1.0 })?;
         let pair = paw.pair();
-        let mut send = buffer(sizes.max as usize);
-        let win = Window::create(paw.world(), buffer(sizes.max as usize));
-
-        let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
-        let (mut time, mut bw) = time_and_second(
-            &paw,
-            &bench,
-            "rput",
-            "time per transfer",
-            Second::Bandwidth("bandwidth per pair"),
-            &[],
-        )?;
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let n = size as usize;
-            let m = if pair.leader {
-                win.locked_all(|epoch| {
-                    bench.measure(size, || {
-                        epoch.rput_wait(&send[..n], pair.partner, 0);
+        let mut send = buffer(sweep.largest());
+        let win = Window::create(paw.world(), buffer(sweep.largest()));
+        sweep.run_measured(
+            &mut send,
+            |send, bench, p| match pair.leader {
+                true => win.locked_all(|epoch| {
+                    bench.measure(p.size, || {
+                        epoch.rput_wait(&send[..p.n], pair.partner, 0);
                         epoch.flush_all();
                     })
-                })?
-            } else {
-                bench.measure(size, || {})?
-            };
-            let mut wrong = 0;
-            if paw.checking() {
-                check::fill(&mut send[..n], paw.rank(), size, seq as u64);
+                }),
+                false => bench.measure(p.size, || {}),
+            },
+            |send, p| {
+                check::fill(&mut send[..p.n], paw.rank(), p.size, p.seq);
                 if pair.leader {
-                    win.locked_all(|epoch| epoch.rput(&send[..n], pair.partner, 0).wait());
+                    win.locked_all(|epoch| epoch.rput(&send[..p.n], pair.partner, 0).wait());
                 }
                 paw.world().barrier();
-                if !pair.leader {
-                    // Passive-target puts reach the target's view at its own lock/sync.
-                    win.sync_local();
-                    win.load(0, &mut send[..n]);
-                    wrong = check::mismatches(&send[..n], pair.partner, size, seq as u64);
+                if pair.leader {
+                    return 0;
                 }
-            }
-            let verdict = paw.verdict(wrong);
-            time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
-            bw.row(size, &m.row(|t| size as f64 / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+                // Passive-target puts reach the target's view at its own lock/sync.
+                win.sync_local();
+                win.load(0, &mut send[..p.n]);
+                check::mismatches(&send[..p.n], pair.partner, p.size, p.seq)
+            },
+        )
     })
 }

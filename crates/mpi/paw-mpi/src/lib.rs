@@ -7,6 +7,9 @@
 pub mod nbc;
 pub mod neighbor;
 pub mod persistent;
+mod sweep;
+
+pub use sweep::{Probe, Sweep};
 
 use mpi_ext::rma::Window;
 use paw_core::check;
@@ -15,10 +18,7 @@ use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
 use paw_core::schema::{table, SECONDS};
-use paw_core::{
-    Axis, Bench, Column, DatFile, DatSpec, Error, Measurement, Paw, Policy, Singles, SizeRange,
-    Timing, Var, World,
-};
+use paw_core::{Bench, Column, Error, Paw, Policy, Singles, SizeRange, Timing, Var, World};
 
 /// What the point-to-point tests check with PAW_CHECK=1.
 pub const PAIR_CHECK: &str = "one more transfer of a pattern set by the sender's rank, the size \
@@ -32,12 +32,14 @@ pub const COLLECTIVE_CHECK: &str = "one more call with buffers holding patterns 
                                     overflows)";
 
 /// The SPEC of a blocking collective test: the binary's name, its title, the call as the
-/// text says it, what SIZE means, the file stem and, optionally, a group of variables of
-/// its own; the rest (the two loops, the rank rule, formulas, variables, check) is common
-/// to all. See [`collective_bench`].
+/// text says it, what SIZE means, the file stem, optionally the bandwidth's label
+/// (`bandwidth = "..."`, default `bandwidth, SIZE / time per call`) and a group of
+/// variables of its own; the rest (the two loops, the rank rule, formulas, variables,
+/// check) is common to all. See [`Sweep::collective`].
 #[macro_export]
 macro_rules! collective_spec {
-    ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal $(, $own:expr)?) => {
+    ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal,
+     bandwidth = $bw:literal $(, $own:expr)?) => {
         ::paw_core::Spec {
             name: $name,
             title: $title,
@@ -71,13 +73,20 @@ macro_rules! collective_spec {
                 ::paw_core::vars::CHECK,
             ],
             check: ::paw_core::Check::Data($crate::COLLECTIVE_CHECK),
-            files: concat!(
-                $stem,
-                "_time-np_NNNN.dat (usec; TASK_MIN, TASK_MAX) and ",
-                $stem,
-                "_bw-np_NNNN.dat (MB/s), NNNN = tasks"
-            ),
+            files: ::paw_core::Files::Sweep(::paw_core::SweepFiles {
+                stem: $stem,
+                time: "time per call",
+                second: ::paw_core::Second::Bandwidth($bw),
+                extra: ::paw_core::Extra::Spread,
+            }),
         }
+    };
+    ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal
+     $(, $own:expr)?) => {
+        $crate::collective_spec!(
+            $name, $title, $call, $size, $stem,
+            bandwidth = "bandwidth, SIZE / time per call" $(, $own)?
+        )
     };
 }
 
@@ -149,106 +158,6 @@ pub fn isend_pingpong(leader: bool, partner: &Process<'_>, send: &[u8], recv: &m
             partner.immediate_send(scope, send).wait_without_status();
         }
     })
-}
-
-/// The second file of a point-to-point test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Second {
-    /// `<stem>_bw-np_NNNN.dat`: bandwidth in MB/s (MB = 2^20 B), described by the label.
-    Bandwidth(&'static str),
-    /// `<stem>_rate-np_NNNN.dat`: messages per second, described by the label.
-    Rate(&'static str),
-}
-
-/// Creates `<stem>_time-np_NNNN.dat` (time in usec, echoed as the summary, with PAW_TAIL's
-/// columns when it is on) and the second file, both headed by `notes` (the timed calls and
-/// formulas).
-pub fn time_and_second(
-    paw: &Paw,
-    bench: &Bench<'_, World>,
-    stem: &str,
-    time_label: &str,
-    second: Second,
-    notes: &[&str],
-) -> paw_core::Result<(DatFile, DatFile)> {
-    time_and_second_with(paw, bench, stem, time_label, second, notes, vec![])
-}
-
-/// Creates the files of a collective test: `<stem>_time-np_NNNN.dat` with two extra
-/// columns, TASK_MIN and TASK_MAX (medians over the repetitions of the fastest and the
-/// slowest task's time, in usec, so the spread between tasks is visible), and
-/// `<stem>_bw-np_NNNN.dat`.
-pub fn collective_files(
-    paw: &Paw,
-    bench: &Bench<'_, World>,
-    stem: &str,
-    bandwidth: &'static str,
-    notes: &[&str],
-) -> paw_core::Result<(DatFile, DatFile)> {
-    let mut notes = notes.to_vec();
-    notes.push(
-        "TASK_MIN, TASK_MAX: medians over the repetitions of the minimum and the maximum over \
-         tasks of the time per call, usec",
-    );
-    let second = Second::Bandwidth(bandwidth);
-    time_and_second_with(paw, bench, stem, "time per call", second, &notes, SPREAD.to_vec())
-}
-
-/// The extra values of a collective's time row, usec: [`SPREAD`], then PAW_TAIL's
-/// percentiles when it is on.
-pub fn spread_and_tail(m: &Measurement) -> Vec<f64> {
-    let usec = |t: f64| t * 1e6;
-    let mut extra = m.spread(usec).to_vec();
-    extra.extend(m.tail(usec));
-    extra
-}
-
-/// The extra columns of a collective's time file (before PAW_TAIL's).
-pub const SPREAD: [Column; 2] =
-    [Column::fixed("TASK_MIN", "usec"), Column::fixed("TASK_MAX", "usec")];
-
-/// [`time_and_second`] with `extra` columns in the time file (before PAW_TAIL's).
-pub fn time_and_second_with(
-    paw: &Paw,
-    bench: &Bench<'_, World>,
-    stem: &str,
-    time_label: &str,
-    second: Second,
-    notes: &[&str],
-    extra: Vec<Column>,
-) -> paw_core::Result<(DatFile, DatFile)> {
-    let notes: Vec<String> = notes.iter().map(|n| n.to_string()).collect();
-    let mut extra = extra;
-    extra.extend(bench.tail_columns());
-    let size = Axis::new("message size", "bytes");
-    // The second file first: its line names it above the time table the terminal shows.
-    let (file, y) = match second {
-        Second::Bandwidth(label) => ("bw", Axis::new(label, "MB/s (MB = 2^20 B)")),
-        Second::Rate(label) => ("rate", Axis::new(label, "messages/s")),
-    };
-    let other = paw.dat(
-        bench,
-        DatSpec {
-            file: paw.np_file(&format!("{stem}_{file}"), paw.size()),
-            x: size.clone(),
-            y,
-            notes: notes.clone(),
-            echo: false,
-            extra: vec![],
-        },
-    )?;
-    let time = paw.dat(
-        bench,
-        DatSpec {
-            file: paw.np_file(&format!("{stem}_time"), paw.size()),
-            x: size,
-            y: Axis::new(time_label, "usec"),
-            notes,
-            echo: true,
-            extra,
-        },
-    )?;
-    Ok((time, other))
 }
 
 /// Most bytes of receive buffers a message-rate test may hold per task.

@@ -79,7 +79,10 @@ macro_rules! nbc_spec {
                 ::paw_core::vars::CHECK,
             ],
             check: ::paw_core::Check::Data($crate::COLLECTIVE_CHECK),
-            files: concat!($stem, "_time-np_NNNN.dat (usec; OVERALL, COMPUTE usec, OVERLAP %)"),
+            files: ::paw_core::Files::Text(concat!(
+                $stem,
+                "_time-np_NNNN.dat (usec; OVERALL, COMPUTE usec, OVERLAP %)"
+            )),
         }
     };
 }

@@ -36,7 +36,10 @@ macro_rules! persistent_spec {
                 ::paw_core::vars::CHECK,
             ],
             check: ::paw_core::Check::Data($crate::COLLECTIVE_CHECK),
-            files: concat!($stem, "_time-np_NNNN.dat (usec; PLAIN, PLAIN_CI_LO, PLAIN_CI_HI usec)"),
+            files: ::paw_core::Files::Text(concat!(
+                $stem,
+                "_time-np_NNNN.dat (usec; PLAIN, PLAIN_CI_LO, PLAIN_CI_HI usec)"
+            )),
         }
     };
 }

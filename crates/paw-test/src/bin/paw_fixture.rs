@@ -3,7 +3,8 @@
 //! What it does in each PAW_FIXTURE mode is in SPEC below.
 use paw_core::mpi::traits::*;
 use paw_core::{
-    vars, Axis, Check, Combine, DatSpec, Error, Family, Paw, Policy, Ranks, Spec, Timing, Var,
+    vars, Axis, Check, Combine, DatSpec, Error, Family, Files, Paw, Policy, Ranks, Spec, Timing,
+    Var,
 };
 use std::time::Duration;
 
@@ -26,7 +27,7 @@ except task PAW_FIXTURE_RANK, which panics. PAW_FIXTURE=hang: every task waits f
         vars::CHECK,
     ],
     check: Check::Data("task PAW_FIXTURE_RANK reports PAW_FIXTURE_BAD wrong bytes per size"),
-    files: "fixture_time-np_NNNN.dat (usec), NNNN = tasks",
+    files: Files::Text("fixture_time-np_NNNN.dat (usec), NNNN = tasks"),
 };
 
 const MODE: Var = Var { name: "PAW_FIXTURE", default: "-", meaning: "panic, hang or sweep" };

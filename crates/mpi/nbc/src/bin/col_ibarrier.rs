@@ -4,7 +4,7 @@
 //! What is timed and reported, the variables read and the file written are stated once,
 //! in SPEC below.
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, Combine, Paw, Ranks, Spec};
+use paw_core::{vars, Check, Combine, Files, Paw, Ranks, Spec};
 use paw_mpi::nbc::{Overlap, NBC};
 
 const SPEC: Spec = Spec {
@@ -21,7 +21,7 @@ const SPEC: Spec = Spec {
     combine: Combine::Avg,
     vars: &[vars::MEASURE, vars::COMBINE, NBC],
     check: Check::Never,
-    files: "ibarrier_time-np_NNNN.dat (usec; OVERALL, COMPUTE usec, OVERLAP %)",
+    files: Files::Text("ibarrier_time-np_NNNN.dat (usec; OVERALL, COMPUTE usec, OVERLAP %)"),
 };
 
 fn main() -> std::process::ExitCode {

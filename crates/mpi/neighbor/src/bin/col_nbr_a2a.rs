@@ -4,9 +4,9 @@
 //! What is timed and reported, the variables read, the data check and the files written
 //! are stated once, in SPEC below (paw_mpi::collective_spec!).
 use mpi_ext::topology::neighbor_alltoall;
-use paw_core::{buffer, check, Family, Paw, Spec, MB};
-use paw_mpi::collective_files;
+use paw_core::{buffer, check, Paw, Spec};
 use paw_mpi::neighbor::{Grid, NBR};
+use paw_mpi::Sweep;
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_nbr_a2a",
@@ -14,50 +14,33 @@ const SPEC: Spec = paw_mpi::collective_spec!(
     "MPI_Neighbor_alltoall on the grid of NBR_DIMS dimensions from MPI_Dims_create",
     "bytes each task sends to each neighbour (2 NBR_DIMS blocks each way)",
     "nbr_a2a",
+    bandwidth = "bandwidth, SIZE x 2 NBR_DIMS / time per call (a task's blocks received)",
     NBR
 );
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let sizes = paw.sizes(Family::Col)?;
+        let sizes = Sweep::sizes(&paw)?;
         let grid = Grid::new(&paw)?;
         let k = grid.blocks();
-        let most = sizes.largest() as usize;
-        let mut send = buffer(most * k);
-        let mut recv = buffer(most * k);
-        let call =
-            |send: &[u8], recv: &mut [u8], n: usize| neighbor_alltoall(&grid.comm, send, recv, n);
-
-        let (mut bench, _) = paw_mpi::collective_bench(&paw)?;
-        let label = "bandwidth, SIZE x 2 NBR_DIMS / time per call (a task's blocks received)";
-        let (mut time, mut bw) =
-            collective_files(&paw, &bench, "nbr_a2a", label, &[&grid.describe()])?;
-        let w = sizes.med as usize;
-        call(&send[..w * k], &mut recv[..w * k], w);
+        let (bench, _) = paw_mpi::collective_bench(&paw)?;
+        let sweep = Sweep::with_bench(&paw, sizes, bench, &[&grid.describe()])?.scaled(k as f64);
+        let most = sweep.largest() * k;
+        let call = |send: &[u8], recv: &mut [u8], n| neighbor_alltoall(&grid.comm, send, recv, n);
         // Block j of task r carries pattern r x blocks + j: the check names both ends.
         let sent = |rank: i32, j: usize| rank * k as i32 + j as i32;
-        for (seq, size) in sizes.sweep().into_iter().enumerate() {
-            let (n, seq) = (size as usize, seq as u64);
-            let m = bench.measure(size, || call(&send[..n * k], &mut recv[..n * k], n))?;
-            let mut wrong = 0;
-            if paw.checking() {
-                for (j, block) in send[..n * k].chunks_exact_mut(n).enumerate() {
-                    check::fill(block, sent(paw.rank(), j), size, seq);
+        sweep.run(
+            &mut (buffer(most), buffer(most)),
+            |(send, recv), n| call(&send[..n * k], &mut recv[..n * k], n),
+            |(send, recv), c| {
+                for (j, block) in send[..c.n * k].chunks_exact_mut(c.n).enumerate() {
+                    check::fill(block, sent(paw.rank(), j), c.size, c.seq);
                 }
-                grid.clear(&mut recv[..n * k], size, seq);
-                call(&send[..n * k], &mut recv[..n * k], n);
-                wrong = grid.wrong(&recv[..n * k], size, seq, sent);
-            }
-            let verdict = paw.verdict(wrong);
-            let bytes = (size as usize * k) as f64;
-            time.row_with(
-                size,
-                &m.row(|t| t * 1e6).verdict(verdict),
-                &paw_mpi::spread_and_tail(&m),
-            );
-            bw.row(size, &m.row(|t| bytes / t / MB).verdict(verdict));
-        }
-        paw.checks_passed()
+                grid.clear(&mut recv[..c.n * k], c.size, c.seq);
+                call(&send[..c.n * k], &mut recv[..c.n * k], c.n);
+                grid.wrong(&recv[..c.n * k], c.size, c.seq, sent)
+            },
+        )
     })
 }
