@@ -63,6 +63,24 @@ pub fn median_interval(n: usize) -> (usize, usize, f64) {
     (l, n + 1 - l, 1.0 - 2.0 * below)
 }
 
+/// The median of `values`, NaN values left out (NaN when none is left).
+pub fn median(values: &[f64]) -> f64 {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
+    v.sort_by(f64::total_cmp);
+    middle(&v)
+}
+
+/// The middle of sorted values (the mean of the two middle ones for an even count; NaN
+/// for none).
+fn middle(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => sorted[n / 2],
+        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
 impl Stats {
     /// Statistics of `samples`. Panics on an empty slice or a NaN sample: both are bugs.
     pub fn of(samples: &[f64]) -> Stats {
@@ -77,8 +95,7 @@ impl Stats {
         };
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
-        let median =
-            if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
+        let median = middle(&sorted);
         let (l, u, _) = median_interval(n);
         Stats {
             mean,
@@ -120,6 +137,9 @@ mod tests {
         assert_eq!(s.min, 2.0);
         assert_eq!(s.max, 9.0);
         assert_eq!(s.median, 4.5);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0, f64::NAN]), 2.5);
+        assert!(median(&[f64::NAN]).is_nan());
         // Sample variance: 32 / 7.
         assert!((s.stddev - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
         assert_eq!(s.n, 8);

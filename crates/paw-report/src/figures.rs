@@ -263,7 +263,7 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
         let links: Vec<f64> =
             dat.rows.iter().flat_map(|r| r[1..].iter().filter_map(|c| c.parse().ok())).collect();
         if !links.is_empty() {
-            let median = nodes::median(&links);
+            let median = paw_base::median(&links);
             let (what, unit) = if stem.starts_with("matrix_lat") {
                 ("latency", "usec")
             } else {

@@ -3,6 +3,7 @@
 
 use crate::compare::Direction;
 use crate::figures::{self, Figure};
+use paw_base::median;
 use std::path::Path;
 
 /// The node tests of every host, figure by figure.
@@ -87,18 +88,6 @@ pub fn table(top: &Path, dir: &Path, low: f64) -> Result<Option<Table>, String> 
         }
     }
     Ok(Some(table))
-}
-
-/// The median of `values` (at least one).
-pub(crate) fn median(values: &[f64]) -> f64 {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 impl Table {

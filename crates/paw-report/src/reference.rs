@@ -7,6 +7,7 @@ use crate::compare::Direction;
 use crate::figures::{Figure, Report};
 use crate::results::file_facts;
 use crate::summary::short;
+use paw_base::median;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -47,11 +48,6 @@ pub const FLOOR: f64 = 0.3;
 
 /// How many times the runs' median absolute deviation the tolerance adds to the floor.
 pub const SPREAD_FACTOR: f64 = 3.0;
-
-/// The median of `values` (not empty, no NaN).
-fn median(values: &[f64]) -> f64 {
-    paw_base::Stats::of(values).median
-}
 
 /// The tolerance of a figure whose runs gave `values`: `floor` plus [`SPREAD_FACTOR`]
 /// times the runs' median absolute deviation from their median, relative to it. The median

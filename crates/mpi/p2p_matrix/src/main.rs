@@ -48,7 +48,7 @@ fn median_time(comm: &SimpleCommunicator, samples: u64, mut run: impl FnMut(f64)
             run(paw_core::mpi::time())
         })
         .collect();
-    map::median(&times[1..])
+    paw_core::median(&times[1..])
 }
 
 fn main() -> std::process::ExitCode {

@@ -1,5 +1,7 @@
 //! The map's arithmetic, without MPI: who meets whom, medians, the outliers, the heatmap.
 
+use paw_core::median;
+
 /// The rounds of a round-robin tournament over `n` nodes (the circle method): in a round
 /// each node meets at most one other, and over the rounds every pair meets exactly once.
 /// Pairs are `(low, high)`; with an odd `n` one node sits out each round.
@@ -26,21 +28,6 @@ pub fn partner(round: &[(usize, usize)], me: usize) -> Option<(usize, bool)> {
         _ if me == b => Some((a, false)),
         _ => None,
     })
-}
-
-/// The median of `values` (NaN for none).
-pub fn median(values: &[f64]) -> f64 {
-    let mut v: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.sort_by(f64::total_cmp);
-    let k = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[k]
-    } else {
-        (v[k - 1] + v[k]) / 2.0
-    }
 }
 
 /// What the bandwidth map shows as low.
@@ -201,8 +188,6 @@ mod tests {
 
     #[test]
     fn medians_and_a_heatmap_of_the_right_size() {
-        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0, f64::NAN]), 2.5);
         let png = heatmap(&map(3, |i, j| (i + j) as f64), true);
         assert_eq!(&png[1..4], b"PNG");
         // IHDR: width and height, big-endian, after the signature and the chunk head.

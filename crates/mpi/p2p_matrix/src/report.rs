@@ -198,8 +198,8 @@ fn verdict(labels: &[String], bw: &[Vec<f64>], low: f64) -> Vec<String> {
         lines.push(format!(
             "slow node: {} (median out {:.2}, in {:.2} MB/s)",
             labels[h],
-            map::median(&out),
-            map::median(&inn)
+            paw_core::median(&out),
+            paw_core::median(&inn)
         ));
     }
     for &(i, j) in &found.links {
