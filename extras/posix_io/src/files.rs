@@ -1,7 +1,7 @@
 //! The timed file operations: a file written in transfers and synced, read back in
 //! transfers after its cached pages were dropped.
 
-use paw_core::{Error, Paw, Var};
+use paw_core::{Axis, Column, DatSpec, Error, Paw, Var};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::unix::io::AsRawFd;
@@ -38,12 +38,36 @@ pub fn sizes(paw: &Paw) -> paw_core::Result<(usize, usize)> {
     Ok((file_size, transfer))
 }
 
+/// The directory of the files (PAW_IO_DIR, else the output directory) and this task's
+/// file, checked and registered ([`scratch`]).
+pub fn place(paw: &Paw) -> paw_core::Result<(PathBuf, PathBuf)> {
+    let chosen = paw.text(&IO_DIR).map(PathBuf::from);
+    let dir = chosen.clone().unwrap_or_else(|| paw.output_dir().to_path_buf());
+    let path = scratch(paw, &dir, chosen.is_some())?;
+    Ok((dir, path))
+}
+
+/// The file of `kind` (write, read): aggregate bandwidth over the file size per task, with
+/// the fastest and slowest task's own; `what` the calls timed.
+pub fn output(paw: &Paw, kind: &str, what: &str, transfer: usize, dir: &Path) -> DatSpec {
+    DatSpec {
+        file: paw.np_file(&format!("posix_io_{kind}"), paw.size()),
+        x: Axis::new("file size per task", "bytes"),
+        y: Axis::new(format!("aggregate {kind} bandwidth"), "MB/s (MB = 2^20 B)"),
+        notes: vec![format!("{what}; transfer size {transfer} bytes; files in {}", dir.display())],
+        echo: true,
+        extra: ["TASK_MIN_BW", "TASK_MAX_BW"]
+            .map(|c| Column::fixed(c, "MB/s (MB = 2^20 B)"))
+            .to_vec(),
+    }
+}
+
 /// This task's scratch file in `dir`, checked on every task before anything runs: a
 /// directory PAW_IO_DIR `chosen` is usable (paw-core's one check; the output directory,
 /// the default, is checked as such when the first file is made) and no task's file
 /// exists; every task then registers every task's file for removal, also if the run is
 /// interrupted.
-pub fn scratch(paw: &Paw, dir: &Path, chosen: bool) -> paw_core::Result<PathBuf> {
+fn scratch(paw: &Paw, dir: &Path, chosen: bool) -> paw_core::Result<PathBuf> {
     let usable = if chosen { paw_core::scratch::check_dir(dir, "PAW_IO_DIR=") } else { Ok(()) };
     if !paw.all_ok(usable.is_ok()) {
         return Err(Error::input(usable.err().unwrap_or_else(|| {

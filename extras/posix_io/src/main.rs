@@ -5,11 +5,7 @@
 //! files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
 use files::{read_file, write_file, FILE_SIZE, IO_DIR, TRANSFER_SIZE};
-use paw_core::{
-    check, vars, Axis, Check, Column, Combine, DatSpec, Error, Files, Paw, Policy, Ranks, Spec,
-    Timing, MB,
-};
-use std::path::PathBuf;
+use paw_core::{check, vars, Check, Combine, Error, Files, Paw, Policy, Ranks, Spec, Timing, MB};
 
 mod files;
 
@@ -39,9 +35,7 @@ fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
         let (file_size, transfer) = files::sizes(&paw)?;
-        let chosen = paw.text(&IO_DIR).map(PathBuf::from);
-        let dir = chosen.clone().unwrap_or_else(|| paw.output_dir().to_path_buf());
-        let path = files::scratch(&paw, &dir, chosen.is_some())?;
+        let (dir, path) = files::place(&paw)?;
         let tasks = paw.size() as f64;
         let mut data = vec![0u8; file_size];
         check::fill(&mut data, paw.rank(), file_size as u64, 0);
@@ -49,19 +43,7 @@ fn main() -> std::process::ExitCode {
         let mut failure = None;
 
         let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Fewest)?;
-        let spec = |kind: &str, what: &str| DatSpec {
-            file: paw.np_file(&format!("posix_io_{kind}"), paw.size()),
-            x: Axis::new("file size per task", "bytes"),
-            y: Axis::new(format!("aggregate {kind} bandwidth"), "MB/s (MB = 2^20 B)"),
-            notes: vec![format!(
-                "{what}; transfer size {transfer} bytes; files in {}",
-                dir.display()
-            )],
-            echo: true,
-            extra: ["TASK_MIN_BW", "TASK_MAX_BW"]
-                .map(|c| Column::fixed(c, "MB/s (MB = 2^20 B)"))
-                .to_vec(),
-        };
+        let spec = |kind: &str, what: &str| files::output(&paw, kind, what, transfer, &dir);
         let mut write_out = paw.dat(&bench, spec("write", "open, write() x N, fsync, close"))?;
         let bw = |t: f64| file_size as f64 / t / MB;
 
