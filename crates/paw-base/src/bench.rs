@@ -4,7 +4,7 @@
 use crate::calib::Calibration;
 use crate::check::Verdict;
 use crate::config::{Until, DEFAULT_BUDGET};
-use crate::dat::Column;
+use crate::dat::{Column, Row};
 use crate::error::{Error, Result};
 use crate::stats::{median_interval, Stats};
 use crate::team::{Combine, Team};
@@ -114,28 +114,6 @@ pub struct Measurement {
     pub task_max: Vec<f64>,
     /// PAW_TAIL's single-iteration times, seconds per operation, ascending (empty when off).
     pub singles: Vec<f64>,
-}
-
-/// Statistics of one derived quantity of a [`Measurement`], ready to be written as a row.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Row {
-    /// Statistics over the repetitions.
-    pub stats: Stats,
-    /// Iterations per sample.
-    pub nloop: u64,
-    /// Number of repetitions.
-    pub nreps: usize,
-    /// Data check of this size (`PAW_CHECK=1`).
-    pub check: Verdict,
-    /// The [`Measurement::id`] it was derived from (0: none).
-    pub measurement: u64,
-}
-
-impl Row {
-    /// The row with the data check's verdict attached.
-    pub fn verdict(self, check: Verdict) -> Row {
-        Row { check, ..self }
-    }
 }
 
 impl Measurement {

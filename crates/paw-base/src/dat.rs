@@ -4,8 +4,9 @@
 //! Nothing here knows about MPI: a write failure is handed to the `fail` function the
 //! session gives (which ends the job), after the file was cut back to its last whole row.
 
-use crate::bench::Row;
+use crate::check::Verdict;
 use crate::record::Ledger;
+use crate::stats::Stats;
 use crate::schema::sweep;
 use std::borrow::Cow;
 use std::fmt::Display;
@@ -13,6 +14,28 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+
+/// Statistics of one derived quantity of a [`crate::Measurement`], ready to be written as a row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Row {
+    /// Statistics over the repetitions.
+    pub stats: Stats,
+    /// Iterations per sample.
+    pub nloop: u64,
+    /// Number of repetitions.
+    pub nreps: usize,
+    /// Data check of this size (`PAW_CHECK=1`).
+    pub check: Verdict,
+    /// The [`crate::Measurement::id`] it was derived from (0: none).
+    pub measurement: u64,
+}
+
+impl Row {
+    /// The row with the data check's verdict attached.
+    pub fn verdict(self, check: Verdict) -> Row {
+        Row { check, ..self }
+    }
+}
 
 /// One axis of a data file: the row key (x) or the measured quantity (y).
 #[derive(Debug, Clone, PartialEq, Eq)]

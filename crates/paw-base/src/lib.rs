@@ -79,10 +79,10 @@ pub mod watchdog;
 pub mod work;
 
 pub use about::{About, Opt};
-pub use bench::{percentile, Bench, Measurement, Row, Singles, Tail, Timing, TAIL_COLUMNS};
+pub use bench::{percentile, Bench, Measurement, Singles, Tail, Timing, TAIL_COLUMNS};
 pub use calib::Policy;
 pub use config::{check_requested, doubling, Family, SizeRange, MPI_COUNT_LIMIT};
-pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Table, TextFile};
+pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Row, Table, TextFile};
 pub use error::{Error, Result};
 pub use meta::{available_memory, total_memory, uname, RunInfo, SlurmJob};
 pub use node::{cores, last_level_cache_bytes, online_cores, Node};

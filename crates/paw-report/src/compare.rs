@@ -6,31 +6,12 @@
 //! 95 % interval (sweeps), the two intervals are disjoint; a file without intervals (IMB's
 //! and the suites' tables) is judged on the threshold alone. Each row shows what decided it.
 
-use crate::figures::{report, Figure};
-use crate::results::{read_dir, Measured, Quantity, ResultFile};
+use crate::figures::report;
+use crate::results::{read_dir, Figure, Measured, Quantity, ResultFile};
 use crate::summary::short;
 use paw_base::schema::Better;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-
-/// Whether more of the measured quantity is worse (a time) or better (a rate).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Times: usec, s.
-    LowerIsBetter,
-    /// Bandwidths, rates, GFLOP/s.
-    HigherIsBetter,
-}
-
-impl Direction {
-    /// The direction of a quantity measured in `unit`.
-    pub fn of(unit: &str) -> Direction {
-        match Quantity::of_label(unit).better {
-            Better::Lower => Direction::LowerIsBetter,
-            _ => Direction::HigherIsBetter,
-        }
-    }
-}
 
 /// What a row's change means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -364,6 +345,7 @@ pub fn render(report: &Report, base: &Path, new: &Path, threshold: f64) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::Direction;
 
     fn write(dir: &Path, name: &str, unit: &str, rows: &[(u32, f64, f64, f64)]) {
         write_with(dir, name, "", unit, rows)

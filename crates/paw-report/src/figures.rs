@@ -2,7 +2,7 @@
 //! (latency at 1 byte, PingPong's 0-byte time, b_eff's one number, STREAM's Triad ...), each
 //! with the file it was read from; per host directory the node outliers.
 
-use crate::compare::Direction;
+use crate::results::{Direction, Figure};
 use crate::{nodes, Dat};
 use paw_base::schema::{
     imb_csv, sweep, table, Unit, MB_PER_S, MIB_PER_S, MSG_PER_S, PERCENT, USEC,
@@ -10,35 +10,6 @@ use paw_base::schema::{
 use paw_base::TAIL_COLUMNS;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// One headline figure.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Figure {
-    /// The step (a subdirectory of the run: `core`, `imb-mpi1` ...) it belongs to.
-    pub section: String,
-    /// What it is, as its users name it: `IMB-MPI1 PingPong: time at 0 B`.
-    pub name: String,
-    /// The value, in `unit`.
-    pub value: f64,
-    /// `usec`, `s`, `MB/s`, `GFLOP/s` ...
-    pub unit: String,
-    /// The 95 % interval of the median, where the figure is a sweep's median.
-    pub interval: Option<(f64, f64)>,
-    /// The file it was read from, relative to the run's directory.
-    pub source: String,
-}
-
-impl Figure {
-    /// `section/name`: the figure's key in a reference file.
-    pub fn key(&self) -> String {
-        format!("{}/{}", self.section, self.name)
-    }
-
-    /// Whether more is better (a bandwidth) or worse (a time).
-    pub fn direction(&self) -> Direction {
-        Direction::of(&self.unit)
-    }
-}
 
 /// One step of a run: its figures, what it says beside them (a fabric map's verdict, the
 /// node outliers) and the sweeps worth a plot.
@@ -126,7 +97,7 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
     let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let mut s = Section { name: name.clone(), ..Section::default() };
     let name_of_section = name.clone();
-    if let Some(table) = nodes::table(top, dir, low)? {
+    if let Some(table) = nodes::table(dir, low, |host| section_figures(top, host))? {
         s.figures = table.medians(&name);
         s.notes = table.verdict();
         s.nodes = Some(table);

@@ -16,10 +16,10 @@ mod results;
 mod summary;
 
 pub use compare::{
-    compare, judge, render as render_comparison, Comparison, Direction, Flag, Intervals, HEADLINES,
+    compare, judge, render as render_comparison, Comparison, Flag, Intervals, HEADLINES,
 };
 pub use dat::Dat;
-pub use figures::{report, Figure, Report, Section};
+pub use figures::{report, Report, Section};
 pub use html::html;
 pub use nodes::{Row, Table};
 pub use plot::{gnuplot_script, imb_table, plot_files, plot_runs, Series};
@@ -27,7 +27,7 @@ pub use reference::{
     check, check_lines, parse as parse_reference, reference, reframe_reference, Checked, Outcome,
     Reference, FLOOR,
 };
-pub use results::{file_facts, read_dir, Measured, Quantity, ResultFile};
+pub use results::{file_facts, read_dir, Direction, Figure, Measured, Quantity, ResultFile};
 pub use summary::{short, summary, summary_csv};
 
 use std::path::{Path, PathBuf};

@@ -1,8 +1,7 @@
 //! Node outliers: the node tests of every host of a run (a directory per host), each host's
 //! figure against the median of all hosts, and the hosts below a fraction of it.
 
-use crate::compare::Direction;
-use crate::figures::{self, Figure};
+use crate::results::{Direction, Figure};
 use paw_base::median;
 use std::path::Path;
 
@@ -56,8 +55,13 @@ fn is_host_dir(dir: &Path) -> bool {
     })
 }
 
-/// The table of `dir`'s host directories, or None when it has none.
-pub fn table(top: &Path, dir: &Path, low: f64) -> Result<Option<Table>, String> {
+/// The table of `dir`'s host directories, or None when it has none; `figures_of` reads a
+/// host directory's figures.
+pub fn table(
+    dir: &Path,
+    low: f64,
+    figures_of: impl Fn(&Path) -> Result<Vec<Figure>, String>,
+) -> Result<Option<Table>, String> {
     let mut hosts: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -67,7 +71,7 @@ pub fn table(top: &Path, dir: &Path, low: f64) -> Result<Option<Table>, String> 
     let mut table = Table { hosts: Vec::new(), rows: Vec::new(), low };
     let mut per_host: Vec<Vec<Figure>> = Vec::new();
     for host in hosts {
-        let figures = figures::section_figures(top, &host)?;
+        let figures = figures_of(&host)?;
         if !figures.is_empty() {
             table.hosts.push(host.file_name().unwrap_or_default().to_string_lossy().into_owned());
             per_host.push(figures);

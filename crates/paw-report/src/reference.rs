@@ -3,9 +3,9 @@
 //! more runs (the median over them, a tolerance that grows with their spread) and checked
 //! figure by figure against a run, with the run's own interval where it has one.
 
-use crate::compare::Direction;
-use crate::figures::{Figure, Report};
+use crate::figures::Report;
 use crate::results::file_facts;
+use crate::results::{Direction, Figure};
 use crate::summary::short;
 use paw_base::median;
 use std::collections::BTreeMap;

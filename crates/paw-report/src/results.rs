@@ -66,6 +66,54 @@ pub struct ResultFile {
 /// below `nodes/` a directory per host.
 const DEPTH: usize = 2;
 
+/// Whether more of the measured quantity is worse (a time) or better (a rate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Times: usec, s.
+    LowerIsBetter,
+    /// Bandwidths, rates, GFLOP/s.
+    HigherIsBetter,
+}
+
+impl Direction {
+    /// The direction of a quantity measured in `unit`.
+    pub fn of(unit: &str) -> Direction {
+        match Quantity::of_label(unit).better {
+            Better::Lower => Direction::LowerIsBetter,
+            _ => Direction::HigherIsBetter,
+        }
+    }
+}
+
+/// One headline figure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// The step (a subdirectory of the run: `core`, `imb-mpi1` ...) it belongs to.
+    pub section: String,
+    /// What it is, as its users name it: `IMB-MPI1 PingPong: time at 0 B`.
+    pub name: String,
+    /// The value, in `unit`.
+    pub value: f64,
+    /// `usec`, `s`, `MB/s`, `GFLOP/s` ...
+    pub unit: String,
+    /// The 95 % interval of the median, where the figure is a sweep's median.
+    pub interval: Option<(f64, f64)>,
+    /// The file it was read from, relative to the run's directory.
+    pub source: String,
+}
+
+impl Figure {
+    /// `section/name`: the figure's key in a reference file.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.section, self.name)
+    }
+
+    /// Whether more is better (a bandwidth) or worse (a time).
+    pub fn direction(&self) -> Direction {
+        Direction::of(&self.unit)
+    }
+}
+
 /// Reads every result file of `dir` and of its subdirectories (a qualification run's step
 /// directories, a node step's host directories): sweeps, tables and IMB tables, not earlier
 /// runs' kept files. Each is named by its path below `dir` (`p2p/send_bw-np_0002.dat`);
