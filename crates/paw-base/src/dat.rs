@@ -6,8 +6,8 @@
 
 use crate::check::Verdict;
 use crate::record::Ledger;
-use crate::stats::Stats;
 use crate::schema::sweep;
+use crate::stats::Stats;
 use std::borrow::Cow;
 use std::fmt::Display;
 use std::fs::File;

@@ -122,6 +122,8 @@ pub struct Help {
     pub start: Start,
     /// Whether it checks data with PAW_CHECK=1.
     pub checks_data: bool,
+    /// A task count it refuses, if any: its "Tasks:" rule broken by one.
+    pub refused_tasks: Option<usize>,
 }
 
 /// Runs `name -h` and reads it.
@@ -130,6 +132,16 @@ pub fn help(name: &str) -> Help {
     assert!(out.status.success(), "{name} -h failed: {out:?}");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let tasks = text.lines().find_map(|l| l.strip_prefix("Tasks: ")).unwrap_or("").to_string();
+    let count = |i: usize| tasks.split_whitespace().nth(i).and_then(|w| w.parse::<usize>().ok());
+    let refused_tasks = if tasks.starts_with("an even number") {
+        Some(3)
+    } else if tasks.starts_with("exactly ") {
+        count(1).map(|k| k + 1)
+    } else if tasks.starts_with("at least ") {
+        count(2).filter(|&k| k >= 2).map(|k| k - 1)
+    } else {
+        None
+    };
     let start = if tasks.starts_with("one process") {
         Start::Direct
     } else if tasks.starts_with("exactly ") || tasks.starts_with("at least ") {
@@ -143,7 +155,7 @@ pub fn help(name: &str) -> Help {
         Start::Mpi(2)
     };
     let checks_data = text.lines().any(|l| l.starts_with("Data check: with PAW_CHECK=1"));
-    Help { vars: crate::launch::help_variables(&text), text, start, checks_data }
+    Help { vars: crate::launch::help_variables(&text), text, start, checks_data, refused_tasks }
 }
 
 #[cfg(test)]

@@ -2,115 +2,56 @@
 //! that applies to a binary must end it with one line naming the input (and what is
 //! accepted), a non-zero exit within 20 s on every rank, and no file holding a partial row.
 //!
-//! The table below is the one place to add a binary; the test fails when a built binary
-//! of the Makefile has no entry. A binary's variables come from its `-h`.
+//! A binary's kind comes from the Makefile list that holds it, its variables and task rule
+//! from its `-h`; a suite with a command line of its own needs valid arguments below.
 
 use paw_test::binaries::{self, Start};
 use paw_test::{Dat, Launch, Outcome, SmallDisk, SMALL};
 use std::path::Path;
 use std::time::Duration;
 
-/// How a binary takes its input.
+/// How a binary takes its input, from the Makefile list that holds it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Kind {
-    /// A paw benchmark: environment variables; a wrong task count to try, if any.
-    Paw(Option<usize>),
-    /// A GPU benchmark: its variables are checked before the GPU is looked for.
+    /// A paw benchmark: environment variables; a wrong task count from its `-h`.
+    Paw,
+    /// A GPU benchmark (GPU): its variables are checked before the GPU is looked for.
     Gpu,
-    /// A paw benchmark of MPI-4's calls: its variables are checked first; on an MPI-3
+    /// A paw benchmark of MPI-4's calls (MPI4): its variables are checked first; on an MPI-3
     /// library the output directory is never reached, the library's line comes instead.
     Mpi4,
     /// A suite with IMB's command line.
     Imb,
     /// A suite with a command line of its own: what every suite refuses, given these
-    /// otherwise valid arguments.
+    /// otherwise valid arguments ([`SUITE_ARGS`]).
     Suite(&'static str),
-    /// paw-report.
+    /// paw-report (TOOL).
     Report,
 }
 
-/// Every binary, and how to give it bad input.
-const TABLE: &[(&str, Kind)] = &[
-    ("latency", Kind::Paw(Some(3))),
-    ("p2p_multitask", Kind::Paw(Some(3))),
-    ("blas_dgemm_single", Kind::Paw(None)),
-    ("stream", Kind::Paw(None)),
-    ("p2p_send", Kind::Paw(Some(3))),
-    ("p2p_isend", Kind::Paw(Some(3))),
-    ("p2p_isend_bidir", Kind::Paw(Some(3))),
-    ("p2p_isend_ping", Kind::Paw(Some(3))),
-    ("p2p_mrate", Kind::Paw(Some(3))),
-    ("p2p_mrate_bidir", Kind::Paw(Some(3))),
-    ("p2p_put", Kind::Paw(Some(3))),
-    ("p2p_get", Kind::Paw(Some(3))),
-    ("p2p_put_fence", Kind::Paw(Some(3))),
-    ("p2p_get_fence", Kind::Paw(Some(3))),
-    ("p2p_rput", Kind::Paw(Some(3))),
-    ("p2p_rget", Kind::Paw(Some(3))),
-    ("p2p_matrix", Kind::Paw(Some(1))),
-    ("p2p_send_mt", Kind::Paw(Some(3))),
-    ("col_agtr", Kind::Paw(None)),
-    ("col_ardc", Kind::Paw(None)),
-    ("col_a2a", Kind::Paw(None)),
-    ("col_bct", Kind::Paw(None)),
-    ("col_gtr", Kind::Paw(None)),
-    ("col_rdc", Kind::Paw(None)),
-    ("col_sct", Kind::Paw(None)),
-    ("col_acc", Kind::Paw(Some(1))),
-    ("col_acc_fence", Kind::Paw(Some(1))),
-    ("col_racc", Kind::Paw(Some(1))),
-    ("col_init", Kind::Paw(None)),
-    ("col_init_th", Kind::Paw(None)),
-    ("col_iardc", Kind::Paw(None)),
-    ("col_ia2a", Kind::Paw(None)),
-    ("col_ibct", Kind::Paw(None)),
-    ("col_iagtr", Kind::Paw(None)),
-    ("col_ibarrier", Kind::Paw(None)),
-    ("col_nbr_agtr", Kind::Paw(None)),
-    ("col_nbr_a2a", Kind::Paw(None)),
-    ("col_pardc", Kind::Mpi4),
-    ("col_pbct", Kind::Mpi4),
-    ("dgemm", Kind::Paw(None)),
-    ("sgemm", Kind::Paw(None)),
-    ("dgemv", Kind::Paw(None)),
-    ("sgemv", Kind::Paw(None)),
-    ("rayon_overhead", Kind::Paw(None)),
-    ("posix_io", Kind::Paw(None)),
-    ("gpu_dgemm", Kind::Gpu),
-    ("gpu_sgemm", Kind::Gpu),
-    ("gpu_in_pinned", Kind::Gpu),
-    ("gpu_out_pinned", Kind::Gpu),
-    ("gpu_inout_pinned", Kind::Gpu),
-    ("gpu_in_nopin", Kind::Gpu),
-    ("gpu_out_nopin", Kind::Gpu),
-    ("gpu_inout_nopin", Kind::Gpu),
-    ("gpu_alloc_al_in", Kind::Gpu),
-    ("gpu_alloc_al_out", Kind::Gpu),
-    ("gpu_alloc_al_inout", Kind::Gpu),
-    ("gpu_alloc_noal_in", Kind::Gpu),
-    ("gpu_alloc_noal_out", Kind::Gpu),
-    ("gpu_alloc_noal_inout", Kind::Gpu),
-    ("gpu_keep_al_in", Kind::Gpu),
-    ("gpu_keep_al_out", Kind::Gpu),
-    ("gpu_keep_al_inout", Kind::Gpu),
-    ("gpu_keep_noal_in", Kind::Gpu),
-    ("gpu_keep_noal_out", Kind::Gpu),
-    ("gpu_keep_noal_inout", Kind::Gpu),
-    ("IMB-MPI1", Kind::Imb),
-    ("IMB-NBC", Kind::Imb),
-    ("IMB-RMA", Kind::Imb),
-    ("IMB-P2P", Kind::Imb),
-    ("IMB-EXT", Kind::Imb),
-    ("IMB-IO", Kind::Imb),
-    ("b_eff", Kind::Suite("")),
-    ("b_eff_io", Kind::Suite("-T 1 -MB 256")),
-    ("com", Kind::Suite("-o 2")),
-    ("laten", Kind::Suite("-o 2")),
-    ("rma", Kind::Suite("-o 2 -c 1")),
-    ("allred", Kind::Suite("10 10 2")),
-    ("globalop", Kind::Suite("-l 2")),
-    ("paw-report", Kind::Report),
+/// Valid arguments of each suite with a command line of its own.
+const SUITE_ARGS: &[(&str, &str)] = &[
+    ("b_eff", ""),
+    ("b_eff_io", "-T 1 -MB 256"),
+    ("com", "-o 2"),
+    ("laten", "-o 2"),
+    ("rma", "-o 2 -c 1"),
+    ("allred", "10 10 2"),
+    ("globalop", "-l 2"),
 ];
+
+/// How binary `name` of Makefile list `list` takes its input (None: a suite missing from
+/// [`SUITE_ARGS`]).
+fn kind(list: &str, name: &str) -> Option<Kind> {
+    Some(match list {
+        "GPU" => Kind::Gpu,
+        "MPI4" => Kind::Mpi4,
+        "TOOL" => Kind::Report,
+        "SUITE" if name.starts_with("IMB-") => Kind::Imb,
+        "SUITE" => Kind::Suite(SUITE_ARGS.iter().find(|(n, _)| *n == name)?.1),
+        _ => Kind::Paw,
+    })
+}
 
 /// Variables whose zero is a meaning (off, none), not an error.
 const ZERO_ALLOWED: &[&str] = &[
@@ -376,8 +317,11 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
     };
     let mut missing = Vec::new();
     let mut jobs = Vec::new();
-    for name in binaries::all() {
-        let Some(index) = TABLE.iter().position(|(n, _)| *n == name) else {
+    let listed = binaries::makefile_lists();
+    let every = listed.iter().flat_map(|(list, names)| names.iter().map(move |n| (list, n)));
+    for (index, (list, name)) in every.enumerate() {
+        let name = name.clone();
+        let Some(kind) = kind(list, &name) else {
             missing.push(name);
             continue;
         };
@@ -387,9 +331,10 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
             vars,
             cases,
         };
-        match TABLE[index].1 {
-            Kind::Paw(wrong) => {
+        match kind {
+            Kind::Paw => {
                 let help = binaries::help(&name);
+                let wrong = help.refused_tasks;
                 let cases = paw_cases(index, &help.vars, wrong, true, scratch.path(), small_disk);
                 jobs.push(job(cases, help.start, help.vars));
             }
@@ -477,7 +422,7 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
             }
         }
     }
-    assert!(missing.is_empty(), "binaries of the Makefile without an entry in TABLE: {missing:?}");
+    assert!(missing.is_empty(), "suites of the Makefile without SUITE_ARGS here: {missing:?}");
     run_all(&jobs);
     let total: usize = jobs.iter().map(|j| j.cases.len()).sum::<usize>() + 10;
     for j in &jobs {
@@ -485,7 +430,7 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
     }
     eprintln!(
         "bad-input sweep: {total} cases over {} binaries, every one refused with one line",
-        TABLE.len()
+        jobs.len() + 1
     );
 }
 
