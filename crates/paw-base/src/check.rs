@@ -115,12 +115,18 @@ pub fn sum_of(ranks: impl IntoIterator<Item = i32>, tasks: usize, size: u64, seq
     sum
 }
 
-/// 1 on the rank `PAW_TEST_CORRUPT` names (the test-only hook), else 0.
+/// The rank `PAW_TEST_CORRUPT` names: a test-only hook with which that rank's data checks
+/// find one more wrong byte (paw's checks) or a flipped byte (the suites'), so that tests
+/// see a failed check reported.
+pub fn corrupted_rank() -> Option<i64> {
+    static TARGET: std::sync::OnceLock<Option<i64>> = std::sync::OnceLock::new();
+    *TARGET
+        .get_or_init(|| std::env::var("PAW_TEST_CORRUPT").ok().and_then(|v| v.trim().parse().ok()))
+}
+
+/// 1 on the rank [`corrupted_rank`] names, else 0.
 fn injected() -> usize {
-    static TARGET: std::sync::OnceLock<Option<i32>> = std::sync::OnceLock::new();
-    let target = *TARGET
-        .get_or_init(|| std::env::var("PAW_TEST_CORRUPT").ok().and_then(|v| v.trim().parse().ok()));
-    (target == Some(crate::process::rank().max(0))) as usize
+    (corrupted_rank() == Some(i64::from(crate::process::rank().max(0)))) as usize
 }
 
 #[cfg(test)]

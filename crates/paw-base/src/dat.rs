@@ -571,7 +571,13 @@ pub fn format_value(x: f64) -> String {
 
 /// PAW's file name for a quantity at a task (or thread) count: `isend_time-np_0004.dat`.
 pub fn np_file(stem: &str, count: usize) -> String {
-    format!("{stem}-np_{count:04}.dat")
+    format!("{}.dat", np_name(stem, count))
+}
+
+/// `<stem>-np_NNNN`, NNNN = `count` (tasks), the name of every file of a run before its
+/// extension.
+pub fn np_name(stem: &str, count: usize) -> String {
+    format!("{stem}-np_{count:04}")
 }
 
 #[cfg(test)]

@@ -93,8 +93,8 @@ pub use stats::{median, Stats};
 pub use team::{Combine, Solo, Team};
 pub use vars::Var;
 
-/// Bytes in PAW's megabyte (MB = 2^20 B) for bandwidth columns.
-pub const MB: f64 = 1_048_576.0;
+/// Bytes in PAW's megabyte (MB = 2^20 B) for bandwidth columns ([`schema::MIB_PER_S`]).
+pub const MB: f64 = schema::MIB_PER_S.factor;
 
 /// A message buffer of `len` bytes with every page written.
 ///

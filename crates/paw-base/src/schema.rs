@@ -15,7 +15,7 @@ pub enum Better {
 }
 
 /// A unit as paw writes it: the label in `.dat` headers and the suffix of CSV column names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Unit {
     /// As headers and summaries print it: `usec`, `MB/s (MB = 2^20 B)`.
     pub label: &'static str,
@@ -23,30 +23,41 @@ pub struct Unit {
     pub csv: &'static str,
     /// Which way the quantity improves.
     pub better: Better,
+    /// One unit in the base quantity (bytes per second, seconds, bytes, flop/s, messages
+    /// per second, a fraction): `value = base / factor` ([`Unit::of`]).
+    pub factor: f64,
 }
 
+/// 2^20 bytes: PAW's and IMB 3.0's MB, and b_eff_io's chunk sizes.
+pub const MIB: u64 = 1 << 20;
+
 /// Microseconds.
-pub const USEC: Unit = Unit { label: "usec", csv: "us", better: Better::Lower };
+pub const USEC: Unit = Unit { label: "usec", csv: "us", better: Better::Lower, factor: 1e-6 };
 /// Seconds.
-pub const SECONDS: Unit = Unit { label: "s", csv: "s", better: Better::Lower };
+pub const SECONDS: Unit = Unit { label: "s", csv: "s", better: Better::Lower, factor: 1.0 };
 /// Bytes (a size).
-pub const BYTES: Unit = Unit { label: "bytes", csv: "bytes", better: Better::Neither };
+pub const BYTES: Unit = Unit { label: "bytes", csv: "bytes", better: Better::Neither, factor: 1.0 };
 /// PAW's and IMB 3.0's bandwidth: MB of 2^20 bytes per second.
-pub const MIB_PER_S: Unit =
-    Unit { label: "MB/s (MB = 2^20 B)", csv: "MiB_per_s", better: Better::Higher };
+pub const MIB_PER_S: Unit = Unit {
+    label: "MB/s (MB = 2^20 B)",
+    csv: "MiB_per_s",
+    better: Better::Higher,
+    factor: MIB as f64,
+};
 /// b_eff's, PRESTA's, STREAM's and IMB 2021's bandwidth: MB of 10^6 bytes per second.
 pub const MB_PER_S: Unit =
-    Unit { label: "MB/s (MB = 10^6 B)", csv: "MB_per_s", better: Better::Higher };
+    Unit { label: "MB/s (MB = 10^6 B)", csv: "MB_per_s", better: Better::Higher, factor: 1e6 };
 /// GB of 10^9 bytes per second.
 pub const GB_PER_S: Unit =
-    Unit { label: "GB/s (1e9 B/s)", csv: "GB_per_s", better: Better::Higher };
+    Unit { label: "GB/s (1e9 B/s)", csv: "GB_per_s", better: Better::Higher, factor: 1e9 };
 /// Floating-point rate.
 pub const GFLOP_PER_S: Unit =
-    Unit { label: "GFLOP/s (1e9 flop/s)", csv: "GFLOP_per_s", better: Better::Higher };
+    Unit { label: "GFLOP/s (1e9 flop/s)", csv: "GFLOP_per_s", better: Better::Higher, factor: 1e9 };
 /// Message rate.
-pub const MSG_PER_S: Unit = Unit { label: "messages/s", csv: "msg_per_s", better: Better::Higher };
+pub const MSG_PER_S: Unit =
+    Unit { label: "messages/s", csv: "msg_per_s", better: Better::Higher, factor: 1.0 };
 /// A percentage (overlap of communication and computation: more is better).
-pub const PERCENT: Unit = Unit { label: "%", csv: "percent", better: Better::Higher };
+pub const PERCENT: Unit = Unit { label: "%", csv: "percent", better: Better::Higher, factor: 0.01 };
 
 /// Every unit paw writes, in the order a suffix is matched (longer suffixes first).
 pub const UNITS: [Unit; 9] =
@@ -71,6 +82,11 @@ impl Unit {
             let name = column.strip_suffix(u.csv)?.strip_suffix('_')?;
             Some((name, *u))
         })
+    }
+
+    /// A quantity in its base (bytes per second, seconds ...) expressed in this unit.
+    pub fn of(&self, base: f64) -> f64 {
+        base / self.factor
     }
 
     /// Whether the unit is a time.

@@ -127,7 +127,7 @@ impl<T: Team> Session<T> {
         let mut info = info;
         info.timer = timer.describe(team.clock_name());
         info.environment = meta::environment(|k| spec.reads_var(k));
-        let dir = team.share_text(&std::env::var("PAW_OUTPUT_DIR").unwrap_or_default());
+        let dir = team.share_text(&std::env::var(vars::PAW_OUTPUT_DIR.name).unwrap_or_default());
         let mut session = Session {
             team,
             spec: *spec,
@@ -729,7 +729,7 @@ pub fn finish(ledger: &Ledger, outcome: &Result<()>) {
 /// The error for an output file that cannot be created in `dir`, naming where the
 /// directory came from (PAW_OUTPUT_DIR or the current directory).
 pub fn output_error(dir: &Path, file: &str, e: &std::io::Error) -> Error {
-    let source = match std::env::var("PAW_OUTPUT_DIR") {
+    let source = match std::env::var(vars::PAW_OUTPUT_DIR.name) {
         Ok(v) if !v.is_empty() => format!("PAW_OUTPUT_DIR={v}"),
         _ => "the current directory".to_string(),
     };

@@ -77,7 +77,7 @@ impl SuiteRun {
         world.process_at_rank(0).broadcast_into(&mut secs);
         watchdog::start(secs);
         let placement = gather_strings(world, &meta::placement());
-        let dir = files.then(|| match std::env::var_os("PAW_OUTPUT_DIR") {
+        let dir = files.then(|| match std::env::var_os(paw_base::vars::PAW_OUTPUT_DIR.name) {
             Some(d) if !d.is_empty() => PathBuf::from(d),
             _ => PathBuf::from("."),
         });

@@ -7,6 +7,7 @@
 mod kernels;
 mod setup;
 
+use paw_base::schema::MB_PER_S;
 use paw_base::{vars, Axis, Check, Combine, DatSpec, Files, Node, Policy, Ranks, Spec, Timing};
 use rayon::prelude::*;
 
@@ -52,7 +53,7 @@ fn main() -> std::process::ExitCode {
                 extra: vec![],
             },
         )?;
-        let mb = |words: usize| (words * 8 * n) as f64 / 1e6;
+        let mb = |words: usize| MB_PER_S.of((words * 8 * n) as f64);
         let mut passes = Vec::new();
 
         let m = bench.measure("Copy", || {

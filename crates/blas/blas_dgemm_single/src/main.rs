@@ -4,6 +4,7 @@
 //! What is timed and reported, the variables read, the result check and the files written
 //! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
 //! from it.
+use paw_base::schema::GFLOP_PER_S;
 use paw_base::MPI_COUNT_LIMIT;
 use paw_base::{
     vars, Axis, Check, Combine, DatSpec, Error, Files, Node, Policy, Ranks, Spec, Timing,
@@ -69,7 +70,7 @@ fn main() -> std::process::ExitCode {
 
         let m = bench.measure(n, || paw_blas::gemm(n, &a, &b, &mut c))?;
         time_out.row(n, &m.row(|t| t));
-        flops_out.row(n, &m.row(|t| paw_blas::gemm_flops(n) / t / 1e9));
+        flops_out.row(n, &m.row(|t| GFLOP_PER_S.of(paw_blas::gemm_flops(n) / t)));
 
         let error = paw_blas::gemm_error(n, &a, &b, &c);
         let tolerance = paw_blas::tolerance::<f64>(n);

@@ -2,6 +2,7 @@
 //! it times and reports is in each binary's SPEC.
 #![warn(missing_docs)]
 
+use paw_base::schema::GFLOP_PER_S;
 use paw_base::{Family, Node, Policy, Spec, Timing};
 use paw_blas::{fill, gemv, gemv_error, gemv_flops, tolerance, Real};
 
@@ -30,7 +31,7 @@ fn sweep<T: Real>(spec: &Spec) -> paw_base::Result<()> {
         let n = size as usize;
         let m = bench.measure(size, || gemv(n, &a[..n * n], &x[..n], &mut y[..n]))?;
         time.row(size, &m.row(|t| t));
-        rate.row(size, &m.row(|t| gemv_flops(n) / t / 1e9));
+        rate.row(size, &m.row(|t| GFLOP_PER_S.of(gemv_flops(n) / t)));
         worst = worst.max(gemv_error(n, &a[..n * n], &x[..n], &y[..n]) / tolerance::<T>(n));
     }
     paw_blas::checked(call, worst)

@@ -5,6 +5,7 @@
 //! failure for after the sample.
 #![warn(missing_docs)]
 
+use paw_base::schema::GFLOP_PER_S;
 use paw_base::{Error, Family, Node, Policy, Result, SizeRange, Spec, Timing};
 use paw_blas::{fill, gemm_error, gemm_flops, tolerance, Real};
 use paw_gpu::cudarc::cublas::sys::{self as cublas, cublasOperation_t::CUBLAS_OP_N};
@@ -182,7 +183,7 @@ impl<T: GpuReal> GemmSweep<T> {
             let m = bench.measure(size, || iteration(&mut product, n))?;
             product.failed()?;
             time.row(size, &m.row(|t| t));
-            rate.row(size, &m.row(|t| gemm_flops(n) / t / 1e9));
+            rate.row(size, &m.row(|t| GFLOP_PER_S.of(gemm_flops(n) / t)));
             let host_c = product.c(n)?;
             let error = gemm_error(n, &a[..n * n], &b[..n * n], &host_c);
             worst = worst.max(error / tolerance::<T>(n));

@@ -15,6 +15,7 @@ use crate::memory::{
 };
 use crate::{devices, failed, Gpu};
 use cudarc::driver::{sys, DriverError};
+use paw_base::schema::GB_PER_S;
 use paw_base::{
     check, Axis, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing, Var,
 };
@@ -461,7 +462,7 @@ impl Sweep {
             }
             let verdict = node.verdict(wrong);
             time.row(size, &m.row(|t| t * 1e6).verdict(verdict));
-            bw.row(size, &m.row(|t| (per_size * n) as f64 / t / 1e9).verdict(verdict));
+            bw.row(size, &m.row(|t| GB_PER_S.of((per_size * n) as f64 / t)).verdict(verdict));
         }
         Ok(())
     }

@@ -14,6 +14,7 @@ mod run;
 mod setup;
 
 use options::Options;
+use paw_core::dat::np_name;
 use paw_core::mpi::traits::*;
 use paw_core::Error;
 use paw_hlrs::Started;
@@ -27,7 +28,7 @@ fn main() -> ExitCode {
 fn body(Started { world, opts, run }: Started<Options>) -> paw_core::Result<()> {
     let p = world.size() as usize;
     let s = setup::setup(&world, &opts)?;
-    let mut prot = run.text(&format!("{}-np_{p:04}.prot", options::NAME))?;
+    let mut prot = run.text(&format!("{}.prot", np_name(options::NAME, p)))?;
     let head = paw_hlrs::header(&world, &run, setup::header(&opts, &s));
     prot.write(&head);
     prot.write(&format!("# columns: {}\n", report::PROTOCOL_COLUMNS));

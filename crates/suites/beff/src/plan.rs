@@ -89,7 +89,7 @@ pub fn own_bandwidth(len: usize, loops: usize, calls: usize, seconds: f64) -> f6
     if calls == 0 || seconds <= 0.0 {
         return f64::INFINITY;
     }
-    len as f64 * loops as f64 * calls as f64 / seconds / 1e6
+    paw_core::schema::MB_PER_S.of(len as f64 * loops as f64 * calls as f64 / seconds)
 }
 
 /// The pattern's bandwidth (b_eff 3.6): the least [`own_bandwidth`] over processes times

@@ -224,7 +224,7 @@ pub fn write_dat(
             prot.path().map_or("the .prot file".into(), |f| f.display().to_string())
         ),
     ];
-    let file = format!("b_eff_bw-np_{p:04}.dat");
+    let file = paw_core::dat::np_file("b_eff_bw", p);
     let mut table = run.table(&file, &notes, &columns)?;
     for (i, &len) in lengths.iter().enumerate() {
         let best = |kind: Kind| -> Vec<f64> {

@@ -4,7 +4,7 @@
 //! partitions, validity, and the averages that make one number.
 
 /// 1 MB of the pattern table (chunk sizes are binary).
-pub const MB: usize = 1 << 20;
+pub const MB: usize = paw_core::schema::MIB as usize;
 /// 1 kB of the pattern table.
 pub const KB: usize = 1 << 10;
 /// Sum of the time units of the patterns of one access method over all types.

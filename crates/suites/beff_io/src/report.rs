@@ -5,6 +5,8 @@
 use crate::options::Options;
 use crate::plan::{self, Access, Type, ACCESSES, TYPES, VALID_TN};
 use crate::run::{PartitionDone, TypeDone};
+use paw_core::dat::np_file;
+use paw_core::schema::MB_PER_S;
 use paw_core::{Column, SuiteRun};
 
 /// The protocol's column lines.
@@ -32,7 +34,7 @@ pub fn protocol_rows(n: usize, access: Access, t: &TypeDone, tn: f64, rewrite_al
             d.seconds,
             d.decide,
             d.sync,
-            d.bytes as f64 / d.seconds / 1e6
+            MB_PER_S.of(d.bytes as f64 / d.seconds)
         );
     }
     let calls: u64 = t.patterns.iter().map(|(_, d)| d.calls).sum();
@@ -105,7 +107,7 @@ fn at_row(t: &TypeDone, row: usize) -> Option<f64> {
     t.patterns
         .iter()
         .find(|(p, _)| p.row == Some(row))
-        .map(|(_, d)| d.bytes as f64 / d.seconds / 1e6)
+        .map(|(_, d)| MB_PER_S.of(d.bytes as f64 / d.seconds))
 }
 
 /// Partition `d`'s summary, as 2.1's summary file lays it out: per access a row per
@@ -140,7 +142,7 @@ pub fn summary(d: &PartitionDone, s: &Setting, errors: u64) -> String {
     let pattern2 = |a: Access| -> f64 {
         let t = d.of(a).iter().find(|t| t.kind == Type::Scatter);
         t.and_then(|t| t.patterns.iter().find(|(p, _)| p.number == 2))
-            .map_or(f64::NAN, |(_, x)| x.bytes as f64 / x.seconds / 1e6)
+            .map_or(f64::NAN, |(_, x)| MB_PER_S.of(x.bytes as f64 / x.seconds))
     };
     out += "This table shows all results, except pattern 2 (scatter, l=1MBytes, L=2MBytes): \n";
     out += &format!(
@@ -262,7 +264,7 @@ pub fn write_dats(
             "x: SIZE = chunk size on disk l [bytes]".to_string(),
             format!("y: bandwidth of the type's pattern with that chunk size (pattern 2 left out, as in 2.1's summary) [{UNIT}]; nan: not run"),
         ];
-        let file = format!("b_eff_io_{}-part_{n:04}-np_{p:04}.dat", access.name());
+        let file = np_file(&format!("b_eff_io_{}-part_{n:04}", access.name()), p);
         let mut table = run.table(&file, &notes, &columns)?;
         let Some(d) = d else { continue };
         let types = d.of(access);

@@ -14,6 +14,7 @@ use crate::progress::Progress;
 use mpi_ext::io::{File, Mode};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
+use paw_core::schema::MB_PER_S;
 
 /// One pattern in one access: calls per process, bytes of all processes, seconds (t_pat),
 /// and the parts of those seconds spent deciding (barriers and broadcasts) and in
@@ -58,7 +59,7 @@ impl TypeDone {
 
     /// The type's bandwidth, MB/s (10^6 B/s): bytes over its time.
     pub fn bandwidth(&self) -> f64 {
-        self.bytes() as f64 / self.seconds() / 1e6
+        MB_PER_S.of(self.bytes() as f64 / self.seconds())
     }
 }
 

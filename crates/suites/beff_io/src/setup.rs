@@ -52,7 +52,7 @@ pub fn outputs(
     partitions: &[usize],
 ) -> paw_core::Result<(TextFile, TextFile)> {
     let p = world.size() as usize;
-    let stem = o.prefix.clone().unwrap_or_else(|| format!("b_eff_io-np_{p:04}"));
+    let stem = o.prefix.clone().unwrap_or_else(|| paw_core::dat::np_name("b_eff_io", p));
     let head = paw_hlrs::header(world, run, report::header(o, s, partitions, p));
     let (mut prot, mut sum) =
         (run.text(&format!("{stem}.prot"))?, run.text(&format!("{stem}.sum"))?);

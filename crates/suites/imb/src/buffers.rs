@@ -109,7 +109,7 @@ pub fn touched<T: Copy>(value: T, n: usize) -> Vec<T> {
 /// then flips one received byte after every check run (never in timed runs), so the
 /// defects column and the exit status can be seen to work.
 pub fn test_corruption(rank: usize) -> bool {
-    std::env::var("PAW_TEST_CORRUPT").ok().and_then(|v| v.parse().ok()) == Some(rank)
+    paw_core::check::corrupted_rank() == Some(rank as i64)
 }
 
 /// The bytes `offset .. offset + len` of the send buffer of group rank `rank`.

@@ -85,7 +85,8 @@ fn shared_options<K>(suite: &Suite<K>, world: &SimpleCommunicator) -> paw_core::
         let read = |f: &str| std::fs::read_to_string(f);
         options::parse(suite, args, size, read).map(|mut o| {
             // PAW_OUTPUT_DIR asks for the files as -csv does.
-            o.csv |= std::env::var_os("PAW_OUTPUT_DIR").is_some_and(|d| !d.is_empty());
+            o.csv |= std::env::var_os(paw_core::vars::PAW_OUTPUT_DIR.name)
+                .is_some_and(|d| !d.is_empty());
             o.encode()
         })
     })?;

@@ -87,7 +87,7 @@ impl Edition {
     /// Bytes in one Mbyte of the Mbytes/sec columns.
     pub fn mbyte(self) -> f64 {
         match self {
-            Edition::V3 => 1048576.0,
+            Edition::V3 => paw_core::schema::MIB_PER_S.factor,
             Edition::V2021 => 1e6,
         }
     }

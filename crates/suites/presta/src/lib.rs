@@ -30,9 +30,6 @@ pub fn compute(steps: u64, mut x: f64) -> f64 {
     x
 }
 
-/// MB of PRESTA's bandwidth columns: 10^6 bytes.
-pub const MB: f64 = 1e6;
-
 /// A binary of the suite, its facts written once ([`options::about`] makes its `-h`,
 /// header lines and doc table from them).
 #[derive(Debug, Clone, Copy)]
@@ -261,5 +258,5 @@ impl Presta {
 
 /// Bandwidth in MB/s (10^6 B/s) of `messages` of `size` bytes in `seconds`.
 pub fn bandwidth(messages: f64, size: u64, seconds: f64) -> f64 {
-    messages * size as f64 / seconds / MB
+    paw_core::schema::MB_PER_S.of(messages * size as f64 / seconds)
 }

@@ -3,6 +3,7 @@
 //!
 //! What it times and reports, its arguments and files: `paw_presta::allred::about` (`-h`).
 
+use paw_core::dat::np_file;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
 use paw_core::schema::{table, USEC};
@@ -75,8 +76,7 @@ fn main() -> ExitCode {
         ];
         let mut notes = params.clone();
         notes.push("BASE: compute only; OP: compute and Allreduce; usec per sample".into());
-        let mut table =
-            run.table(&format!("allred-np_{:04}.dat", world.size()), &notes, &columns)?;
+        let mut table = run.table(&np_file("allred", world.size() as usize), &notes, &columns)?;
         for (i, (b, o)) in base.iter().zip(&op).enumerate() {
             let us = |v: f64| format!("{:.3}", v * 1e6);
             table.row(&[(i + 1).to_string(), us(*b), us(*o)]);

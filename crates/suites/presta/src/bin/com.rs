@@ -3,6 +3,7 @@
 //!
 //! What it times and reports, its options and files: the `Binary` below (`-h`).
 
+use paw_core::dat::np_file;
 use paw_core::mpi::point_to_point::send_receive_into;
 use paw_core::mpi::traits::*;
 use paw_presta::options::Takes;
@@ -81,7 +82,7 @@ fn main() -> ExitCode {
                 }
                 p.done();
             }
-            let file = format!("com_{}_bw-np_{:04}.dat", test.to_lowercase(), p.world.size());
+            let file = np_file(&format!("com_{}_bw", test.to_lowercase()), p.world.size() as usize);
             let y = format!("{} bandwidth of all pairs", test.to_lowercase());
             p.size_table(&file, &y, "MB/s (MB = 10^6 B)", &sizes, &table)?;
         }

@@ -3,6 +3,7 @@
 //!
 //! What it times and reports, its arguments and files: `paw_presta::globalop::about` (`-h`).
 
+use paw_core::dat::np_file;
 use paw_core::mpi::traits::*;
 use paw_core::SuiteRun;
 use paw_presta::globalop;
@@ -40,8 +41,7 @@ fn main() -> ExitCode {
         let columns = globalop::columns();
         let mut notes = params.clone();
         notes.push("AVG, MIN, MAX: over processes of the time per iteration, usec".into());
-        let mut table =
-            run.table(&format!("globalop-np_{:04}.dat", world.size()), &notes, &columns)?;
+        let mut table = run.table(&np_file("globalop", world.size() as usize), &notes, &columns)?;
         let mut x = 1.0 + world.rank() as f64;
         for set in 1..=globalop::SETS {
             for (op, name) in globalop::OPS.iter().enumerate() {

@@ -3,6 +3,7 @@
 //!
 //! What it times and reports, its options and files: the `Binary` below (`-h`).
 
+use paw_core::dat::np_file;
 use paw_core::mpi::traits::*;
 use paw_core::schema::{table, USEC};
 use paw_core::Column;
@@ -32,7 +33,7 @@ fn main() -> ExitCode {
         p.print_header(&[]);
         let columns = [Column::new(table::PROCESSES, ""), Column::new(table::LATENCY, USEC.label)];
         let notes = ["LATENCY: slowest pair's time per 0-byte round trip / 2, usec".to_string()];
-        let file = format!("laten-np_{:04}.dat", p.world.size());
+        let file = np_file("laten", p.world.size() as usize);
         let mut table = p.table(&file, &notes, &columns)?;
         if p.root() {
             println!("\n{:>10}{:>20}", "Processes", "Max Latency (us)");

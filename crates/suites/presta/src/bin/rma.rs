@@ -4,6 +4,7 @@
 //! What it times and reports, its options and files: the `Binary` below (`-h`).
 
 use mpi_ext::rma::Window;
+use paw_core::dat::np_file;
 use paw_core::mpi::traits::*;
 use paw_presta::options::Takes;
 use paw_presta::{rma, timing, Binary, Presta};
@@ -86,7 +87,7 @@ fn main() -> ExitCode {
                 }
                 p.done();
             }
-            let file = format!("rma_{stem}_bw-np_{:04}.dat", p.world.size());
+            let file = np_file(&format!("rma_{stem}_bw"), p.world.size() as usize);
             let title = format!("{test} bandwidth of all pairs");
             p.size_table(&file, &title, "MB/s (MB = 10^6 B)", &sizes, &table)?;
         }
