@@ -60,6 +60,22 @@ pub fn parse_u64(env: &impl Lookup, var: &Var, range: RangeInclusive<u64>) -> Re
     Ok(Some(value))
 }
 
+/// A byte count: a whole number with an optional binary suffix K, M or G (x 1024, 1024^2,
+/// 1024^3; either case), as IMB, OSU and sysfs write sizes. None for anything else or an
+/// overflow.
+pub fn bytes(text: &str) -> Option<u64> {
+    let (digits, shift) = match text.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&text[..text.len() - 1], 10),
+        Some('M') => (&text[..text.len() - 1], 20),
+        Some('G') => (&text[..text.len() - 1], 30),
+        _ => (text, 0),
+    };
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<u64>().ok()?.checked_mul(1 << shift)
+}
+
 /// Reads `var` as a byte count in `range`: a whole number with an optional binary suffix
 /// K, M or G (x 1024, 1024^2, 1024^3; either case), as IMB and OSU read sizes; its default
 /// when unset.
@@ -73,17 +89,9 @@ pub fn parse_size(env: &impl Lookup, var: &Var, range: RangeInclusive<u64>) -> R
         )
     };
     let raw = env.get(var.name).unwrap_or_else(|| var.default.to_string());
-    let text = raw.trim();
-    let (digits, shift) = match text.chars().last().map(|c| c.to_ascii_uppercase()) {
-        Some('K') => (&text[..text.len() - 1], 10),
-        Some('M') => (&text[..text.len() - 1], 20),
-        Some('G') => (&text[..text.len() - 1], 30),
-        _ => (text, 0),
-    };
-    let value =
-        digits.parse::<u64>().ok().and_then(|v| v.checked_mul(1 << shift)).ok_or_else(|| {
-            Error::input(format!("{}={raw:?} is not a number; {}", var.name, accepted()))
-        })?;
+    let value = bytes(raw.trim()).ok_or_else(|| {
+        Error::input(format!("{}={raw:?} is not a number; {}", var.name, accepted()))
+    })?;
     if !range.contains(&value) {
         return Err(Error::input(format!("{}={raw} is out of range; {}", var.name, accepted())));
     }

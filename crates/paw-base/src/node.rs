@@ -136,7 +136,8 @@ pub fn last_level_cache_bytes() -> Option<u64> {
             if read("type").is_some_and(|t| t.trim() == "Instruction") {
                 continue;
             }
-            let (Ok(level), Some(bytes)) = (level.trim().parse::<u32>(), parse_size(size.trim()))
+            let (Ok(level), Some(bytes)) =
+                (level.trim().parse::<u32>(), crate::config::bytes(size.trim()))
             else {
                 continue;
             };
@@ -148,19 +149,6 @@ pub fn last_level_cache_bytes() -> Option<u64> {
     }
     let top = seen.iter().map(|(l, _, _)| *l).max()?;
     Some(seen.iter().filter(|(l, _, _)| *l == top).map(|(_, _, b)| b).sum())
-}
-
-/// Parses sysfs cache sizes such as `491520K` or `32M`.
-fn parse_size(s: &str) -> Option<u64> {
-    let (digits, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
-    let n: u64 = digits.parse().ok()?;
-    match unit {
-        "" => Some(n),
-        "K" => Some(n << 10),
-        "M" => Some(n << 20),
-        "G" => Some(n << 30),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
@@ -198,9 +186,9 @@ mod tests {
 
     #[test]
     fn cache_sizes() {
-        assert_eq!(parse_size("491520K"), Some(491520 * 1024));
-        assert_eq!(parse_size("32M"), Some(32 << 20));
-        assert_eq!(parse_size("512"), Some(512));
-        assert_eq!(parse_size("x"), None);
+        assert_eq!(crate::config::bytes("491520K"), Some(491520 * 1024));
+        assert_eq!(crate::config::bytes("32M"), Some(32 << 20));
+        assert_eq!(crate::config::bytes("512"), Some(512));
+        assert_eq!(crate::config::bytes("x"), None);
     }
 }

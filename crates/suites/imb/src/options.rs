@@ -112,23 +112,7 @@ fn on_off(opt: &str, v: &str) -> Result<bool, String> {
 /// A length with an optional K, M or G suffix (x 1024, 1048576, 1073741824).
 fn sized(opt: &str, v: &str) -> Result<usize, String> {
     let bad = || format!("{opt} takes a length in bytes (K, M, G suffixes), got {v:?}");
-    let (digits, unit) = match v.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&v[..i], c.to_ascii_uppercase()),
-        _ => (v, 'B'),
-    };
-    let factor: usize = match unit {
-        'B' => 1,
-        'K' => 1 << 10,
-        'M' => 1 << 20,
-        'G' => 1 << 30,
-        _ => return Err(bad()),
-    };
-    digits
-        .parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(factor))
-        .filter(|&x| x <= i32::MAX as usize)
-        .ok_or_else(bad)
+    paw_core::config::bytes(v).filter(|&x| x <= i32::MAX as u64).map(|x| x as usize).ok_or_else(bad)
 }
 
 /// Today's IMB default of `-window_size` (64 before 2021.2).
