@@ -127,3 +127,19 @@ fn watch() {
         process::abort(EXIT_CODE);
     }
 }
+
+/// The test-only hang hook: `PAW_TEST_HANG=<rank>:<step>` makes that rank stop for good at
+/// the start of that measurement step (counted from 0), as a lost message would, so the
+/// watchdog can be seen to end the job.
+pub(crate) fn test_hang() -> Option<(i32, usize)> {
+    let v = std::env::var("PAW_TEST_HANG").ok()?;
+    let (rank, step) = v.split_once(':')?;
+    Some((rank.trim().parse().ok()?, step.trim().parse().ok()?))
+}
+
+/// Stops the calling thread for good (the test-only hang hook's lost message).
+pub(crate) fn hang_forever() -> ! {
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(3600));
+    }
+}

@@ -2,15 +2,17 @@
 //! PAW_PRECISION), cross-rank combination.
 
 use crate::calib::Calibration;
-use crate::check::Verdict;
-use crate::config::{Until, DEFAULT_BUDGET};
-use crate::dat::{Column, Row};
+use crate::config::Until;
 use crate::error::{Error, Result};
-use crate::stats::{median_interval, Stats};
+use crate::stats::Stats;
 use crate::team::{Combine, Team};
-use crate::timer::TimerInfo;
 use crate::{process, watchdog};
 use std::fmt::Display;
+
+mod describe;
+mod measurement;
+
+pub use measurement::{percentile, Measurement, Singles, Tail, TAIL_COLUMNS};
 
 /// How a sample's clock readings become a time per operation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,90 +61,6 @@ impl Timing {
                 "barrier, clock, NLOOP iterations of ROUNDS rounds each (ROUNDS per size, in \
                  its column), clock; sample = elapsed / (NLOOP x ROUNDS x {ops_per_round})"
             ),
-        }
-    }
-}
-
-/// How PAW_TAIL's single-iteration times are taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Singles {
-    /// Iterations back to back, one clock read between two, on task 0's clock (a
-    /// ping-pong: task 0 starts every round trip).
-    Leader,
-    /// A barrier before each call, outside the timing; each call's time is the tasks'
-    /// times combined by the bench's rule.
-    Separated,
-}
-
-/// PAW_TAIL: after the samples of each workload, `count` iterations timed one by one, whose
-/// percentiles are added to the row ([`Measurement::tail`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Tail {
-    /// Single iterations per workload.
-    pub count: u64,
-    /// How they are timed.
-    pub singles: Singles,
-    /// The clock they are read on (rank 0's figures).
-    pub timer: TimerInfo,
-}
-
-/// The percentiles PAW_TAIL adds, as `(column, percent)`; PMAX is the longest.
-pub const TAIL_COLUMNS: [(&str, f64); 4] =
-    [("P50", 50.0), ("P90", 90.0), ("P99", 99.0), ("PMAX", 100.0)];
-
-/// The nearest-rank `p`-th percentile of ascending `sorted` (not empty): the smallest value
-/// with at least p % of the values at or below it.
-pub fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
-/// The outcome of measuring one workload.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Measurement {
-    /// This measurement among the process's (from 1): the rows derived from it (a time and
-    /// a bandwidth) are one measured row when rows are counted.
-    pub id: u64,
-    /// Iterations per sample.
-    pub nloop: u64,
-    /// Seconds per operation, one value per repetition, combined over ranks by the bench's
-    /// rule.
-    pub per_op: Vec<f64>,
-    /// Seconds per operation per repetition, minimum over ranks.
-    pub task_min: Vec<f64>,
-    /// Seconds per operation per repetition, maximum over ranks.
-    pub task_max: Vec<f64>,
-    /// PAW_TAIL's single-iteration times, seconds per operation, ascending (empty when off).
-    pub singles: Vec<f64>,
-}
-
-impl Measurement {
-    /// Medians over the repetitions of `f(minimum over ranks)` and `f(maximum over
-    /// ranks)`: how far apart the fastest and slowest task were.
-    pub fn spread(&self, f: impl Fn(f64) -> f64) -> [f64; 2] {
-        let median = |v: &[f64]| Stats::of(&v.iter().map(|&t| f(t)).collect::<Vec<_>>()).median;
-        [median(&self.task_min), median(&self.task_max)]
-    }
-
-    /// `f` of PAW_TAIL's percentiles ([`TAIL_COLUMNS`]), ready for the extra columns; empty
-    /// when PAW_TAIL is off. `f` must not reverse the order (a time, not a rate).
-    pub fn tail(&self, f: impl Fn(f64) -> f64) -> Vec<f64> {
-        if self.singles.is_empty() {
-            return vec![];
-        }
-        TAIL_COLUMNS.iter().map(|&(_, p)| f(percentile(&self.singles, p))).collect()
-    }
-
-    /// Row of `f(seconds per op)` over the repetitions, e.g. `|t| t * 1e6` for µs or
-    /// `|t| bytes / t / MB` for bandwidth.
-    pub fn row(&self, f: impl Fn(f64) -> f64) -> Row {
-        let values: Vec<f64> = self.per_op.iter().map(|&t| f(t)).collect();
-        Row {
-            stats: Stats::of(&values),
-            nloop: self.nloop,
-            nreps: values.len(),
-            check: Verdict::Unchecked,
-            measurement: self.id,
         }
     }
 }
@@ -199,7 +117,7 @@ impl<'t, T: Team> Bench<'t, T> {
             calibration,
             last_nloop: None,
             steps: 0,
-            hang: test_hang(),
+            hang: watchdog::test_hang(),
             warned: false,
             tail: None,
             rounds: 1,
@@ -282,88 +200,6 @@ impl<'t, T: Team> Bench<'t, T> {
         self.combine
     }
 
-    /// Header lines stating the timing model, the rank combination, the loop policy, the
-    /// repetitions and the interval.
-    pub fn describe(&self) -> Vec<String> {
-        let loops = self.calibration.loops();
-        let ranks = if self.team.size() == 1 {
-            "one process, nothing to combine".to_string()
-        } else if self.combine != self.rule {
-            format!(
-                "{} (PAW_COMBINE={}; the benchmark's own rule: {})",
-                self.combine.describe(),
-                self.combine.name(),
-                self.rule.name()
-            )
-        } else {
-            self.combine.describe().to_string()
-        };
-        let n = loops.nreps;
-        let budget = if loops.max_time_set {
-            format!("{} s (PAW_MAX_TIME)", loops.max_time)
-        } else {
-            format!("{DEFAULT_BUDGET} x the first {n} samples' time")
-        };
-        let repetitions = match loops.until() {
-            Until::Fixed => format!("NREPS={n} samples per size, fixed (PAW 1.6's rule; unset NREPS to add samples until the interval is narrow)"),
-            Until::Reach(p) => format!(
-                "at least NREPS={n} samples per size, more (in growing batches) until the \
-                 median's 95% interval lies within +-{}% of it (PAW_PRECISION={p}) or the next \
-                 batch would pass {} s spent on added samples (PAW_MAX_TIME), at most {MAX_SAMPLES}",
-                p * 100.0,
-                loops.max_time
-            ),
-            Until::Narrow => format!(
-                "at least {n} samples per size, more (in growing batches) until the median's 95% \
-                 interval is within PAW_TOLERANCE={} of it (the row is not NOISY) or the next batch \
-                 would take the added samples' time past {budget}, at most {MAX_SAMPLES}: a NOISY row is one \
-                 whose budget ran out (NREPS=N: exactly N samples, as PAW 1.6)",
-                loops.tolerance
-            ),
-        };
-        let (l, u, cover) = median_interval(n as usize);
-        let example = if l == 1 {
-            format!("with {n} samples MIN and MAX, coverage {:.1}%", cover * 100.0)
-        } else {
-            format!(
-                "with {n} samples the {} and {}, coverage {:.1}%",
-                ordinal(l),
-                ordinal(u),
-                cover * 100.0
-            )
-        };
-        vec![
-            format!("timing: {}", self.timing.describe()),
-            format!("ranks combined: {ranks}"),
-            format!("nloop: {}", self.calibration.describe()),
-            format!("repetitions: {repetitions}"),
-            format!(
-                "interval: CI_LO, CI_HI bound the median with 95% confidence whatever the \
-                 distribution: the l-th and (n+1-l)-th smallest of the n samples ({example}; \
-                 below 6 samples no 95% interval exists and they are MIN and MAX)"
-            ),
-            format!(
-                "noisy: NOISY is 1 when CI_HI - CI_LO exceeds {}% of MEDIAN (PAW_TOLERANCE={})",
-                loops.tolerance * 100.0,
-                loops.tolerance
-            ),
-        ]
-    }
-
-    /// PAW_TAIL's columns (P50, P90, P99, PMAX in usec) for a time file's extra columns;
-    /// none when PAW_TAIL is off.
-    pub fn tail_columns(&self) -> Vec<Column> {
-        match self.tail {
-            Some(_) => TAIL_COLUMNS.iter().map(|&(name, _)| Column::fixed(name, "usec")).collect(),
-            None => vec![],
-        }
-    }
-
-    /// The header line of a file with [`Bench::tail_columns`].
-    pub fn tail_line(&self) -> Option<String> {
-        self.tail.map(|t| t.describe(self.ops_per_iter(), self.combine))
-    }
-
     /// Measures `op` (collective: every rank calls this with its side of the operation).
     /// `step` names the workload (a size, a kernel) for the watchdog.
     ///
@@ -379,13 +215,35 @@ impl<'t, T: Team> Bench<'t, T> {
         let what = if label.parse::<f64>().is_ok() { "size" } else { "step" };
         watchdog::step(format!("the measurement at {what} {label}"));
         if self.hang == Some((team.rank(), self.steps)) {
-            loop {
-                std::thread::sleep(std::time::Duration::from_secs(3600));
-            }
+            watchdog::hang_forever();
         }
         self.steps += 1;
-        // Every estimate is the slowest rank's: rank 0 may have the least to do (a passive
-        // target). First one timed iteration: a warm-up, and a bound on what more cost.
+        let nloop = self.choose_nloop(&mut op)?;
+        let (nloop, mut local, first) = self.first_samples(&label, nloop, &mut op)?;
+        let per_iter = nloop as f64 * self.ops_per_iter();
+        let per_op = |v: &[f64]| v.iter().map(|s| s / per_iter).collect::<Vec<_>>();
+        self.add_samples(&mut local, first, nloop, &per_op, &mut op);
+        self.last_nloop = Some(nloop);
+        let singles = match self.tail {
+            Some(tail) => self.single_times(tail, &mut op),
+            None => vec![],
+        };
+        static MEASUREMENTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Ok(Measurement {
+            id: MEASUREMENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            nloop,
+            per_op: per_op(&team.combine(&local, self.combine)),
+            task_min: per_op(&team.combine(&local, Combine::Min)),
+            task_max: per_op(&team.combine(&local, Combine::Max)),
+            singles,
+        })
+    }
+
+    /// The warm-up and NLOOP: one timed iteration, then up to the calibration's warm-up
+    /// count but at most about [`WARMUP_SECONDS`] more; rank 0 chooses NLOOP from the
+    /// slowest rank's time per iteration (rank 0 may have the least to do: a passive target).
+    fn choose_nloop(&mut self, op: &mut impl FnMut()) -> Result<u64> {
+        let team = self.team;
         team.barrier();
         let start = team.now();
         op();
@@ -405,20 +263,29 @@ impl<'t, T: Team> Bench<'t, T> {
         };
         let proposal = if team.is_root() { Some(self.calibration.nloop(t_iter)) } else { None };
         let ok = team.share_u64(!matches!(proposal, Some(Err(_))) as u64) == 1;
-        let mut nloop = match proposal {
-            Some(Err(e)) => return Err(Error::input(e)),
-            _ if !ok => {
-                return Err(Error::input("NLOOP settings cannot be met (reported by rank 0)"))
-            }
-            Some(Ok(n)) => team.share_u64(n),
-            None => team.share_u64(0),
-        };
+        match proposal {
+            Some(Err(e)) => Err(Error::input(e)),
+            _ if !ok => Err(Error::input("NLOOP settings cannot be met (reported by rank 0)")),
+            Some(Ok(n)) => Ok(team.share_u64(n)),
+            None => Ok(team.share_u64(0)),
+        }
+    }
 
+    /// NREPS samples of `nloop` iterations, taken again with NLOOP doubled while rank 0
+    /// finds them under the timer's floor (at most [`MAX_RERUNS`] times): the NLOOP used,
+    /// this rank's samples and how long they took.
+    fn first_samples(
+        &mut self,
+        step: &str,
+        mut nloop: u64,
+        op: &mut impl FnMut(),
+    ) -> Result<(u64, Vec<f64>, f64)> {
+        let team = self.team;
         let nreps = self.calibration.loops().nreps as usize;
         let mut reruns = 0;
-        let (mut local, mut combined, first) = loop {
+        loop {
             let t0 = team.now();
-            let local = self.samples(nreps, nloop, &mut op);
+            let local = self.samples(nreps, nloop, op);
             let first = team.now() - t0;
             let combined = team.combine(&local, self.combine);
             let shortest = combined.iter().copied().fold(f64::INFINITY, f64::min);
@@ -455,54 +322,51 @@ impl<'t, T: Team> Bench<'t, T> {
                             self.calibration.floor() * 1e6
                         ));
                     }
-                    break (local, combined, first);
+                    return Ok((nloop, local, first));
                 }
-            }
-        };
-        let per_iter = nloop as f64 * self.ops_per_iter();
-        let per_op = |v: &[f64]| v.iter().map(|s| s / per_iter).collect::<Vec<_>>();
-
-        // Rank 0 adds samples in growing batches until the interval is as narrow as asked,
-        // as long as the next batch fits in the size's budget (at its samples' mean time;
-        // 10 % slack, as that estimate is only an estimate).
-        let loops = *self.calibration.loops();
-        let until = loops.until();
-        if until != Until::Fixed {
-            let budget = loops.budget(first);
-            let started = team.now();
-            loop {
-                let add = (local.len() / 2).max(nreps).min(MAX_SAMPLES - local.len());
-                let enough = team.is_root() && {
-                    let stats = Stats::of(&per_op(&combined));
-                    let reached = match until {
-                        Until::Reach(p) => stats.relative_reach() <= p,
-                        _ => !stats.noisy(loops.tolerance),
-                    };
-                    let spent = team.now() - started;
-                    let next = add as f64 * (first + spent) / local.len() as f64;
-                    reached || add == 0 || spent + next > budget * 1.1
-                };
-                if team.share_u64(enough as u64) == 1 {
-                    break;
-                }
-                local.extend(self.samples(add, nloop, &mut op));
-                combined = team.combine(&local, self.combine);
             }
         }
-        self.last_nloop = Some(nloop);
-        let singles = match self.tail {
-            Some(tail) => self.single_times(tail, &mut op),
-            None => vec![],
-        };
-        static MEASUREMENTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        Ok(Measurement {
-            id: MEASUREMENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            nloop,
-            per_op: per_op(&combined),
-            task_min: per_op(&team.combine(&local, Combine::Min)),
-            task_max: per_op(&team.combine(&local, Combine::Max)),
-            singles,
-        })
+    }
+
+    /// Unless NREPS is fixed, rank 0 adds samples to `local` in growing batches until the
+    /// interval is as narrow as asked, as long as the next batch fits in the size's budget
+    /// (at its samples' mean time; 10 % slack, as that estimate is only an estimate).
+    fn add_samples(
+        &mut self,
+        local: &mut Vec<f64>,
+        first: f64,
+        nloop: u64,
+        per_op: &impl Fn(&[f64]) -> Vec<f64>,
+        op: &mut impl FnMut(),
+    ) {
+        let team = self.team;
+        let loops = *self.calibration.loops();
+        let until = loops.until();
+        if until == Until::Fixed {
+            return;
+        }
+        let nreps = loops.nreps as usize;
+        let budget = loops.budget(first);
+        let started = team.now();
+        let mut combined = team.combine(local, self.combine);
+        loop {
+            let add = (local.len() / 2).max(nreps).min(MAX_SAMPLES - local.len());
+            let enough = team.is_root() && {
+                let stats = Stats::of(&per_op(&combined));
+                let reached = match until {
+                    Until::Reach(p) => stats.relative_reach() <= p,
+                    _ => !stats.noisy(loops.tolerance),
+                };
+                let spent = team.now() - started;
+                let next = add as f64 * (first + spent) / local.len() as f64;
+                reached || add == 0 || spent + next > budget * 1.1
+            };
+            if team.share_u64(enough as u64) == 1 {
+                break;
+            }
+            local.extend(self.samples(add, nloop, op));
+            combined = team.combine(local, self.combine);
+        }
     }
 
     /// PAW_TAIL's single iterations: seconds per operation, ascending (rank 0's are the
@@ -569,66 +433,12 @@ impl<'t, T: Team> Bench<'t, T> {
     }
 }
 
-impl Tail {
-    /// The header line: what was timed, how the percentiles are read, and how far the clock
-    /// can be trusted for one iteration.
-    fn describe(&self, ops_per_iter: f64, combine: Combine) -> String {
-        let how = match self.singles {
-            Singles::Leader => "iterations back to back, one clock read between two, on task \
-                                0's clock"
-                .to_string(),
-            Singles::Separated => format!(
-                "each call after a barrier, timed alone; per call the {}",
-                combine.describe().replace(" of each repetition's time", "")
-            ),
-        };
-        let per = if ops_per_iter == 1.0 {
-            String::new()
-        } else {
-            format!(", divided by {ops_per_iter}")
-        };
-        let t = self.timer;
-        let trusted = crate::timer::SAFETY * t.overhead.max(t.step);
-        format!(
-            "tail: PAW_TAIL={} single iterations per size after its samples ({how}{per}); \
-             P50, P90, P99: nearest-rank percentiles of them, PMAX the longest, usec; each \
-             iteration's time holds one clock read ({:.4} usec) on a clock whose smallest \
-             step is {:.4} usec, so an iteration shorter than {:.3} usec carries more than 1% \
-             clock error",
-            self.count,
-            t.overhead * 1e6,
-            t.step * 1e6,
-            trusted * 1e6
-        )
-    }
-}
-
-/// 1st, 2nd, 3rd, 4th ...
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
-/// The test-only hang hook: `PAW_TEST_HANG=<rank>:<step>` makes that rank stop for good at
-/// the start of that measurement step (counted from 0), as a lost message would, so the
-/// watchdog can be seen to end the job.
-fn test_hang() -> Option<(i32, usize)> {
-    let v = std::env::var("PAW_TEST_HANG").ok()?;
-    let (rank, step) = v.split_once(':')?;
-    Some((rank.trim().parse().ok()?, step.trim().parse().ok()?))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::calib::Policy;
     use crate::config::Loops;
+    use crate::timer::TimerInfo;
     use std::cell::Cell;
     use std::sync::{Arc, Barrier, Mutex};
 
