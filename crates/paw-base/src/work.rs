@@ -1,5 +1,5 @@
 //! CPU work to overlap with communication: passes of a dense 10 x 10 single-precision
-//! matrix-vector multiply-accumulate, x[i] += a[i][j] y[j], 200 flops each, with no MPI call
+//! matrix-vector multiply-accumulate, `x[i] += a[i][j] y[j]`, 200 flops each, with no MPI call
 //! inside (today's IMB CPU_Exploit, used by IMB-NBC and IMB-RMA, and the computation of the
 //! non-blocking collectives). The rate is measured once per process (250 001 passes); a
 //! measurement then asks for as many passes as fill the time it wants.

@@ -139,8 +139,8 @@ impl<'t, T: Team> Bench<'t, T> {
     }
 
     /// Chooses and sets ROUNDS for the next workload, under [`Timing::Rounds`]: doubled from
-    /// 1 (at most [`MAX_ROUNDS`]) until one iteration of that many rounds (`iteration(rounds)`,
-    /// timed here) lasts [`ROUNDS_SHARE`] times the larger of `overhead` (what an iteration
+    /// 1 (at most `MAX_ROUNDS`) until one iteration of that many rounds (`iteration(rounds)`,
+    /// timed here) lasts `ROUNDS_SHARE` times the larger of `overhead` (what an iteration
     /// costs beyond its rounds) and a one-round iteration, so that this cost weighs about
     /// 5 % of it. Rank 0 decides; every rank runs the same iterations.
     pub fn calibrate_rounds(&mut self, overhead: f64, mut iteration: impl FnMut(u64)) -> u64 {

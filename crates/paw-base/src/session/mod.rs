@@ -1,7 +1,7 @@
 //! What the MPI session (paw-core's `Paw`) and the node session ([`crate::Node`]) share.
 //! Here: start-up (timer figures, the environment checked, the watchdog, the run record)
-//! and the data checks' verdicts; in [`settings`] the settings read on rank 0 and shared;
-//! in [`output`] the files and their header.
+//! and the data checks' verdicts; in `settings` the settings read on rank 0 and shared;
+//! in `output` the files and their header.
 
 use crate::bench::Timing;
 use crate::check::Verdict;
