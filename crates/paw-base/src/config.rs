@@ -6,15 +6,10 @@
 
 use crate::error::{Error, Result};
 use crate::vars;
-use crate::vars::Var;
+use crate::vars::{Accepts, Var};
 use std::ops::RangeInclusive;
 
-/// Largest size a variable without a tighter limit accepts (1 TiB): keeps doubling sweeps
-/// far from overflow.
-pub const SIZE_LIMIT: u64 = 1 << 40;
-
-/// Largest MPI message (bytes) and matrix order: an MPI count and a BLAS integer are C ints.
-pub const MPI_COUNT_LIMIT: u64 = i32::MAX as u64;
+pub use crate::vars::{MPI_COUNT_LIMIT, SIZE_LIMIT};
 
 /// A source of environment values (the process environment, or a map in tests).
 pub trait Lookup {
@@ -260,24 +255,16 @@ impl Family {
         }
     }
 
-    /// Largest value the family's variables accept: MPI message sizes must fit an MPI
-    /// count, matrix orders a BLAS integer.
-    pub fn limit(self) -> u64 {
-        match self {
-            Family::P2p | Family::Col | Family::Blas | Family::GpuBlas => MPI_COUNT_LIMIT,
-            Family::Gpu => SIZE_LIMIT,
-        }
-    }
-
     /// Parses MIN, MAX and, with `warmup`, MED (else MED is MIN); MIN must not exceed MAX.
     pub fn parse(self, env: &impl Lookup, warmup: bool) -> Result<SizeRange> {
         let [vmin, vmed, vmax] = self.vars();
         let read = |v: &Var| -> Result<u64> {
-            match self {
-                Family::P2p | Family::Col | Family::Gpu => parse_size(env, v, 1..=self.limit()),
-                Family::Blas | Family::GpuBlas => {
-                    Ok(parse_u64(env, v, 1..=self.limit())?.expect("size variables have defaults"))
+            match v.accepts {
+                Accepts::Bytes(lo, hi) => parse_size(env, v, lo..=hi),
+                Accepts::Whole(lo, hi) => {
+                    Ok(parse_u64(env, v, lo..=hi)?.expect("size variables have defaults"))
                 }
+                Accepts::Said => panic!("{} is a size without a range", v.name),
             }
         };
         let min = read(&vmin)?;

@@ -222,7 +222,11 @@ impl Spec {
     pub fn help_text(&self) -> String {
         let mut vars = String::new();
         for v in self.reads() {
-            vars.push_str(&format!("  {:<22} {} (default {})\n", v.name, v.meaning, v.default));
+            let (accepts, default) = (v.accepts.describe(), v.default);
+            vars.push_str(&format!(
+                "  {:<22} {}{accepts} (default {default})\n",
+                v.name, v.meaning
+            ));
         }
         format!(
             "{} -- {}\n\nTimed: {}\n\nReported: {}\n\nTasks: {}\n\nData check: {}\n\nFiles: {}\n\n\

@@ -11,31 +11,135 @@ pub struct Var {
     pub default: &'static str,
     /// What it sets, with its unit.
     pub meaning: &'static str,
+    /// The values it takes, which the readers enforce and `-h` prints.
+    pub accepts: Accepts,
 }
+
+/// The values a variable takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Accepts {
+    /// A whole number in this range (`Session::knob`).
+    Whole(u64, u64),
+    /// A byte count in this range, with an optional K, M or G suffix (`Session::bytes`).
+    Bytes(u64, u64),
+    /// What its meaning says: text (a path, a name), or a value with a rule of its own.
+    Said,
+}
+
+impl Accepts {
+    /// The range of a number, as `-h` prints it after the meaning (empty for
+    /// [`Accepts::Said`]).
+    pub fn describe(self) -> String {
+        match self {
+            Accepts::Whole(lo, hi) => format!("; {lo} to {hi}"),
+            Accepts::Bytes(lo, hi) => format!("; {lo} to {hi}, K, M, G suffixes"),
+            Accepts::Said => String::new(),
+        }
+    }
+}
+
+/// Largest MPI message (bytes) and matrix order: an MPI count and a BLAS integer are C ints.
+pub const MPI_COUNT_LIMIT: u64 = i32::MAX as u64;
+
+/// Largest size a variable without a tighter limit accepts (1 TiB): keeps doubling sweeps
+/// far from overflow.
+pub const SIZE_LIMIT: u64 = 1 << 40;
 
 macro_rules! var {
     ($name:ident, $default:expr, $meaning:expr) => {
+        var!($name, $default, $meaning, Accepts::Said);
+    };
+    ($name:ident, $default:expr, $meaning:expr, $accepts:expr) => {
         #[doc = $meaning]
-        pub const $name: Var =
-            Var { name: stringify!($name), default: $default, meaning: $meaning };
+        pub const $name: Var = Var {
+            name: stringify!($name),
+            default: $default,
+            meaning: $meaning,
+            accepts: $accepts,
+        };
     };
 }
 
-var!(MIN_P2P_SIZE, "1", "first message size of the sweep, bytes");
-var!(MED_P2P_SIZE, "20000", "message size of the untimed warm-up, bytes");
-var!(MAX_P2P_SIZE, "1000000", "last message size of the sweep, bytes");
-var!(MIN_COL_SIZE, "1", "first message size of the sweep, bytes");
-var!(MED_COL_SIZE, "10000", "message size of the untimed warm-up, bytes");
-var!(MAX_COL_SIZE, "100000", "last message size of the sweep, bytes");
-var!(MIN_BLAS_SIZE, "8", "first matrix order N of the sweep");
-var!(MED_BLAS_SIZE, "1024", "matrix order of the untimed warm-up call");
-var!(MAX_BLAS_SIZE, "10000", "last matrix order N of the sweep");
-var!(MIN_GPU_SIZE, "128", "first transfer size of the sweep, bytes");
-var!(MED_GPU_SIZE, "20000", "transfer size of the untimed warm-up, bytes");
-var!(MAX_GPU_SIZE, "200000000", "last transfer size of the sweep, bytes");
-var!(MIN_GPU_BLAS_SIZE, "8", "first matrix order N of the sweep");
-var!(MED_GPU_BLAS_SIZE, "1024", "matrix order of the untimed warm-up call");
-var!(MAX_GPU_BLAS_SIZE, "9192", "last matrix order N of the sweep");
+var!(
+    MIN_P2P_SIZE,
+    "1",
+    "first message size of the sweep, bytes",
+    Accepts::Bytes(1, MPI_COUNT_LIMIT)
+);
+var!(
+    MED_P2P_SIZE,
+    "20000",
+    "message size of the untimed warm-up, bytes",
+    Accepts::Bytes(1, MPI_COUNT_LIMIT)
+);
+var!(
+    MAX_P2P_SIZE,
+    "1000000",
+    "last message size of the sweep, bytes",
+    Accepts::Bytes(1, MPI_COUNT_LIMIT)
+);
+var!(
+    MIN_COL_SIZE,
+    "1",
+    "first message size of the sweep, bytes",
+    Accepts::Bytes(1, MPI_COUNT_LIMIT)
+);
+var!(
+    MED_COL_SIZE,
+    "10000",
+    "message size of the untimed warm-up, bytes",
+    Accepts::Bytes(1, MPI_COUNT_LIMIT)
+);
+var!(
+    MAX_COL_SIZE,
+    "100000",
+    "last message size of the sweep, bytes",
+    Accepts::Bytes(1, MPI_COUNT_LIMIT)
+);
+var!(MIN_BLAS_SIZE, "8", "first matrix order N of the sweep", Accepts::Whole(1, MPI_COUNT_LIMIT));
+var!(
+    MED_BLAS_SIZE,
+    "1024",
+    "matrix order of the untimed warm-up call",
+    Accepts::Whole(1, MPI_COUNT_LIMIT)
+);
+var!(
+    MAX_BLAS_SIZE,
+    "10000",
+    "last matrix order N of the sweep",
+    Accepts::Whole(1, MPI_COUNT_LIMIT)
+);
+var!(MIN_GPU_SIZE, "128", "first transfer size of the sweep, bytes", Accepts::Bytes(1, SIZE_LIMIT));
+var!(
+    MED_GPU_SIZE,
+    "20000",
+    "transfer size of the untimed warm-up, bytes",
+    Accepts::Bytes(1, SIZE_LIMIT)
+);
+var!(
+    MAX_GPU_SIZE,
+    "200000000",
+    "last transfer size of the sweep, bytes",
+    Accepts::Bytes(1, SIZE_LIMIT)
+);
+var!(
+    MIN_GPU_BLAS_SIZE,
+    "8",
+    "first matrix order N of the sweep",
+    Accepts::Whole(1, MPI_COUNT_LIMIT)
+);
+var!(
+    MED_GPU_BLAS_SIZE,
+    "1024",
+    "matrix order of the untimed warm-up call",
+    Accepts::Whole(1, MPI_COUNT_LIMIT)
+);
+var!(
+    MAX_GPU_BLAS_SIZE,
+    "9192",
+    "last matrix order N of the sweep",
+    Accepts::Whole(1, MPI_COUNT_LIMIT)
+);
 
 var!(NLOOP, "-", "iterations per sample at every size, fixed (unset: calibrated)");
 var!(NLOOP_MAX, "1000", "iterations per sample at the first size; upper bound after it");
@@ -67,20 +171,28 @@ var!(
 var!(
     PAW_TAIL,
     "0",
-    "single iterations timed one by one after each size's samples, for the P50, P90, P99 and PMAX columns (0: off; else 100 to 1000000)"
+    "single iterations timed one by one after each size's samples, for the P50, P90, P99 and PMAX columns (0: off; else 100 to 1000000)",
+    Accepts::Whole(0, 1_000_000)
 );
 var!(PAW_COMBINE, "the benchmark's rule", "how the tasks' times combine: min, max or avg");
-var!(PAW_CHECK, "0", "1: check the data moved after each size (CHECK column)");
+var!(
+    PAW_CHECK,
+    "0",
+    "1: check the data moved after each size (CHECK column)",
+    Accepts::Whole(0, 1)
+);
 var!(PAW_OUTPUT_DIR, ".", "directory for the output files");
 var!(
     PAW_TIMEOUT,
     "600",
-    "seconds one measurement step may take before the job is aborted (0: never)"
+    "seconds one measurement step may take before the job is aborted (0: never)",
+    Accepts::Whole(0, 1_000_000)
 );
 var!(
     PAW_STRICT,
     "0",
-    "1: a variable that looks like paw's but is not read is an error, not a warning"
+    "1: a variable that looks like paw's but is not read is an error, not a warning",
+    Accepts::Whole(0, 1)
 );
 var!(OPENBLAS_NUM_THREADS, "all cores", "threads OpenBLAS uses");
 var!(OMP_NUM_THREADS, "all cores", "threads, when the more specific variable is unset");

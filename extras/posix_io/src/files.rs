@@ -12,22 +12,28 @@ pub const IO_DIR: Var = Var {
     name: "PAW_IO_DIR",
     default: "PAW_OUTPUT_DIR",
     meaning: "directory of the scratch files paw_io.<rank>",
+    accepts: paw_core::vars::Accepts::Said,
 };
 /// IO_FILE_SIZE: bytes each task writes.
-pub const FILE_SIZE: Var =
-    Var { name: "IO_FILE_SIZE", default: "268435456", meaning: "bytes each task writes and reads" };
+pub const FILE_SIZE: Var = Var {
+    name: "IO_FILE_SIZE",
+    default: "268435456",
+    meaning: "bytes each task writes and reads",
+    accepts: paw_core::vars::Accepts::Bytes(1, 1 << 40),
+};
 /// IO_TRANSFER_SIZE: bytes per write() or read() call.
 pub const TRANSFER_SIZE: Var = Var {
     name: "IO_TRANSFER_SIZE",
     default: "1048576",
     meaning: "bytes per write() or read() call",
+    accepts: paw_core::vars::Accepts::Bytes(1, 1 << 30),
 };
 
 /// IO_FILE_SIZE and IO_TRANSFER_SIZE, the transfer at most the file, the buffers (data
 /// and read-back) within memory.
 pub fn sizes(paw: &Paw) -> paw_core::Result<(usize, usize)> {
-    let file_size = paw.bytes(&FILE_SIZE, 1..=1 << 40)? as usize;
-    let transfer = paw.bytes(&TRANSFER_SIZE, 1..=1 << 30)? as usize;
+    let file_size = paw.bytes(&FILE_SIZE)? as usize;
+    let transfer = paw.bytes(&TRANSFER_SIZE)? as usize;
     if transfer > file_size {
         return Err(Error::input(format!(
             "IO_TRANSFER_SIZE={transfer} is larger than IO_FILE_SIZE={file_size}; \

@@ -37,12 +37,13 @@ const DELAY: Var = Var {
     name: "OVERHEAD_DELAY_NS",
     default: "100",
     meaning: "busy delay per task, nanoseconds (EPCC's 0.1 usec)",
+    accepts: paw_base::vars::Accepts::Whole(1, 10_000_000),
 };
 
 fn main() -> std::process::ExitCode {
     paw_base::main(SPEC.name, || {
         let node = Node::init(&SPEC)?;
-        let delay_ns = node.knob(&DELAY, 1..=10_000_000)?;
+        let delay_ns = node.knob(&DELAY)?;
         let most =
             node.threads(&[vars::RAYON_NUM_THREADS])?.map_or(paw_base::cores(), |t| t as usize);
         let mut counts: Vec<usize> =

@@ -10,6 +10,7 @@ pub const KERNEL: Var = Var {
     name: "STREAM_KERNEL",
     default: "auto",
     meaning: "kernels' instruction set: auto (the widest this CPU has), avx512, avx2 or baseline",
+    accepts: paw_base::vars::Accepts::Said,
 };
 
 /// One compiled set of the four kernels, each over one thread's block of the arrays.

@@ -9,6 +9,7 @@ pub const ARRAY_SIZE: Var = Var {
     name: "STREAM_ARRAY_SIZE",
     default: "max(10^7, 4 x last-level cache / 8 B)",
     meaning: "elements per array",
+    accepts: paw_base::vars::Accepts::Whole(1, 1 << 36),
 };
 
 /// Elements per array (STREAM_ARRAY_SIZE, else STREAM's rule: at least 4x the last-level
@@ -16,7 +17,7 @@ pub const ARRAY_SIZE: Var = Var {
 pub fn length(node: &Node) -> paw_base::Result<(usize, Vec<String>)> {
     let llc = paw_base::last_level_cache_bytes();
     let n = match std::env::var_os(ARRAY_SIZE.name) {
-        Some(_) => node.knob(&ARRAY_SIZE, 1..=1 << 36)? as usize,
+        Some(_) => node.knob(&ARRAY_SIZE)? as usize,
         None => (4 * llc.unwrap_or(0) as usize / 8).max(10_000_000),
     };
     node.fits_in_memory(24 * n as u128, ARRAY_SIZE.name, "the three arrays")?;

@@ -5,7 +5,6 @@
 //! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
 //! from it.
 use paw_base::schema::GFLOP_PER_S;
-use paw_base::MPI_COUNT_LIMIT;
 use paw_base::{
     vars, Axis, Check, Combine, DatSpec, Error, Files, Node, Policy, Ranks, Spec, Timing,
 };
@@ -35,7 +34,7 @@ threads",
 fn main() -> std::process::ExitCode {
     paw_base::main(SPEC.name, || {
         let mut node = Node::init(&SPEC)?;
-        let n = node.knob(&vars::MAX_BLAS_SIZE, 1..=MPI_COUNT_LIMIT)? as usize;
+        let n = node.knob(&vars::MAX_BLAS_SIZE)? as usize;
         let threads = paw_blas::start(&mut node)?;
         paw_blas::fits::<f64>(&node, 3 * (n as u128).pow(2), "MAX_BLAS_SIZE")?;
 

@@ -29,7 +29,8 @@ pub const COPY_CHECK: &str = "a pattern goes each way the binary copies, through
 pub const GPU_MISALIGN: Var = Var {
     name: "GPU_MISALIGN",
     default: "8",
-    meaning: "bytes past a page boundary where the host buffer starts (1-4095)",
+    meaning: "bytes past a page boundary where the host buffer starts",
+    accepts: paw_base::vars::Accepts::Whole(1, 4095),
 };
 
 /// Which way the bytes go in one timed iteration.
@@ -342,7 +343,7 @@ impl Sweep {
         let mut node = Node::init(spec)?;
         let sizes = node.sizes(Family::Gpu)?;
         let offset = match transfer.host {
-            Host::Misaligned => node.knob(&GPU_MISALIGN, 1..=4095)? as usize,
+            Host::Misaligned => node.knob(&GPU_MISALIGN)? as usize,
             _ => 0,
         };
         let count = devices()?;

@@ -57,6 +57,7 @@ const THREAD_LEVEL: Var = Var {
     name: "PAW_THREAD_LEVEL",
     default: "multiple",
     meaning: "thread level requested: single, funneled, serialized or multiple",
+    accepts: paw_core::vars::Accepts::Said,
 };
 
 /// The level PAW_THREAD_LEVEL asks for.

@@ -12,30 +12,49 @@ pub const SIZE: Var = Var {
     name: "MATRIX_SIZE",
     default: "1048576",
     meaning: "bytes per message of the bandwidth map",
+    accepts: paw_core::vars::Accepts::Bytes(1, 1 << 30),
 };
 /// MATRIX_WINDOW.
-pub const WINDOW: Var =
-    Var { name: "MATRIX_WINDOW", default: "8", meaning: "messages in flight per link and step" };
+pub const WINDOW: Var = Var {
+    name: "MATRIX_WINDOW",
+    default: "8",
+    meaning: "messages in flight per link and step",
+    accepts: paw_core::vars::Accepts::Whole(1, 4096),
+};
 /// MATRIX_LAT_SIZE.
-pub const LAT_SIZE: Var =
-    Var { name: "MATRIX_LAT_SIZE", default: "8", meaning: "bytes per message of the latency map" };
+pub const LAT_SIZE: Var = Var {
+    name: "MATRIX_LAT_SIZE",
+    default: "8",
+    meaning: "bytes per message of the latency map",
+    accepts: paw_core::vars::Accepts::Bytes(0, 1 << 24),
+};
 /// MATRIX_LAT_ITERS.
-pub const LAT_ITERS: Var =
-    Var { name: "MATRIX_LAT_ITERS", default: "100", meaning: "round trips per latency sample" };
+pub const LAT_ITERS: Var = Var {
+    name: "MATRIX_LAT_ITERS",
+    default: "100",
+    meaning: "round trips per latency sample",
+    accepts: paw_core::vars::Accepts::Whole(1, 1_000_000),
+};
 /// MATRIX_SAMPLES.
-pub const SAMPLES: Var =
-    Var { name: "MATRIX_SAMPLES", default: "5", meaning: "samples per link; the median counts" };
+pub const SAMPLES: Var = Var {
+    name: "MATRIX_SAMPLES",
+    default: "5",
+    meaning: "samples per link; the median counts",
+    accepts: paw_core::vars::Accepts::Whole(1, 1000),
+};
 /// MATRIX_PER_TASK: map every task instead of one per host.
 pub const PER_TASK: Var = Var {
     name: "MATRIX_PER_TASK",
     default: "0",
     meaning: "1: every task is a node of the map (0: the first task of each host)",
+    accepts: paw_core::vars::Accepts::Whole(0, 1),
 };
 /// MATRIX_LOW: the fraction of the median link below which a link is low, percent.
 pub const LOW: Var = Var {
     name: "MATRIX_LOW",
     default: "80",
     meaning: "percent of the median link's bandwidth below which a link is low",
+    accepts: paw_core::vars::Accepts::Whole(1, 99),
 };
 
 /// The map's settings (collective: read on rank 0 and shared).
@@ -59,12 +78,12 @@ impl Settings {
     /// Reads every setting (a bad one is an error on every rank) and checks that the
     /// buffers fit in memory.
     pub fn read(paw: &Paw) -> paw_core::Result<Settings> {
-        let size = paw.bytes(&SIZE, 1..=1 << 30)? as usize;
-        let window = paw.knob(&WINDOW, 1..=4096)? as usize;
-        let lat_size = paw.bytes(&LAT_SIZE, 0..=1 << 24)? as usize;
-        let iters = paw.knob(&LAT_ITERS, 1..=1_000_000)?;
-        let samples = paw.knob(&SAMPLES, 1..=1000)?;
-        let low = paw.knob(&LOW, 1..=99)? as f64 / 100.0;
+        let size = paw.bytes(&SIZE)? as usize;
+        let window = paw.knob(&WINDOW)? as usize;
+        let lat_size = paw.bytes(&LAT_SIZE)? as usize;
+        let iters = paw.knob(&LAT_ITERS)?;
+        let samples = paw.knob(&SAMPLES)?;
+        let low = paw.knob(&LOW)? as f64 / 100.0;
         let held = ((window + 1) * size) as u128;
         paw.fits_in_memory(held, "MATRIX_WINDOW x MATRIX_SIZE", "buffers")?;
         Ok(Settings { size, window, lat_size, iters, samples, low })
@@ -89,7 +108,7 @@ impl Nodes {
     /// The nodes of this run (collective): rank 0, which holds every task's placement,
     /// chooses them and every rank learns its choice. Fewer than 2 is bad input.
     pub fn of(paw: &Paw) -> paw_core::Result<Nodes> {
-        let per_task = paw.knob(&PER_TASK, 0..=1)? == 1;
+        let per_task = paw.knob(&PER_TASK)? == 1;
         // Rank 0's choice, a line `rank label` per node.
         let mut chosen = String::new();
         if paw.rank() == 0 {

@@ -37,7 +37,7 @@ one-way time, MB/s (MB = 2^20 B).",
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
-        let size = paw.bytes(&vars::MAX_P2P_SIZE, 1..=paw_core::MPI_COUNT_LIMIT)?;
+        let size = paw.bytes(&vars::MAX_P2P_SIZE)?;
         let only = SizeRange { min: size, med: size, max: size };
         let timing = Timing::Batch { ops_per_iter: 2.0 };
         let sweep = Sweep::start(&paw, only, timing, &[])?.scaled((paw.size() / 2) as f64);

@@ -52,7 +52,7 @@ fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init_thread(&SPEC, Threading::Multiple)?;
         let sizes = Sweep::sizes(&paw)?;
-        let threads = paw.knob(&MT_THREADS, 1..=64)? as usize;
+        let threads = paw.knob(&MT_THREADS)? as usize;
         let (isolation, comms) = communicators(&paw, threads)?;
         let bench = paw.bench(Timing::Rounds { ops_per_round: 2.0 }, Policy::Calibrated)?;
         let (rank, pair, most, med) =

@@ -13,7 +13,8 @@ use std::sync::Barrier;
 pub const MT_THREADS: Var = Var {
     name: "MT_THREADS",
     default: "2",
-    meaning: "threads per task, each in its own ping-pong, 1 to 64",
+    meaning: "threads per task, each in its own ping-pong",
+    accepts: paw_core::vars::Accepts::Whole(1, 64),
 };
 /// How the threads' messages are kept apart.
 pub const MT_ISOLATION: Var = Var {
@@ -22,6 +23,7 @@ pub const MT_ISOLATION: Var = Var {
     meaning: "how the threads' messages are kept apart: tags (thread t sends on tags 2t and \
               2t+1 of one MPI_Comm_dup of MPI_COMM_WORLD) or comms (each thread its own \
               MPI_Comm_dup, tags 0 and 1)",
+    accepts: paw_core::vars::Accepts::Said,
 };
 
 /// MT_ISOLATION and the communicators it asks for (collective): one MPI_Comm_dup of

@@ -129,8 +129,12 @@ pub const ACC_CHECK: &str = "one more epoch into task 0's zeroed window, every o
                              its window with the exact sum";
 
 /// WINDOW_SIZE: messages in flight per pair in the message-rate tests (PAW Table 3.1).
-pub const WINDOW_SIZE: Var =
-    Var { name: "WINDOW_SIZE", default: "128", meaning: "messages in flight per pair" };
+pub const WINDOW_SIZE: Var = Var {
+    name: "WINDOW_SIZE",
+    default: "128",
+    meaning: "messages in flight per pair",
+    accepts: paw_core::vars::Accepts::Whole(1, 65536),
+};
 
 /// One ping-pong of PAW Table 7.5: the leader runs MPI_Send then MPI_Recv, its partner
 /// MPI_Recv then MPI_Send.
@@ -167,7 +171,7 @@ pub const RECEIVE_LIMIT: u64 = 1 << 34;
 /// need more than [`RECEIVE_LIMIT`] bytes of receive buffers (one per message in flight, of
 /// MAX_P2P_SIZE bytes each). Collective: read on rank 0 and shared.
 pub fn window_size(paw: &Paw, sizes: &SizeRange) -> paw_core::Result<usize> {
-    let ws = paw.knob(&WINDOW_SIZE, 1..=65536)?;
+    let ws = paw.knob(&WINDOW_SIZE)?;
     let held = ws * sizes.max;
     if held > RECEIVE_LIMIT {
         return Err(Error::input(format!(

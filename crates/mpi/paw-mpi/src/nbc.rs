@@ -15,7 +15,8 @@ pub const NBC_COMPUTE: Var = Var {
     name: "NBC_COMPUTE",
     default: "100",
     meaning: "computation between each call's start and wait, percent of the size's pure \
-              communication time (0: none; no overlap is measured), at most 1000",
+              communication time (0: none; no overlap is measured)",
+    accepts: paw_core::vars::Accepts::Whole(0, 1000),
 };
 
 /// The variables only the non-blocking collectives read.
@@ -117,7 +118,7 @@ pub struct Overlap<'p> {
 impl<'p> Overlap<'p> {
     /// Reads NBC_COMPUTE and creates `<stem>_time-np_NNNN.dat` (collective).
     pub fn new(paw: &'p Paw, stem: &str) -> paw_core::Result<Overlap<'p>> {
-        let percent = paw.knob(&NBC_COMPUTE, 0..=1000)?;
+        let percent = paw.knob(&NBC_COMPUTE)?;
         let bench = paw.bench(Timing::PerCall, Policy::Calibrated)?;
         let rate = paw_core::work::rate();
         let mut notes = vec![format!(

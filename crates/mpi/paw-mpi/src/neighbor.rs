@@ -12,7 +12,8 @@ use paw_core::{Error, Paw, Var};
 pub const NBR_DIMS: Var = Var {
     name: "NBR_DIMS",
     default: "2",
-    meaning: "dimensions of the Cartesian grid of tasks (MPI_Dims_create), 1 to 6",
+    meaning: "dimensions of the Cartesian grid of tasks (MPI_Dims_create)",
+    accepts: paw_core::vars::Accepts::Whole(1, 6),
 };
 
 /// NBR_PERIODIC: whether the grid wraps around.
@@ -21,6 +22,7 @@ pub const NBR_PERIODIC: Var = Var {
     default: "1",
     meaning: "1: every dimension wraps around (a torus); 0: none does, and tasks at an edge \
               have fewer neighbours",
+    accepts: paw_core::vars::Accepts::Whole(0, 1),
 };
 
 /// The variables only the neighbourhood collectives read.
@@ -55,8 +57,8 @@ impl std::fmt::Debug for Grid {
 impl Grid {
     /// Reads NBR_DIMS and NBR_PERIODIC and builds the grid (collective).
     pub fn new(paw: &Paw) -> paw_core::Result<Grid> {
-        let ndims = paw.knob(&NBR_DIMS, 1..=6)? as usize;
-        let periodic = paw.knob(&NBR_PERIODIC, 0..=1)? == 1;
+        let ndims = paw.knob(&NBR_DIMS)? as usize;
+        let periodic = paw.knob(&NBR_PERIODIC)? == 1;
         let dims = dims_create(paw.size(), ndims);
         let counts: Vec<i32> = dims.iter().map(|&d| d as i32).collect();
         let comm = paw

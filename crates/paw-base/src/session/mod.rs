@@ -80,12 +80,12 @@ impl<T: Team> Session<T> {
             process::at_exit(move |outcome| finish(&ledger, outcome));
         }
         session.note(&vars::PAW_OUTPUT_DIR, if dir.is_empty() { "." } else { &dir });
-        let timeout = session.knob(&vars::PAW_TIMEOUT, 0..=1_000_000)?;
+        let timeout = session.knob(&vars::PAW_TIMEOUT)?;
         watchdog::start(timeout);
         // Already applied by warn_unknown_vars; read again to be recorded.
-        session.knob(&vars::PAW_STRICT, 0..=1)?;
+        session.knob(&vars::PAW_STRICT)?;
         if let Check::Data(_) = spec.check {
-            session.checking = session.knob(&vars::PAW_CHECK, 0..=1)? == 1;
+            session.checking = session.knob(&vars::PAW_CHECK)? == 1;
         }
         // Every setting is checked before the benchmark starts work (finds a GPU,
         // allocates): the loop controls too, when the benchmark declares them.

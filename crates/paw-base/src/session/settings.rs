@@ -9,9 +9,8 @@ use crate::error::{Error, Result};
 use crate::meta::{self};
 use crate::spec::Check;
 use crate::team::{Combine, Team};
-use crate::vars::{Unread, Var};
+use crate::vars::{Accepts, Unread, Var};
 use crate::{process, vars};
-use std::ops::RangeInclusive;
 
 /// Runs `parse` on rank 0 and gives its result to every rank.
 ///
@@ -110,21 +109,28 @@ impl<T: Team> Session<T> {
         Ok(SizeRange { min, med, max })
     }
 
-    /// A whole-number variable in `range` (its default when unset), read on rank 0 and
-    /// shared (collective).
-    pub fn knob(&self, var: &Var, range: RangeInclusive<u64>) -> Result<u64> {
+    /// A whole-number variable in its [`Accepts::Whole`] range (its default when unset), read
+    /// on rank 0 and shared (collective).
+    pub fn knob(&self, var: &Var) -> Result<u64> {
+        let Accepts::Whole(lo, hi) = var.accepts else {
+            panic!("{} is not declared a whole number", var.name)
+        };
         let [v] = shared(&self.team, || {
-            let v = config::parse_u64(&ProcessEnv, var, range)?;
+            let v = config::parse_u64(&ProcessEnv, var, lo..=hi)?;
             Ok([v.unwrap_or_else(|| panic!("{} has no numeric default", var.name))])
         })?;
         self.note(var, &v.to_string());
         Ok(v)
     }
 
-    /// A byte count in `range` (its default when unset; K, M and G suffixes, see
-    /// [`config::parse_size`]), read on rank 0 and shared (collective); noted in bytes.
-    pub fn bytes(&self, var: &Var, range: RangeInclusive<u64>) -> Result<u64> {
-        let [v] = shared(&self.team, || Ok([config::parse_size(&ProcessEnv, var, range)?]))?;
+    /// A byte count in its [`Accepts::Bytes`] range (its default when unset; K, M and G
+    /// suffixes, see [`config::parse_size`]), read on rank 0 and shared (collective); noted
+    /// in bytes.
+    pub fn bytes(&self, var: &Var) -> Result<u64> {
+        let Accepts::Bytes(lo, hi) = var.accepts else {
+            panic!("{} is not declared a byte count", var.name)
+        };
+        let [v] = shared(&self.team, || Ok([config::parse_size(&ProcessEnv, var, lo..=hi)?]))?;
         self.note(var, &v.to_string());
         Ok(v)
     }
@@ -260,7 +266,7 @@ impl<T: Team> Session<T> {
         if !self.spec.reads_var(vars::PAW_TAIL.name) {
             return Ok(None);
         }
-        let count = self.knob(&vars::PAW_TAIL, 0..=1_000_000)?;
+        let count = self.knob(&vars::PAW_TAIL)?;
         if count == 0 {
             return Ok(None);
         }

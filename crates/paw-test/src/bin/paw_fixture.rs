@@ -30,19 +30,37 @@ except task PAW_FIXTURE_RANK, which panics. PAW_FIXTURE=hang: every task waits f
     files: Files::Text("fixture_time-np_NNNN.dat (usec), NNNN = tasks"),
 };
 
-const MODE: Var = Var { name: "PAW_FIXTURE", default: "-", meaning: "panic, hang or sweep" };
-const RANK: Var = Var { name: "PAW_FIXTURE_RANK", default: "1", meaning: "the task that fails" };
-const SLEEP_US: Var =
-    Var { name: "PAW_FIXTURE_SLEEP_US", default: "1000", meaning: "sleep per operation, usec" };
-const BAD: Var =
-    Var { name: "PAW_FIXTURE_BAD", default: "0", meaning: "wrong bytes reported per size" };
+const MODE: Var = Var {
+    name: "PAW_FIXTURE",
+    default: "-",
+    meaning: "panic, hang or sweep",
+    accepts: paw_core::vars::Accepts::Said,
+};
+const RANK: Var = Var {
+    name: "PAW_FIXTURE_RANK",
+    default: "1",
+    meaning: "the task that fails",
+    accepts: paw_core::vars::Accepts::Whole(0, 1 << 20),
+};
+const SLEEP_US: Var = Var {
+    name: "PAW_FIXTURE_SLEEP_US",
+    default: "1000",
+    meaning: "sleep per operation, usec",
+    accepts: paw_core::vars::Accepts::Whole(0, 10_000_000),
+};
+const BAD: Var = Var {
+    name: "PAW_FIXTURE_BAD",
+    default: "0",
+    meaning: "wrong bytes reported per size",
+    accepts: paw_core::vars::Accepts::Whole(0, 1 << 20),
+};
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
         let paw = Paw::init(&SPEC)?;
         match paw.text(&MODE).as_deref() {
             Some("panic") => {
-                let victim = paw.knob(&RANK, 0..=1 << 20)? as i32;
+                let victim = paw.knob(&RANK)? as i32;
                 if paw.rank() == victim {
                     panic!("deliberate panic on rank {victim}");
                 }
@@ -53,9 +71,9 @@ fn main() -> std::process::ExitCode {
                 std::thread::sleep(Duration::from_secs(3600));
             },
             Some("sweep") => {
-                let sleep_us = paw.knob(&SLEEP_US, 0..=10_000_000)?;
-                let bad_rank = paw.knob(&RANK, 0..=1 << 20)? as i32;
-                let bad = paw.knob(&BAD, 0..=1 << 20)? as usize;
+                let sleep_us = paw.knob(&SLEEP_US)?;
+                let bad_rank = paw.knob(&RANK)? as i32;
+                let bad = paw.knob(&BAD)? as usize;
                 let sizes = paw.sizes(Family::P2p)?;
                 let mut bench = paw.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Fewest)?;
                 let mut out = paw.dat(
