@@ -53,16 +53,9 @@ fn kind(list: &str, name: &str) -> Option<Kind> {
     })
 }
 
-/// Variables whose zero is a meaning (off, none), not an error.
-const ZERO_ALLOWED: &[&str] = &[
-    "PAW_CHECK",
-    "PAW_TIMEOUT",
-    "PAW_MAX_TIME",
-    "PAW_TOLERANCE",
-    "PAW_STRICT",
-    "MATRIX_PER_TASK",
-    "MATRIX_LAT_SIZE",
-];
+/// Variables whose zero is a meaning (off, none), not an error, beside those whose `-h`
+/// range starts at 0 ([`zero_allowed`]).
+const ZERO_ALLOWED: &[&str] = &["PAW_MAX_TIME", "PAW_TOLERANCE"];
 /// Variables whose values are text, not numbers.
 const TEXT: &[&str] =
     &["PAW_OUTPUT_DIR", "PAW_IO_DIR", "PAW_THREAD_LEVEL", "PAW_COMBINE", "PAW_FIXTURE"];
@@ -117,19 +110,27 @@ impl Case {
     }
 }
 
-/// The cases that apply to a paw benchmark with `vars` (from its `-h`).
+/// Whether `var`'s zero is a meaning: listed in [`ZERO_ALLOWED`], or its line of `help`
+/// gives a range from 0 (`; 0 to N`).
+fn zero_allowed(help: &str, var: &str) -> bool {
+    let line = help.lines().find(|l| l.split_whitespace().next() == Some(var));
+    ZERO_ALLOWED.contains(&var) || line.is_some_and(|l| l.contains("; 0 to "))
+}
+
+/// The cases that apply to a paw benchmark with `help`'s variables.
 fn paw_cases(
     index: usize,
-    vars: &[String],
+    help: &binaries::Help,
     wrong_np: Option<usize>,
     files: bool,
     scratch: &Path,
     small_disk: bool,
 ) -> Vec<Case> {
+    let vars = &help.vars;
     let numeric: Vec<&String> = vars.iter().filter(|v| !TEXT.contains(&v.as_str())).collect();
     let pick = |k: usize| numeric[(index + 3 * k) % numeric.len()].as_str();
     let no_zero: Vec<&String> =
-        numeric.iter().copied().filter(|v| !ZERO_ALLOWED.contains(&v.as_str())).collect();
+        numeric.iter().copied().filter(|v| !zero_allowed(&help.text, v)).collect();
     let mut cases =
         vec![Case::new("an unknown argument", &["unknown argument \"--bogus\""]).arg("--bogus")];
     for (k, (value, kind)) in
@@ -335,13 +336,12 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
             Kind::Paw => {
                 let help = binaries::help(&name);
                 let wrong = help.refused_tasks;
-                let cases = paw_cases(index, &help.vars, wrong, true, scratch.path(), small_disk);
+                let cases = paw_cases(index, &help, wrong, true, scratch.path(), small_disk);
                 jobs.push(job(cases, help.start, help.vars));
             }
             Kind::Mpi4 => {
                 let help = binaries::help(&name);
-                let mut cases =
-                    paw_cases(index, &help.vars, None, true, scratch.path(), small_disk);
+                let mut cases = paw_cases(index, &help, None, true, scratch.path(), small_disk);
                 if !paw_test::has_mpi4() {
                     let lacks = ["lacks MPI-4's persistent collectives", "accepted"];
                     for c in cases.iter_mut().filter(|c| c.writes()) {
@@ -352,8 +352,7 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
             }
             Kind::Gpu => {
                 let help = binaries::help(&name);
-                let cases =
-                    paw_cases(index, &help.vars, None, gpus > 0, scratch.path(), small_disk);
+                let cases = paw_cases(index, &help, None, gpus > 0, scratch.path(), small_disk);
                 jobs.push(job(cases, help.start, help.vars));
             }
             Kind::Suite(valid) => {
