@@ -15,6 +15,18 @@ pub struct Var {
     pub accepts: Accepts,
 }
 
+impl Var {
+    /// A variable: its name, default, meaning and the values it accepts.
+    pub const fn new(
+        name: &'static str,
+        default: &'static str,
+        meaning: &'static str,
+        accepts: Accepts,
+    ) -> Var {
+        Var { name, default, meaning, accepts }
+    }
+}
+
 /// The values a variable takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Accepts {

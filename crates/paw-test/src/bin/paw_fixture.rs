@@ -2,6 +2,7 @@
 //!
 //! What it does in each PAW_FIXTURE mode is in SPEC below.
 use paw_core::mpi::traits::*;
+use paw_core::vars::Accepts::{Said, Whole};
 use paw_core::{
     vars, Axis, Check, Combine, DatSpec, Error, Family, Files, Paw, Policy, Ranks, Spec, Timing,
     Var,
@@ -30,30 +31,12 @@ except task PAW_FIXTURE_RANK, which panics. PAW_FIXTURE=hang: every task waits f
     files: Files::Text("fixture_time-np_NNNN.dat (usec), NNNN = tasks"),
 };
 
-const MODE: Var = Var {
-    name: "PAW_FIXTURE",
-    default: "-",
-    meaning: "panic, hang or sweep",
-    accepts: paw_core::vars::Accepts::Said,
-};
-const RANK: Var = Var {
-    name: "PAW_FIXTURE_RANK",
-    default: "1",
-    meaning: "the task that fails",
-    accepts: paw_core::vars::Accepts::Whole(0, 1 << 20),
-};
-const SLEEP_US: Var = Var {
-    name: "PAW_FIXTURE_SLEEP_US",
-    default: "1000",
-    meaning: "sleep per operation, usec",
-    accepts: paw_core::vars::Accepts::Whole(0, 10_000_000),
-};
-const BAD: Var = Var {
-    name: "PAW_FIXTURE_BAD",
-    default: "0",
-    meaning: "wrong bytes reported per size",
-    accepts: paw_core::vars::Accepts::Whole(0, 1 << 20),
-};
+const MODE: Var = Var::new("PAW_FIXTURE", "-", "panic, hang or sweep", Said);
+const RANK: Var = Var::new("PAW_FIXTURE_RANK", "1", "the task that fails", Whole(0, 1 << 20));
+const SLEEP_US: Var =
+    Var::new("PAW_FIXTURE_SLEEP_US", "1000", "sleep per operation, usec", Whole(0, 10_000_000));
+const BAD: Var =
+    Var::new("PAW_FIXTURE_BAD", "0", "wrong bytes reported per size", Whole(0, 1 << 20));
 
 fn main() -> std::process::ExitCode {
     paw_core::main(SPEC.name, || {
