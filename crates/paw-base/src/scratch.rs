@@ -11,7 +11,8 @@
 //! cut a peer's removal short.
 //!
 //! MPI-IO libraries may put companion files beside a file they open: Open MPI's shared file
-//! pointer lock `NAME-JOBID-PID.lock`, ROMIO's `.NAME.shfp.N`. They remove them on close,
+//! pointer lock `NAME-JOBID-PID.lock` and the probe `NAME.locktest.RANK` it creates and removes
+//! while the file opens, ROMIO's `.NAME.shfp.N`. They remove them on close,
 //! but not when a rank is killed; companions that appear after a file is registered are
 //! removed with it, those already there are left alone.
 
@@ -212,7 +213,8 @@ fn companions(path: &Path) -> HashSet<OsString> {
         .collect()
 }
 
-/// Whether `entry` is Open MPI's `NAME-JOBID-PID.lock` or ROMIO's `.NAME.shfp.N` for `name`.
+/// Whether `entry` is Open MPI's `NAME-JOBID-PID.lock` or `NAME.locktest.RANK`, or ROMIO's
+/// `.NAME.shfp.N`, for `name`.
 fn is_companion(name: &str, entry: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let lock = entry
@@ -221,12 +223,14 @@ fn is_companion(name: &str, entry: &str) -> bool {
         .and_then(|r| r.strip_suffix(".lock"))
         .and_then(|r| r.split_once('-'))
         .is_some_and(|(job, pid)| digits(job) && digits(pid));
+    let probe =
+        entry.strip_prefix(name).and_then(|r| r.strip_prefix(".locktest.")).is_some_and(digits);
     let shfp = entry
         .strip_prefix('.')
         .and_then(|r| r.strip_prefix(name))
         .and_then(|r| r.strip_prefix(".shfp."))
         .is_some_and(digits);
-    lock || shfp
+    lock || probe || shfp
 }
 
 #[cfg(test)]
@@ -237,6 +241,7 @@ mod tests {
     fn companions_are_named_exactly() {
         assert!(is_companion("IMB_out", "IMB_out-1306263553-8486.lock"));
         assert!(is_companion("IMB_out", ".IMB_out.shfp.42"));
+        assert!(is_companion("IMB_out", "IMB_out.locktest.1"));
         for other in [
             "IMB_out",
             "IMB_out_1",
@@ -247,6 +252,8 @@ mod tests {
             "IMB_out-12.lock",
             ".IMB_out.shfp.",
             ".IMB_out_g0.shfp.1",
+            "IMB_out.locktest.",
+            "IMB_out_1.locktest.0",
         ] {
             assert!(!is_companion("IMB_out", other), "{other}");
         }
