@@ -33,10 +33,11 @@ impl<F: Fn(&str) -> Option<String>> Lookup for F {
     }
 }
 
-/// Whether PAW_CHECK asks for the data check (0 or 1, else bad input): how the suites read
-/// it, by the same rule as a PAW binary's session (which also records the setting).
-pub fn check_requested() -> Result<bool> {
-    Ok(parse_u64(&ProcessEnv, &crate::vars::PAW_CHECK, 0..=1)? == Some(1))
+/// Whether PAW_CHECK in `env` asks for the data check (0 or 1, else bad input): how the
+/// suites read it (from their shared command line), by the same rule as a PAW binary's
+/// session (which also records the setting).
+pub fn check_requested(env: &impl Lookup) -> Result<bool> {
+    Ok(parse_u64(env, &crate::vars::PAW_CHECK, 0..=1)? == Some(1))
 }
 
 /// Reads `var` as a whole number in `range`, or its default when unset (`None` when the

@@ -60,6 +60,7 @@ pub mod about;
 mod bench;
 mod calib;
 pub mod check;
+pub mod cli;
 pub mod config;
 pub mod dat;
 mod error;

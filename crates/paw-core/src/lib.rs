@@ -6,8 +6,8 @@
 //!   with MPI_Wtime): MPI start-up, a panic on any rank ending the job, task-count rules,
 //!   settings read on rank 0 and shared.
 //! - [`SuiteRun`] is the same for a suite with its own command line (IMB, b_eff, PRESTA);
-//!   [`start_mpi`] starts MPI for it.
-//! - [`agree`], [`parse_on_root`], [`broadcast_text`], [`waiting_barrier`]: collective
+//!   [`start_suite`] starts MPI and reads its command line ([`start_mpi`]: MPI alone).
+//! - [`agree`], [`shared_line`], [`broadcast_text`], [`waiting_barrier`]: collective
 //!   helpers for decisions every rank must share.
 //!
 //! An MPI benchmark's `main` reads:
@@ -49,7 +49,9 @@ mod paw;
 mod runtime;
 mod suite;
 
-pub use paw::{agree, broadcast_text, parse_on_root, start_mpi, waiting_barrier, Pair, Paw, World};
+pub use paw::{
+    agree, broadcast_text, shared_line, start_mpi, start_suite, waiting_barrier, Pair, Paw, World,
+};
 pub use paw_base::*;
 pub use runtime::{mca_files, mpi_library_version};
 pub use suite::SuiteRun;

@@ -6,9 +6,12 @@ use mpi::environment::Universe;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Threading;
+use paw_base::cli::{Flag, Line};
 use paw_base::meta::{self, RunInfo};
 use paw_base::process;
 use paw_base::spec::{Args, Spec};
+use paw_base::vars::Var;
+use paw_base::About;
 use paw_base::Session;
 use paw_base::{Combine, Team};
 use paw_base::{Error, Result};
@@ -240,28 +243,43 @@ pub fn broadcast_text(comm: &SimpleCommunicator, from: i32, mut text: Vec<u8>) -
     String::from_utf8_lossy(&text).into_owned()
 }
 
-/// The command line read on rank 0 alone (which may also read files it names): `parse`
-/// turns the arguments into text (the options, encoded) or the error line; every rank gets
-/// the text, or the error as an input error (collective). Every rank then stops together
-/// on a bad option.
-pub fn parse_on_root(
-    comm: &SimpleCommunicator,
-    parse: impl FnOnce(&[String]) -> std::result::Result<String, String>,
-) -> Result<String> {
+/// The command line every rank parses (collective): rank 0's arguments, the files that
+/// `flags` name in them (a file may be local to its node) and the variables `vars`, all read
+/// on rank 0 and sent as JSON.
+pub fn shared_line<O>(comm: &SimpleCommunicator, flags: &[Flag<O>], vars: &[&Var]) -> Result<Line> {
     let mut text = Vec::new();
     if comm.rank() == 0 {
         let args: Vec<String> = std::env::args().skip(1).collect();
-        text = match parse(&args) {
-            Ok(t) => format!("ok\n{t}"),
-            Err(e) => format!("error\n{e}"),
+        let line = Line::read(args, flags, |f| std::fs::read_to_string(f))
+            .with_vars(vars, &paw_base::config::ProcessEnv);
+        text = serde_json::to_vec(&line).expect("a line is plain data");
+    }
+    serde_json::from_str(&broadcast_text(comm, 0, text))
+        .map_err(|e| Error::runtime(format!("the command line from rank 0 is unreadable: {e}")))
+}
+
+/// Starts a suite's binary: MPI, then every rank reads rank 0's command line through the
+/// table `flags` and `parse` (given the world's size); the files it names and the variables
+/// `vars` are read on rank 0 ([`shared_line`]). `None` after rank 0 printed `about`'s
+/// help, where `help` says the options ask for it. Bad input is one line from rank 0 and
+/// status 2 on every rank.
+pub fn start_suite<F, O>(
+    about: &About,
+    flags: &[Flag<F>],
+    vars: &[&Var],
+    parse: impl FnOnce(&Line, usize) -> std::result::Result<O, String>,
+    help: impl FnOnce(&O) -> bool,
+) -> Result<Option<(SimpleCommunicator, O)>> {
+    let world = start_mpi(about.name)?;
+    let line = shared_line(&world, flags, vars)?;
+    let opts = parse(&line, world.size() as usize).map_err(Error::input)?;
+    if help(&opts) {
+        if world.rank() == 0 {
+            println!("{}", about.help());
         }
-        .into_bytes();
+        return Ok(None);
     }
-    match broadcast_text(comm, 0, text).split_once('\n') {
-        Some(("ok", t)) => Ok(t.to_string()),
-        Some((_, message)) => Err(Error::input(message)),
-        None => Err(Error::runtime("the command line was not received from rank 0")),
-    }
+    Ok(Some((world, opts)))
 }
 
 /// Makes an outcome every rank's (collective): if any rank failed, every rank returns the

@@ -370,15 +370,17 @@ fn every_binary_refuses_every_kind_of_bad_input_with_one_line() {
                         &["unknown benchmark \"PingPang\"", "valid names"],
                     )
                     .arg("PingPang"),
-                    Case::new("-npmin not a number", &["-npmin takes an integer >= 1"])
+                    Case::new("-npmin not a number", &["-npmin two: takes a whole number >= 1"])
                         .arg("-npmin")
                         .arg("two"),
-                    Case::new("-iter zero", &["-iter takes"]).arg("-iter").arg("0"),
-                    Case::new("-iter overflowing", &["-iter takes"])
+                    Case::new("-iter zero", &["-iter 0: takes"]).arg("-iter").arg("0"),
+                    Case::new("-iter overflowing", &[": takes n[,vol"])
                         .arg("-iter")
                         .arg("99999999999999999999999"),
-                    Case::new("-timeout negative", &["-timeout takes"]).arg("-timeout").arg("-1"),
-                    Case::new("-msglog min above max", &["-msglog takes"])
+                    Case::new("-timeout negative", &["-timeout -1: takes a whole number >= 0"])
+                        .arg("-timeout")
+                        .arg("-1"),
+                    Case::new("-msglog min above max", &["-msglog", ": takes [a:]b"])
                         .arg("-msglog")
                         .arg("9:3"),
                     Case::new("PAW_TIMEOUT not a number", &["PAW_TIMEOUT", "accepted"])

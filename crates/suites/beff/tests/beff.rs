@@ -187,10 +187,10 @@ fn bad_input_gets_one_line_and_a_non_zero_exit() {
     // Three processes: Open MPI ends a job whose processes all failed faster when
     // oversubscribed (no busy polling).
     let mut cases = vec![
-        (3, "-mem 0", "-mem 0: takes the memory per process in MiB, a whole number from 1"),
+        (3, "-mem 0", "-mem 0: takes a whole number from 1 to 43690"),
         (3, "-mem -4", "-mem -4: takes"),
         (3, "-mem much", "-mem much: takes"),
-        (3, "-random 0", "-random 0: takes the number of random patterns, 1 to 1000"),
+        (3, "-random 0", "-random 0: takes a whole number from 1 to 1000"),
         (3, "-fast", "unknown option \"-fast\"; accepted: -mem"),
         (
             3,

@@ -114,11 +114,6 @@ impl Hints {
         Ok(h)
     }
 
-    /// The hints as text for [`Hints::parse`] on the other ranks.
-    pub fn encode(&self) -> String {
-        self.text.clone()
-    }
-
     /// Refuses a hint for a partition the run does not have.
     pub fn check_partitions(&self, partitions: &[usize]) -> Result<(), String> {
         match self.hints.iter().find_map(|h| h.partition.filter(|n| !partitions.contains(n))) {
@@ -191,7 +186,6 @@ mod tests {
         assert_eq!(h.lines().count(), 3);
         assert_eq!(h.hints[2].value, "write_once, sequential");
         assert_eq!(h.hints[1].chunk, Chunk::Bytes(1032));
-        assert_eq!(Hints::parse(&h.encode()).unwrap(), h);
         assert!(h.check_partitions(&[1, 2]).is_ok());
         assert!(h.check_partitions(&[1, 4]).unwrap_err().contains("partition 2"));
         for (line, want) in [

@@ -137,8 +137,8 @@ fn bad_input_gets_one_line_and_leaves_no_file() {
     let file = dir.path().join("a-file");
     std::fs::write(&file, "x").unwrap();
     let cases = [
-        ("-T 0", "-T 0: takes the scheduled time of the whole run"),
-        ("-e 0", "-e 0: takes the defective chunks"),
+        ("-T 0", "-T 0: takes a number above 0"),
+        ("-e 0", "-e 0: takes a whole number >= 1"),
         ("-noshared -x", "unknown option \"-x\""),
         ("-T -3", "-T -3: takes"),
         ("-T never", "-T never: takes"),

@@ -1,24 +1,34 @@
 //! paw-hlrs: what HLRS's two benchmarks, b_eff and b_eff_io, share: the start of a run
-//! (MPI, the command line read on rank 0 with PAW_CHECK and shared, `-h`, the output
+//! (MPI, the command line every rank parses from one table, PAW_CHECK, `-h`, the output
 //! directory), the memory per process, the output header, and sums over processes.
 #![warn(missing_docs)]
 
+use paw_core::cli::{self, Flag, Line};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
 use paw_core::{vars, About, SuiteRun};
 
-/// A suite's command line: parsed on rank 0, sent to every rank as text.
+/// A suite's command line, declared as one table of options.
 pub trait CommandLine: Sized {
-    /// Parses the arguments (without the program name) for `processes` processes;
-    /// `check` is whether PAW_CHECK=1 asks for the suite's data check. Runs on rank 0 only.
-    fn parse(args: &[String], processes: usize, check: bool) -> Result<Self, String>;
-    /// The options as text for [`CommandLine::decode`].
-    fn encode(&self) -> String;
-    /// The options [`CommandLine::encode`] wrote.
-    fn decode(text: &str) -> Self;
+    /// The options for a run on `processes` processes, in `-h`'s order.
+    fn flags(processes: usize) -> Vec<Flag<Self>>;
+    /// The options before the command line: `drawn` is a number rank 0 drew from its
+    /// clock (the same on every rank); `check` is whether PAW_CHECK=1 asks for the data check.
+    fn defaults(drawn: u64, check: bool) -> Self;
+    /// The options once every argument is read: checks and defaults that need them all.
+    fn finish(self) -> Result<Self, String> {
+        Ok(self)
+    }
     /// Whether `-h` asked for the help text.
     fn help(&self) -> bool;
+}
+
+/// Reads `line` for `processes` processes through `O`'s table.
+pub fn parse<O: CommandLine>(line: &Line, processes: usize, check: bool) -> Result<O, String> {
+    let mut o = O::defaults(line.drawn, check);
+    cli::parse(&O::flags(processes), line, &mut o, cli::no_operand)?;
+    o.finish()
 }
 
 /// A started run.
@@ -37,26 +47,23 @@ impl<O: std::fmt::Debug> std::fmt::Debug for Started<O> {
     }
 }
 
-/// Starts MPI and the run of the suite `about` describes: rank 0 reads the command line
-/// (PAW_CHECK through paw-core's reader: 0 or 1) and every rank gets the outcome; `None`
-/// after printing [`About::help`] for `-h`.
+/// Starts MPI and the run of the suite `about` describes: every rank reads rank 0's command
+/// line (and PAW_CHECK through paw-core's reader: 0 or 1); `None` after printing
+/// [`About::help`] for `-h`.
 /// Fewer than `least` processes is refused before anything else. Bad input is one line
 /// from rank 0 and status 2 on every rank.
 pub fn start<O: CommandLine>(about: &About, least: usize) -> paw_core::Result<Option<Started<O>>> {
     let name = about.name;
-    let world = paw_core::start_mpi(name)?;
-    let size = world.size() as usize;
-    let text = paw_core::parse_on_root(&world, |args| {
-        let check = paw_core::check_requested().map_err(|e| e.to_string())?;
-        O::parse(args, size, check).map(|o| o.encode())
-    })?;
-    let opts = O::decode(&text);
-    if opts.help() {
-        if world.rank() == 0 {
-            println!("{}", about.help());
-        }
+    let parse = |line: &Line, size| {
+        let check = paw_core::check_requested(line).map_err(|e| e.to_string())?;
+        parse(line, size, check)
+    };
+    let vars = [&vars::PAW_CHECK];
+    let Some((world, opts)) = paw_core::start_suite(about, &O::flags(0), &vars, parse, O::help)?
+    else {
         return Ok(None);
-    }
+    };
+    let size = world.size() as usize;
     if size < least {
         return Err(paw_core::Error::input(format!(
             "{name} needs at least {least} processes (mpirun -np P with P >= {least}); this run \

@@ -220,9 +220,9 @@ fn bad_input_gets_one_line_a_non_zero_exit_and_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         ("P_Wrte_indv", "unknown benchmark \"P_Wrte_indv\"; valid names: Open_Close, S_Write_Indv"),
-        ("-iter 0", "-iter takes"),
+        ("-iter 0", "-iter 0: takes n[,vol"),
         ("-mem 0.00001", "-mem 0.00001 is too small"),
-        ("-prefix a/b", "-prefix takes a file name without '/'"),
+        ("-prefix a/b", "-prefix a/b: takes a file name without '/'"),
     ];
     for (args, message) in cases {
         let out = launch(2, dir.path(), args).timeout(Duration::from_secs(30)).run();

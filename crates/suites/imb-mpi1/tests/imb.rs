@@ -224,10 +224,10 @@ fn bad_input_gets_one_line_and_a_non_zero_exit() {
             "PingPang",
             "unknown benchmark \"PingPang\"; valid names: PingPong, PingPongSpecificSource",
         ),
-        ("-npmin 0", "-npmin takes an integer >= 1"),
-        ("-npmin x", "-npmin takes an integer >= 1, got \"x\""),
-        ("-multi 2", "-multi takes 0 or 1"),
-        ("-msglen /nonexistent/lengths", "-msglen: cannot read \"/nonexistent/lengths\""),
+        ("-npmin 0", "-npmin 0: takes a whole number >= 1"),
+        ("-npmin x", "-npmin x: takes a whole number >= 1"),
+        ("-multi 2", "-multi 2: takes 0 or 1"),
+        ("-msglen /nonexistent/lengths", "-msglen /nonexistent/lengths: cannot read it"),
         (&format!("-msglen {}", negative.display()), "line 3: \"-4\" is not a length"),
         ("-map 3x3", "-map 3x3 needs 9 processes, this run has 2"),
         ("-mem 0.0001", "-mem 0.0001 is too small"),
@@ -283,7 +283,7 @@ fn todays_iter_forms_calling_sequence_and_csv_tables() {
     let records: Vec<String> = out.files().into_iter().filter(|f| f.ends_with(".json")).collect();
     assert_eq!(records, ["IMB-MPI1-np_0002.json"]);
     let bad = Launch::mpi(BIN, 2).args(["-iter", "1000,x"]).run();
-    bad.failure("-iter takes n[,vol[,nonaggr[,policy]]]");
+    bad.failure("-iter 1000,x: takes n[,vol[,nonaggr[,policy]]]");
 }
 
 /// Today's source variants of PingPong and PingPing run only when named (any case), on two
@@ -386,5 +386,5 @@ fn uniband_and_biband_count_windows_of_messages_per_pair() {
     let (_, blocks) = run(2, "-msglog 0:2 -iter 10");
     assert!(blocks.iter().all(|b| !b.name.ends_with("band")), "not in the default run");
     let bad = Launch::mpi(BIN, 2).args(["Uniband", "-window_size", "0"]).run();
-    bad.failure("-window_size takes an integer from 1 to 65536");
+    bad.failure("-window_size 0: takes a whole number from 1 to 65536");
 }

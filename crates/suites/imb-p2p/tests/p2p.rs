@@ -124,9 +124,9 @@ fn options_of_today_and_a_defect_fails_the_run() {
         assert_eq!(b.col("#repetitions"), [1000.0, 512.0], "{}", b.name);
     }
     let bad = Launch::mpi(BIN, 2).args(["-msgwr", "maybe"]).run();
-    bad.failure("-msgwr takes on or off");
+    bad.failure("-msgwr maybe: takes on or off");
     let bad = Launch::mpi(BIN, 2).args(["-msgsz", "3X"]).run();
-    bad.failure("-msgsz takes a length in bytes");
+    bad.failure("-msgsz 3X: takes a length in bytes");
     let args =
         ["-check", "-msglog", "3", "-iter", "10", "-pause", "0", "Corandom", "SendRecv_Replace"];
     for b in corrupted(BIN, 3, &args) {

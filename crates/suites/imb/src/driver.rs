@@ -1,4 +1,4 @@
-//! The driver of every suite (guide §5, Figure 20): options read on rank 0 and shared, the
+//! The driver of every suite (guide §5, Figure 20): rank 0's options read on every rank, the
 //! general block, then per selected benchmark, process count Q and mode a block: the first
 //! Q processes (with `-multi`, P/Q groups of Q) are active and the rest wait in
 //! MPI_Barrier; N_WARMUP runs at the largest length (0 for today's suites, whose kernels
@@ -8,10 +8,13 @@
 use crate::options::{self, counts_for, Options};
 use crate::output::{self, Arrangement, Columns, ProcessTimes, Times};
 use crate::{Benchmark, Class, Ctx, Mode, Run, Suite};
+use paw_core::cli::Line;
+use paw_core::config::Lookup;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
 use paw_core::schema::imb_csv;
+use paw_core::vars::PAW_OUTPUT_DIR;
 use paw_core::{agree, CsvTable, Error, SuiteRun};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -22,22 +25,27 @@ pub fn run<K>(suite: &'static Suite<K>) -> ExitCode {
 }
 
 fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
-    let world = paw_core::start_mpi(suite.name)?;
-    let opts = shared_options(suite, &world)?;
-    let root = world.rank() == 0;
-    if opts.help {
-        if root {
-            println!("{}", options::about(suite).help());
-        }
+    let about = options::about(suite);
+    let parse = |line: &Line, np| {
+        let mut o = options::parse(suite, line, np)?;
+        // PAW_OUTPUT_DIR asks for the files as -csv does.
+        o.csv |= line.get(PAW_OUTPUT_DIR.name).is_some_and(|d| !d.is_empty());
+        Ok(o)
+    };
+    let flags = options::flags(suite);
+    let Some((world, opts)) =
+        paw_core::start_suite(&about, &flags, &[&PAW_OUTPUT_DIR], parse, |o| o.help)?
+    else {
         return Ok(());
-    }
+    };
+    let root = world.rank() == 0;
     if opts.list {
         if root {
             print!("{}", options::list(suite));
         }
         return Ok(());
     }
-    let run = SuiteRun::start(&options::about(suite), &world, &[], opts.timeout, opts.csv)?;
+    let run = SuiteRun::start(&about, &world, &[], opts.timeout, opts.csv)?;
     let extra = agree(&world, (suite.prologue)(&opts, &world))?;
     let p = world.size() as usize;
     let (mapped, order) = renumber(&world, opts.map);
@@ -76,21 +84,6 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
         )));
     }
     Ok(())
-}
-
-/// Rank 0 reads the command line (and the files it names); every rank gets the outcome.
-fn shared_options<K>(suite: &Suite<K>, world: &SimpleCommunicator) -> paw_core::Result<Options> {
-    let size = world.size() as usize;
-    let text = paw_core::parse_on_root(world, |args| {
-        let read = |f: &str| std::fs::read_to_string(f);
-        options::parse(suite, args, size, read).map(|mut o| {
-            // PAW_OUTPUT_DIR asks for the files as -csv does.
-            o.csv |= std::env::var_os(paw_core::vars::PAW_OUTPUT_DIR.name)
-                .is_some_and(|d| !d.is_empty());
-            o.encode()
-        })
-    })?;
-    Ok(Options::decode(&text))
 }
 
 /// MPI_COMM_WORLD renumbered by `-map PxQ` (guide §5.1.2.6), and the world rank of each

@@ -1,10 +1,11 @@
 //! The command line (guide §5.1.2, plus the options today's IMB users type most), one
-//! definition for the three suites, read on rank 0 and sent to every rank as text
-//! ([`Options::encode`], [`Options::decode`]).
+//! table for every suite ([`flags`]): the parser, the usage line and `-h` come from it.
+//! Every rank parses the same [`Line`] (rank 0's arguments and the files they name).
 
 use crate::settings::{lengths_for_unit, process_counts, standard_lengths};
 use crate::{Class, Mode, Suite};
-use paw_core::{About, Opt};
+use paw_core::cli::{self, Flag, Line};
+use paw_core::About;
 
 /// Where the message lengths come from.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,18 +101,9 @@ fn everyone<K>(suite: &Suite<K>) -> bool {
     suite.benchmarks.iter().any(|b| matches!(b.class, Class::Everyone { .. }))
 }
 
-/// `on` or `off` (and today's IMB's other spellings).
-fn on_off(opt: &str, v: &str) -> Result<bool, String> {
-    match v.to_ascii_lowercase().as_str() {
-        "on" | "yes" | "true" | "enable" | "1" => Ok(true),
-        "off" | "no" | "false" | "disable" | "0" => Ok(false),
-        _ => Err(format!("{opt} takes on or off, got {v:?}")),
-    }
-}
-
 /// A length with an optional K, M or G suffix (x 1024, 1048576, 1073741824).
-fn sized(opt: &str, v: &str) -> Result<usize, String> {
-    let bad = || format!("{opt} takes a length in bytes (K, M, G suffixes), got {v:?}");
+fn sized(v: &str) -> Result<usize, String> {
+    let bad = || "takes a length in bytes (K, M, G suffixes) up to 2147483647".to_string();
     paw_core::config::bytes(v).filter(|&x| x <= i32::MAX as u64).map(|x| x as usize).ok_or_else(bad)
 }
 
@@ -123,28 +115,10 @@ fn windowed<K>(suite: &Suite<K>) -> bool {
     suite.benchmarks.iter().any(|b| b.class == Class::MessageRate)
 }
 
-/// The one-line usage summary of `suite`.
-pub fn usage<K>(suite: &Suite<K>) -> String {
-    let io = if suite.io { " [-dir directory] [-prefix name]" } else { "" };
-    let window = if windowed(suite) { " [-window_size n]" } else { "" };
-    let p2p = if everyone(suite) {
-        " [-msgsz size] [-msgwr on|off] [-msgrd on|off] [-pause us]"
-    } else {
-        ""
-    };
-    format!(
-        "mpirun -np P {} [benchmark ...] [-npmin P_min] [-multi 0|1] [-input file] \
-         [-msglen file] [-msglog [a:]b] [-map PxQ] [-iter n[,vol[,nonaggr[,policy]]]] \
-         [-iter_policy policy] [-time s] [-mem GB] [-check] [-csv] [-timeout s]{window}{p2p}{io} \
-         [-list] [-h]",
-        suite.name
-    )
-}
-
 /// The description of `suite`: its `-h`, the title of its run record and its doc table
 /// come from it, every default from the suite's settings. (Its standard output is Intel's
 /// layout and does not repeat it.)
-pub fn about<K>(suite: &Suite<K>) -> About {
+pub fn about<K>(suite: &'static Suite<K>) -> About {
     let st = &suite.settings;
     let names: Vec<&str> = suite.benchmarks.iter().map(|b| b.name).collect();
     let extra: Vec<&str> = suite.benchmarks.iter().filter(|b| !b.default).map(|b| b.name).collect();
@@ -153,101 +127,6 @@ pub fn about<K>(suite: &Suite<K>) -> About {
     } else {
         format!("default all but {}", extra.join(", "))
     };
-    let non_aggregate = suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate));
-    let (nonaggr, nonaggr_default) = if non_aggregate {
-        (", at most nonaggr in non-aggregate mode (MSGS_NONAGGR)", format!(", {}", st.msgs_nonaggr))
-    } else {
-        ("", String::new())
-    };
-    let portion = if suite.io { "I/O portions" } else { "message lengths" };
-    let timeout = paw_core::vars::PAW_TIMEOUT.default;
-    let mut options = vec![
-        Opt::new(
-            "-npmin P_min",
-            "smallest process count: P_min, 2 P_min, 4 P_min, ..., P",
-            st.npmin,
-        ),
-        Opt::new(
-            "-multi 0|1",
-            "run the Multi- versions in P/Q disjoint groups at once; 0 shows the worst group, 1 \
-             every group",
-            "off",
-        ),
-        Opt::new("-input file", "benchmark names, one per line (# starts a comment)", "all"),
-        Opt::new(
-            "-msglen file",
-            format!("{portion} in bytes, one per line"),
-            format!("0, 1, 2, ..., {}", 1usize << st.max_msg_log),
-        ),
-        Opt::new(
-            "-msglog [a:]b",
-            "lengths 0 and 2^a .. 2^b",
-            format!("{}:{}", st.min_msg_log, st.max_msg_log),
-        ),
-        Opt::flag("-map PxQ", "number the P x Q processes along the rows of a P x Q matrix"),
-        Opt::new(
-            "-iter n[,vol[,nonaggr[,policy]]]",
-            format!(
-                "at most n repetitions per length (MSGSPERSAMPLE), at most vol MB moved per \
-                 length (OVERALL_VOL){nonaggr}"
-            ),
-            format!("{}, {}{nonaggr_default}, dynamic", st.msgs_per_sample, st.overall_vol >> 20),
-        ),
-        Opt::new(
-            "-iter_policy policy",
-            "off: n repetitions at every length; dynamic: the vol rule",
-            "dynamic",
-        ),
-        Opt::flag("-time s", "at most about s seconds per length (fewer repetitions)"),
-        Opt::flag("-mem GB", "refuse a run whose buffers exceed GB gigabytes per process"),
-        Opt::new(
-            "-check",
-            "compare every received buffer with what was sent (defects column)",
-            "off",
-        ),
-    ];
-    if windowed(suite) {
-        options.push(Opt::new(
-            "-window_size n",
-            "messages in flight per pair in each window of Uniband and Biband",
-            WINDOW_SIZE,
-        ));
-    }
-    if everyone(suite) {
-        options.extend([
-            Opt::flag("-msgsz size", "a message length (K, M, G suffixes); repeat for more"),
-            Opt::new("-msgwr on|off", "write one byte per 64-byte line of the send buffer before each send, inside the timing", "on"),
-            Opt::new("-msgrd on|off", "read one byte per 64-byte line of the receive buffer after each receive, inside the timing", "on"),
-            Opt::new("-pause us", "microseconds of sleep before and after each length", PAUSE_US),
-        ]);
-    }
-    if suite.io {
-        options.push(Opt::new(
-            "-dir directory",
-            "where the benchmark files go",
-            "the current directory",
-        ));
-        options.push(Opt::new(
-            "-prefix name",
-            "the benchmark files' name (_g<group>, _<rank> added)",
-            "IMB_out",
-        ));
-    }
-    options.extend([
-        Opt::new(
-            "-csv",
-            "also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with a JSON run \
-             record; setting PAW_OUTPUT_DIR does the same",
-            "off",
-        ),
-        Opt::new(
-            "-timeout s",
-            "end the job when one length takes over s seconds (0: never)",
-            format!("PAW_TIMEOUT, else {timeout}"),
-        ),
-        Opt::flag("-list", "print the benchmarks, those run only when named tagged (non-default)"),
-        Opt::flag("-h", "this help"),
-    ]);
     About {
         name: suite.name,
         title: format!(
@@ -255,7 +134,7 @@ pub fn about<K>(suite: &Suite<K>) -> About {
             suite.what,
             suite.edition.version()
         ),
-        usage: format!("usage: {}", usage(suite)),
+        usage: cli::usage(suite.name, "[benchmark ...]", &flags(suite)),
         summary: format!("benchmarks (case-insensitive; {default}): {}", names.join(" ")),
         timed: suite.timed.into(),
         reported: format!(
@@ -285,7 +164,249 @@ pub fn about<K>(suite: &Suite<K>) -> About {
              non-aggregate where a benchmark has modes), and the run record {0}-np_NNNN.json.",
             suite.name
         ),
-        options,
+        options: cli::options(&flags(suite)),
+    }
+}
+
+/// The options of `suite`, in `-h`'s order, each with its setter.
+pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
+    let st = &suite.settings;
+    let non_aggregate = suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate));
+    let (nonaggr, nonaggr_default) = if non_aggregate {
+        (", at most nonaggr in non-aggregate mode (MSGS_NONAGGR)", format!(", {}", st.msgs_nonaggr))
+    } else {
+        ("", String::new())
+    };
+    let portion = if suite.io { "I/O portions" } else { "message lengths" };
+    let timeout = paw_core::vars::PAW_TIMEOUT.default;
+    let mut flags = vec![
+        Flag::whole(
+            &["-npmin"],
+            "P_min",
+            "smallest process count: P_min, 2 P_min, 4 P_min, ..., P",
+            (1, u64::MAX),
+            |d: &mut Draft, n| d.o.npmin = n as usize,
+        )
+        .default(st.npmin),
+        Flag::whole(
+            &["-multi"],
+            "0|1",
+            "run the Multi- versions in P/Q disjoint groups at once; 0 shows the worst group, 1 \
+             every group",
+            (0, 1),
+            |d: &mut Draft, n| d.o.multi = Some(n as u8),
+        )
+        .default("off"),
+        Flag::file(
+            &["-input"],
+            "file",
+            "benchmark names, one per line (# starts a comment)",
+            move |d: &mut Draft, _, text| {
+                for (n, line) in text.lines().enumerate() {
+                    let name = line.trim();
+                    if !name.is_empty() && !name.starts_with('#') {
+                        d.choose(suite, name).map_err(|e| format!("line {}: {e}", n + 1))?;
+                    }
+                }
+                Ok(())
+            },
+        )
+        .default("all"),
+        Flag::file(
+            &["-msglen"],
+            "file",
+            format!("{portion} in bytes, one per line"),
+            |d: &mut Draft, _, text| {
+                d.o.lengths = Lengths::List(length_file(text)?);
+                d.msglen = true;
+                Ok(())
+            },
+        )
+        .default(format!("0, 1, 2, ..., {}", 1usize << st.max_msg_log)),
+        Flag::text(&["-msglog"], "[a:]b", "lengths 0 and 2^a .. 2^b", move |d: &mut Draft, v| {
+            d.o.lengths = msglog_range(v, suite.settings.min_msg_log)?;
+            d.msglog = true;
+            // IMB-P2P: `-msglog a:b` is 2^a .. 2^b, without length 0.
+            if let (true, Some(_), Lengths::Log { lo, hi }) =
+                (everyone(suite), v.split_once(':'), &d.o.lengths)
+            {
+                d.o.lengths = Lengths::List((*lo..=*hi).map(|k| 1usize << k).collect());
+            }
+            Ok(())
+        })
+        .default(format!("{}:{}", st.min_msg_log, st.max_msg_log)),
+        Flag::text(
+            &["-map"],
+            "PxQ",
+            "number the P x Q processes along the rows of a P x Q matrix",
+            |d: &mut Draft, v| {
+                d.o.map = Some(map(v)?);
+                Ok(())
+            },
+        ),
+        Flag::text(
+            &["-iter"],
+            "n[,vol[,nonaggr[,policy]]]",
+            format!(
+                "at most n repetitions per length (MSGSPERSAMPLE), at most vol MB moved per \
+                 length (OVERALL_VOL){nonaggr}"
+            ),
+            |d: &mut Draft, v| iter(&mut d.o, v),
+        )
+        .default(format!(
+            "{}, {}{nonaggr_default}, dynamic",
+            st.msgs_per_sample,
+            st.overall_vol >> 20
+        )),
+        Flag::text(
+            &["-iter_policy"],
+            "policy",
+            "off: n repetitions at every length; dynamic: the vol rule",
+            |d: &mut Draft, v| {
+                d.o.iter_policy = policy(v)?;
+                Ok(())
+            },
+        )
+        .default("dynamic"),
+        Flag::above(
+            &["-time"],
+            "s",
+            "at most about s seconds per length (fewer repetitions)",
+            0.0,
+            |d: &mut Draft, s| d.o.time = Some(s),
+        ),
+        Flag::above(
+            &["-mem"],
+            "GB",
+            "refuse a run whose buffers exceed GB gigabytes per process",
+            0.0,
+            |d: &mut Draft, g| d.o.mem = Some(g),
+        ),
+        Flag::switch(
+            &["-check"],
+            "compare every received buffer with what was sent (defects column)",
+            |d: &mut Draft| d.o.check = true,
+        )
+        .default("off"),
+    ];
+    if windowed(suite) {
+        flags.push(
+            Flag::whole(
+                &["-window_size"],
+                "n",
+                "messages in flight per pair in each window of Uniband and Biband",
+                (1, 65536),
+                |d: &mut Draft, n| d.o.window_size = n as usize,
+            )
+            .default(WINDOW_SIZE),
+        );
+    }
+    if everyone(suite) {
+        flags.extend([
+            Flag::text(
+                &["-msgsz"],
+                "size",
+                "a message length (K, M, G suffixes); repeat for more",
+                |d: &mut Draft, v| {
+                    d.msgsz.push(sized(v)?);
+                    Ok(())
+                },
+            ),
+            Flag::on_off(
+                &["-msgwr"],
+                "write one byte per 64-byte line of the send buffer before each send, inside \
+                 the timing",
+                |d: &mut Draft, on| d.o.msgwr = on,
+            )
+            .default("on"),
+            Flag::on_off(
+                &["-msgrd"],
+                "read one byte per 64-byte line of the receive buffer after each receive, \
+                 inside the timing",
+                |d: &mut Draft, on| d.o.msgrd = on,
+            )
+            .default("on"),
+            Flag::whole(
+                &["-pause"],
+                "us",
+                "microseconds of sleep before and after each length",
+                (0, u64::MAX),
+                |d: &mut Draft, us| d.o.pause_us = us,
+            )
+            .default(PAUSE_US),
+        ]);
+    }
+    if suite.io {
+        flags.extend([
+            Flag::text(
+                &["-dir"],
+                "directory",
+                "where the benchmark files go",
+                |d: &mut Draft, v| {
+                    d.o.dir = Some(v.to_string());
+                    Ok(())
+                },
+            )
+            .default("the current directory"),
+            Flag::text(
+                &["-prefix"],
+                "name",
+                "the benchmark files' name (_g<group>, _<rank> added)",
+                |d: &mut Draft, v| {
+                    if v.is_empty() || v.contains('/') {
+                        return Err("takes a file name without '/'".into());
+                    }
+                    d.o.prefix = Some(v.to_string());
+                    Ok(())
+                },
+            )
+            .default("IMB_out"),
+        ]);
+    }
+    flags.extend([
+        Flag::switch(
+            &["-csv"],
+            "also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with a JSON run \
+             record; setting PAW_OUTPUT_DIR does the same",
+            |d: &mut Draft| d.o.csv = true,
+        )
+        .default("off"),
+        Flag::whole(
+            &["-timeout"],
+            "s",
+            "end the job when one length takes over s seconds (0: never)",
+            (0, u64::MAX),
+            |d: &mut Draft, s| d.o.timeout = Some(s),
+        )
+        .default(format!("PAW_TIMEOUT, else {timeout}")),
+        Flag::switch(
+            &["-list"],
+            "print the benchmarks, those run only when named tagged (non-default)",
+            |d: &mut Draft| d.o.list = true,
+        ),
+        Flag::switch(&["-h", "-help", "--help"], "this help", |d: &mut Draft| d.o.help = true),
+    ]);
+    flags
+}
+
+/// The options while the command line is read, and what the reading has seen.
+#[derive(Debug)]
+pub struct Draft {
+    o: Options,
+    msgsz: Vec<usize>,
+    msglen: bool,
+    msglog: bool,
+    chosen: Vec<bool>,
+}
+
+impl Draft {
+    /// Selects the benchmark `name` (any case) of `suite`.
+    fn choose<K>(&mut self, suite: &Suite<K>, name: &str) -> Result<(), String> {
+        let i = suite.benchmarks.iter().position(|b| b.name.eq_ignore_ascii_case(name));
+        let i =
+            i.ok_or_else(|| format!("unknown benchmark {name:?}; valid names: {}", names(suite)))?;
+        self.chosen[i] = true;
+        Ok(())
     }
 }
 
@@ -302,28 +423,10 @@ fn names<K>(suite: &Suite<K>) -> String {
     suite.benchmarks.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
 }
 
-fn number<T: std::str::FromStr>(
-    opt: &str,
-    v: &str,
-    what: &str,
-    ok: impl Fn(&T) -> bool,
-) -> Result<T, String> {
-    match v.parse::<T>() {
-        Ok(n) if ok(&n) => Ok(n),
-        _ => Err(format!("{opt} takes {what}, got {v:?}")),
-    }
-}
-
-/// Reads the arguments (without the program name) of `suite` for a run on `np`
-/// processes; `read` returns a file's text (rank 0 reads the `-input` and `-msglen` files).
-pub fn parse<K>(
-    suite: &Suite<K>,
-    args: &[String],
-    np: usize,
-    read: impl Fn(&str) -> std::io::Result<String>,
-) -> Result<Options, String> {
+/// Reads `line` for `suite` on `np` processes (the same on every rank).
+pub fn parse<K>(suite: &'static Suite<K>, line: &Line, np: usize) -> Result<Options, String> {
     let st = &suite.settings;
-    let mut o = Options {
+    let o = Options {
         help: false,
         list: false,
         benchmarks: Vec::new(),
@@ -347,105 +450,10 @@ pub fn parse<K>(
         msgwr: true,
         msgrd: true,
     };
-    let mut msgsz: Vec<usize> = Vec::new();
-    let find = |name: &str| suite.benchmarks.iter().position(|b| b.name.eq_ignore_ascii_case(name));
-    let mut chosen = vec![false; suite.benchmarks.len()];
-    let (mut msglen, mut msglog) = (false, false);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let lower = arg.to_ascii_lowercase();
-        let mut value = || it.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
-        match lower.as_str() {
-            "-h" | "-help" | "--help" => o.help = true,
-            "-list" => o.list = true,
-            "-check" => o.check = true,
-            "-npmin" => o.npmin = number(arg, &value()?, "an integer >= 1", |n: &usize| *n >= 1)?,
-            "-multi" => o.multi = Some(number(arg, &value()?, "0 or 1", |n: &u8| *n <= 1)?),
-            "-iter" => iter(&value()?, &mut o)?,
-            "-iter_policy" => o.iter_policy = policy(&value()?)?,
-            "-csv" => o.csv = true,
-            "-timeout" => {
-                o.timeout =
-                    Some(number(arg, &value()?, "whole seconds (0: never)", |_: &u64| true)?)
-            }
-            "-time" => {
-                let ok = |s: &f64| s.is_finite() && *s > 0.0;
-                o.time = Some(number(arg, &value()?, "seconds > 0", ok)?)
-            }
-            "-mem" => {
-                let ok = |g: &f64| g.is_finite() && *g > 0.0;
-                o.mem = Some(number(arg, &value()?, "gigabytes > 0", ok)?)
-            }
-            "-map" => o.map = Some(map(&value()?)?),
-            "-window_size" if windowed(suite) => {
-                o.window_size = number(arg, &value()?, "an integer from 1 to 65536", |n| {
-                    (1..=65536).contains(n)
-                })?
-            }
-            "-msgsz" if everyone(suite) => msgsz.push(sized(arg, &value()?)?),
-            "-msgwr" if everyone(suite) => o.msgwr = on_off(arg, &value()?)?,
-            "-msgrd" if everyone(suite) => o.msgrd = on_off(arg, &value()?)?,
-            "-pause" if everyone(suite) => {
-                o.pause_us = number(arg, &value()?, "microseconds >= 0", |_: &u64| true)?
-            }
-            "-dir" if suite.io => o.dir = Some(value()?),
-            "-prefix" if suite.io => {
-                let p = value()?;
-                if p.is_empty() || p.contains('/') {
-                    return Err(format!("-prefix takes a file name without '/', got {p:?}"));
-                }
-                o.prefix = Some(p);
-            }
-            "-msglog" => {
-                msglog = true;
-                let v = value()?;
-                o.lengths = msglog_range(&v, st.min_msg_log)?;
-                // IMB-P2P: `-msglog a:b` is 2^a .. 2^b, without length 0.
-                if let (true, Some(_), Lengths::Log { lo, hi }) =
-                    (everyone(suite), v.split_once(':'), &o.lengths)
-                {
-                    o.lengths = Lengths::List((*lo..=*hi).map(|k| 1usize << k).collect());
-                }
-            }
-            "-msglen" => {
-                msglen = true;
-                o.lengths = Lengths::List(length_file(&value()?, &read)?);
-            }
-            "-input" => {
-                let file = value()?;
-                let text = read(&file).map_err(|e| format!("-input: cannot read {file:?}: {e}"))?;
-                for (n, line) in text.lines().enumerate() {
-                    let name = line.trim();
-                    if name.is_empty() || name.starts_with('#') {
-                        continue;
-                    }
-                    let i = find(name).ok_or_else(|| {
-                        format!(
-                            "-input {file:?} line {}: unknown benchmark {name:?}; valid names: {}",
-                            n + 1,
-                            names(suite)
-                        )
-                    })?;
-                    chosen[i] = true;
-                }
-            }
-            _ if arg.starts_with('-') => {
-                let io = if suite.io { " -dir -prefix" } else { "" };
-                let window = if windowed(suite) { " -window_size" } else { "" };
-                let p2p = if everyone(suite) { " -msgsz -msgwr -msgrd -pause" } else { "" };
-                return Err(format!(
-                    "unknown option {arg:?}; accepted: -npmin -multi -input -msglen -msglog -map \
-                     -iter -iter_policy -time -mem -check -csv -timeout{window}{p2p}{io} -list -h"
-                ));
-            }
-            _ => {
-                let i = find(arg).ok_or_else(|| {
-                    format!("unknown benchmark {arg:?}; valid names: {}", names(suite))
-                })?;
-                chosen[i] = true;
-            }
-        }
-    }
+    let chosen = vec![false; suite.benchmarks.len()];
+    let mut d = Draft { o, msgsz: Vec::new(), msglen: false, msglog: false, chosen };
+    cli::parse(&flags(suite), line, &mut d, |d, name| d.choose(suite, name))?;
+    let Draft { mut o, msgsz, msglen, msglog, chosen } = d;
     if !msgsz.is_empty() {
         if msglen || msglog {
             return Err(
@@ -487,10 +495,10 @@ pub fn parse<K>(
 }
 
 /// `-iter N[,V[,M[,policy]]]`: MSGSPERSAMPLE, OVERALL_VOL in MB, MSGS_NONAGGR, policy.
-fn iter(v: &str, o: &mut Options) -> Result<(), String> {
-    let accepted = "-iter takes n[,vol[,nonaggr[,policy]]]: n repetitions >= 1, vol MB >= 1, \
+fn iter(o: &mut Options, v: &str) -> Result<(), String> {
+    let accepted = "takes n[,vol[,nonaggr[,policy]]]: n repetitions >= 1, vol MB >= 1, \
                     nonaggr >= 1, policy off|dynamic|multiple_np|auto";
-    let bad = || format!("{accepted}; got {v:?}");
+    let bad = || accepted.to_string();
     let fields: Vec<&str> = v.split(',').map(str::trim).collect();
     if fields.len() > 4 {
         return Err(bad());
@@ -513,12 +521,12 @@ fn policy(v: &str) -> Result<IterPolicy, String> {
     match v.to_ascii_lowercase().as_str() {
         "off" => Ok(IterPolicy::Off),
         "dynamic" | "multiple_np" | "auto" => Ok(IterPolicy::Dynamic),
-        _ => Err(format!("-iter_policy takes off, dynamic, multiple_np or auto; got {v:?}")),
+        _ => Err("takes off, dynamic, multiple_np or auto".into()),
     }
 }
 
 fn map(v: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("-map takes PxQ with whole numbers P, Q >= 1, got {v:?}");
+    let bad = || "takes PxQ with whole numbers P, Q >= 1".to_string();
     let (p, q) = v
         .to_ascii_lowercase()
         .split_once('x')
@@ -531,7 +539,7 @@ fn map(v: &str) -> Result<(usize, usize), String> {
 }
 
 fn msglog_range(v: &str, min_msg_log: u32) -> Result<Lengths, String> {
-    let bad = || format!("-msglog takes [a:]b with 0 <= a <= b <= 30, got {v:?}");
+    let bad = || "takes [a:]b with 0 <= a <= b <= 30".to_string();
     let (lo, hi) = match v.split_once(':') {
         Some((a, b)) => {
             (a.parse::<u32>().map_err(|_| bad())?, b.parse::<u32>().map_err(|_| bad())?)
@@ -544,11 +552,7 @@ fn msglog_range(v: &str, min_msg_log: u32) -> Result<Lengths, String> {
     Ok(Lengths::Log { lo, hi })
 }
 
-fn length_file(
-    file: &str,
-    read: &impl Fn(&str) -> std::io::Result<String>,
-) -> Result<Vec<usize>, String> {
-    let text = read(file).map_err(|e| format!("-msglen: cannot read {file:?}: {e}"))?;
+fn length_file(text: &str) -> Result<Vec<usize>, String> {
     let mut lengths = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -557,15 +561,14 @@ fn length_file(
         }
         let x = t.parse::<usize>().ok().filter(|&x| x <= i32::MAX as usize).ok_or_else(|| {
             format!(
-                "-msglen {file:?} line {}: {t:?} is not a length (a whole number of bytes, \
-                 0 to 2147483647)",
+                "line {}: {t:?} is not a length (a whole number of bytes, 0 to 2147483647)",
                 n + 1
             )
         })?;
         lengths.push(x);
     }
     if lengths.is_empty() {
-        return Err(format!("-msglen {file:?} holds no length"));
+        return Err("it holds no length".into());
     }
     Ok(lengths)
 }
@@ -655,89 +658,6 @@ impl Options {
             IterPolicy::Dynamic => crate::settings::repetitions(x, per_sample, self.overall_vol),
         }
     }
-
-    /// The options as text, for rank 0 to send to the other ranks.
-    pub fn encode(&self) -> String {
-        let list = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
-        let lengths = match &self.lengths {
-            Lengths::Log { lo, hi } => format!("log {lo} {hi}"),
-            Lengths::List(l) => format!("list {}", list(l)),
-        };
-        let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
-        [
-            format!("help {}", self.help as u8),
-            format!("list {}", self.list as u8),
-            format!("benchmarks {}", list(&self.benchmarks)),
-            format!("npmin {}", self.npmin),
-            format!("multi {}", opt(self.multi.map(|m| m.to_string()))),
-            format!("lengths {lengths}"),
-            format!("map {}", opt(self.map.map(|(p, q)| format!("{p}x{q}")))),
-            format!("per_sample {}", self.per_sample),
-            format!("overall_vol {}", self.overall_vol),
-            format!("msgs_nonaggr {}", self.msgs_nonaggr),
-            format!("iter_policy {}", (self.iter_policy == IterPolicy::Off) as u8),
-            format!("timeout {}", opt(self.timeout.map(|t| t.to_string()))),
-            format!("csv {}", self.csv as u8),
-            format!("dir {}", opt(self.dir.clone())),
-            format!("prefix {}", opt(self.prefix.clone())),
-            format!("time {}", opt(self.time.map(|t| t.to_string()))),
-            format!("mem {}", opt(self.mem.map(|m| m.to_string()))),
-            format!("check {}", self.check as u8),
-            format!("window_size {}", self.window_size),
-            format!("pause_us {}", self.pause_us),
-            format!("msgwr {}", self.msgwr as u8),
-            format!("msgrd {}", self.msgrd as u8),
-        ]
-        .join("\n")
-    }
-
-    /// Reads what [`Options::encode`] wrote; panics on anything else (a bug, not input).
-    pub fn decode(text: &str) -> Options {
-        let field = |key: &str| -> &str {
-            text.lines()
-                .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-                .unwrap_or_else(|| panic!("encoded options lack {key}"))
-        };
-        let list = |s: &str| -> Vec<usize> {
-            s.split(',').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect()
-        };
-        let opt = |s: &str| (s != "-").then(|| s.to_string());
-        let lengths = match field("lengths").split_once(' ').unwrap() {
-            ("log", r) => {
-                let (lo, hi) = r.split_once(' ').unwrap();
-                Lengths::Log { lo: lo.parse().unwrap(), hi: hi.parse().unwrap() }
-            }
-            (_, r) => Lengths::List(list(r)),
-        };
-        Options {
-            help: field("help") == "1",
-            list: field("list") == "1",
-            benchmarks: list(field("benchmarks")),
-            npmin: field("npmin").parse().unwrap(),
-            multi: opt(field("multi")).map(|m| m.parse().unwrap()),
-            lengths,
-            map: opt(field("map")).map(|m| map(&m).unwrap()),
-            per_sample: field("per_sample").parse().unwrap(),
-            overall_vol: field("overall_vol").parse().unwrap(),
-            msgs_nonaggr: field("msgs_nonaggr").parse().unwrap(),
-            iter_policy: if field("iter_policy") == "1" {
-                IterPolicy::Off
-            } else {
-                IterPolicy::Dynamic
-            },
-            timeout: opt(field("timeout")).map(|t| t.parse().unwrap()),
-            csv: field("csv") == "1",
-            dir: opt(field("dir")),
-            prefix: opt(field("prefix")),
-            time: opt(field("time")).map(|t| t.parse().unwrap()),
-            mem: opt(field("mem")).map(|m| m.parse().unwrap()),
-            check: field("check") == "1",
-            window_size: field("window_size").parse().unwrap(),
-            pause_us: field("pause_us").parse().unwrap(),
-            msgwr: field("msgwr") == "1",
-            msgrd: field("msgrd") == "1",
-        }
-    }
 }
 
 #[cfg(test)]
@@ -812,7 +732,8 @@ mod tests {
         np: usize,
         read: impl Fn(&str) -> std::io::Result<String>,
     ) -> Result<Options, String> {
-        super::parse(&TEST, a, np, read)
+        let line = Line::read(a.to_vec(), &flags(&TEST), read);
+        super::parse(&TEST, &line, np)
     }
 
     const BENCHMARKS: &[crate::Benchmark<()>] = TEST.benchmarks;
@@ -861,18 +782,18 @@ mod tests {
         let err = |a: &str, np| parse(&args(a), np, read).unwrap_err();
         assert!(err("Pingpang", 2).contains("valid names: PingPong, PingPing"));
         assert!(err("-dir /tmp", 2).contains("unknown option \"-dir\""), "only IMB-IO has -dir");
-        assert!(err("-npmin 0", 2).contains("-npmin takes an integer >= 1"));
-        assert!(err("-npmin two", 2).contains("got \"two\""));
-        assert!(err("-multi 2", 2).contains("-multi takes 0 or 1"));
-        assert!(err("-msglen nofile", 2).contains("cannot read \"nofile\""));
+        assert!(err("-npmin 0", 2).contains("-npmin 0: takes a whole number >= 1"));
+        assert!(err("-npmin two", 2).contains("-npmin two: takes"));
+        assert!(err("-multi 2", 2).contains("-multi 2: takes 0 or 1"));
+        assert!(err("-msglen nofile", 2).contains("-msglen nofile: cannot read it"));
         assert!(err("-msglen neg", 2).contains("line 2: \"-5\" is not a length"));
         assert!(err("-input sel", 2).contains("line 1: unknown benchmark \"PingPang\""));
         assert!(err("-map 2x3", 4).contains("-map 2x3 needs 6 processes, this run has 4"));
-        assert!(err("-map 2by2", 4).contains("-map takes PxQ"));
+        assert!(err("-map 2by2", 4).contains("-map 2by2: takes PxQ"));
         assert!(err("-mem 0.001", 4).contains("-mem 0.001 is too small: Alltoall on 4 processes"));
         assert!(err("-npmin", 2).contains("-npmin needs a value"));
         assert!(err("-fast", 2).contains("unknown option \"-fast\""));
-        assert!(err("-msglog 5:3", 2).contains("-msglog takes"));
+        assert!(err("-msglog 5:3", 2).contains("-msglog 5:3: takes"));
     }
 
     #[test]
@@ -883,21 +804,6 @@ mod tests {
         assert_eq!(rate(6, 2), [2, 4, 6]);
         assert_eq!(rate(7, 3), [4, 6]);
         assert_eq!(rate(1, 2), Vec::<usize>::new());
-    }
-
-    #[test]
-    fn encoding_round_trips() {
-        for a in [
-            "",
-            "-multi 0 -map 2x2 -time 0.5 -mem 2 -check Exchange",
-            "-msglog 3:9 -iter 7",
-            "-iter 1000,40,50,off -csv -timeout 30",
-        ] {
-            let o = parse(&args(a), 4, no_files).unwrap();
-            assert_eq!(Options::decode(&o.encode()), o, "{a}");
-        }
-        let o = Options { lengths: Lengths::List(vec![0, 7]), ..parse(&[], 2, no_files).unwrap() };
-        assert_eq!(Options::decode(&o.encode()), o);
     }
 
     #[test]

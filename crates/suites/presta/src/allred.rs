@@ -1,6 +1,7 @@
 //! allred's arguments and its report: the samples, their statistics, the time of one
 //! Allreduce and the time between two, and the warnings PRESTA 1.2 prints.
 
+use paw_core::cli::{self, Flag, Line};
 use paw_core::{About, Opt, Stats};
 
 /// The program's name.
@@ -45,39 +46,54 @@ pub fn about() -> About {
                 "compute phases (and Allreduce calls) per time sample (>= 1); required",
             ),
             Opt::flag("samples", "time samples of each series (>= 2); required"),
-            Opt::flag("-h", "this text"),
-        ],
+        ]
+        .into_iter()
+        .chain(cli::options(&flags()))
+        .collect(),
     }
 }
 
-/// The three arguments, or the line saying what is wrong.
-pub fn parse(args: &[String]) -> Result<Option<[u64; 3]>, String> {
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        return Ok(None);
-    }
-    if let Some(a) = args.iter().find(|a| a.starts_with('-')) {
-        return Err(format!(
-            "unknown option \"{a}\"; accepted: -h, and three whole numbers (compute \
-             iterations, iterations per sample, samples)"
-        ));
-    }
-    let names = ["compute iterations", "iterations per sample", "samples"];
-    if args.len() != 3 {
+/// allred's command line: its three numbers, or `-h`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Args {
+    /// The numbers as given: compute iterations, iterations per sample, samples.
+    pub numbers: Vec<u64>,
+    /// `-h`.
+    pub help: bool,
+}
+
+/// The operands' names and least values.
+const OPERANDS: [(&str, u64); 3] =
+    [("compute iterations", 1), ("iterations per sample", 1), ("samples", 2)];
+
+/// allred's one option.
+pub fn flags() -> Vec<Flag<Args>> {
+    vec![Flag::switch(&["-h", "--help"], "this text", |a: &mut Args| a.help = true)]
+}
+
+/// Reads `line`: the three numbers, or the line saying what is wrong.
+pub fn parse(line: &Line) -> Result<Args, String> {
+    let mut args = Args::default();
+    cli::parse(&flags(), line, &mut args, |a, v| {
+        let Some(&(name, least)) = OPERANDS.get(a.numbers.len()) else {
+            return Err(format!("{v}: allred takes 3 arguments, e.g. allred 10000 100 20"));
+        };
+        match v.parse::<u64>() {
+            Ok(n) if n >= least => {
+                a.numbers.push(n);
+                Ok(())
+            }
+            _ => Err(format!("{name} \"{v}\": takes a whole number >= {least}")),
+        }
+    })?;
+    if !args.help && args.numbers.len() != 3 {
         return Err(format!(
             "allred takes 3 arguments (compute iterations, iterations per sample, samples), \
              {} given; accepted: three whole numbers, e.g. allred 10000 100 20",
-            args.len()
+            args.numbers.len()
         ));
     }
-    let mut v = [0u64; 3];
-    for (i, a) in args.iter().enumerate() {
-        let min = if i == 2 { 2 } else { 1 };
-        v[i] = match a.parse::<u64>() {
-            Ok(n) if n >= min => n,
-            _ => return Err(format!("{} \"{a}\": takes a whole number >= {min}", names[i])),
-        };
-    }
-    Ok(Some(v))
+    Ok(args)
 }
 
 /// Prints the samples, their statistics, Op mean and Time between Allreduce (rank 0) and
@@ -128,14 +144,15 @@ mod tests {
         assert_eq!(about().help_misreads(), None);
     }
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    fn args(s: &str) -> Line {
+        Line::of(s, &flags(), |_| Ok(String::new()))
     }
 
     #[test]
     fn arguments() {
-        assert_eq!(parse(&args("10 20 3")), Ok(Some([10, 20, 3])));
-        assert_eq!(parse(&args("-h")), Ok(None));
+        assert_eq!(parse(&args("10 20 3")).unwrap().numbers, [10, 20, 3]);
+        assert!(parse(&args("-h")).unwrap().help);
+        assert!(parse(&args("1 2 3 4")).unwrap_err().contains("4: allred takes 3 arguments"));
         assert!(parse(&args("10 20")).unwrap_err().contains("3 arguments"));
         assert!(parse(&args("0 20 3")).unwrap_err().contains("compute iterations \"0\""));
         assert!(parse(&args("1 1 1"))

@@ -1,10 +1,11 @@
 //! globalop's options, operations and the statistics over processes of a loop's time.
 
+use paw_core::cli::{self, Flag, Line};
 use paw_core::mpi::collective::{Root, SystemOperation};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
 use paw_core::schema::{sweep, table, USEC};
-use paw_core::{About, Column, Opt, Stats};
+use paw_core::{About, Column, Stats};
 
 /// The terminal table's column heads.
 pub const HEAD: [&str; 6] = ["Operation", "compute", "set", "avg (us)", "min (us)", "max (us)"];
@@ -59,15 +60,7 @@ pub fn about() -> About {
         files: "in PAW_OUTPUT_DIR (default: the current directory): globalop-np_NNNN.dat and \
                 .csv and the run record globalop-np_NNNN.json."
             .into(),
-        options: vec![
-            Opt::new(
-                "-l iterations",
-                "iterations of each loop, 1 or more",
-                format!("{LOOPS} (PRESTA's)"),
-            ),
-            Opt::new("-w steps", "steps of the simulated compute phase, 1 or more", STEPS),
-            Opt::flag("-h", "this text"),
-        ],
+        options: cli::options(&flags()),
     }
 }
 
@@ -78,24 +71,45 @@ pub const SETS: usize = 3;
 pub const OPS: [&str; 6] =
     ["Barrier", "Reduce", "Bcast", "Allreduce", "Reduce+Bcast", "Reduce+compute+Bcast"];
 
-/// `-l` and `-w`, or the line saying what is wrong; `None` for `-h`.
-pub fn parse(args: &[String]) -> Result<Option<(u64, u64)>, String> {
-    let (mut loops, mut steps) = (LOOPS, STEPS);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let target = match a.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "-l" => &mut loops,
-            "-w" => &mut steps,
-            other => return Err(format!("unknown option \"{other}\"; accepted: -l, -w, -h")),
-        };
-        let v = it.next().ok_or_else(|| format!("{a} needs a value: a whole number >= 1"))?;
-        *target = match v.parse::<u64>() {
-            Ok(n) if n >= 1 => n,
-            _ => return Err(format!("{a} {v}: takes a whole number >= 1")),
-        };
-    }
-    Ok(Some((loops, steps)))
+/// globalop's command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Args {
+    /// `-l`: iterations of each loop.
+    pub loops: u64,
+    /// `-w`: steps of the compute phase.
+    pub steps: u64,
+    /// `-h`.
+    pub help: bool,
+}
+
+/// globalop's options, in `-h`'s order.
+pub fn flags() -> Vec<Flag<Args>> {
+    vec![
+        Flag::whole(
+            &["-l"],
+            "iterations",
+            "iterations of each loop",
+            (1, u64::MAX),
+            |a: &mut Args, n| a.loops = n,
+        )
+        .default(format!("{LOOPS} (PRESTA's)")),
+        Flag::whole(
+            &["-w"],
+            "steps",
+            "steps of the simulated compute phase",
+            (1, u64::MAX),
+            |a: &mut Args, n| a.steps = n,
+        )
+        .default(STEPS),
+        Flag::switch(&["-h", "--help"], "this text", |a: &mut Args| a.help = true),
+    ]
+}
+
+/// Reads `line`: the arguments, or the line saying what is wrong.
+pub fn parse(line: &Line) -> Result<Args, String> {
+    let mut args = Args { loops: LOOPS, steps: STEPS, help: false };
+    cli::parse(&flags(), line, &mut args, cli::no_operand)?;
+    Ok(args)
 }
 
 /// One iteration of operation `op` (an index into [`OPS`]).
@@ -153,11 +167,12 @@ mod tests {
 
     #[test]
     fn options() {
-        let a = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-        assert_eq!(parse(&a("")), Ok(Some((4096, 2000))));
-        assert_eq!(parse(&a("-l 64 -w 10")), Ok(Some((64, 10))));
-        assert_eq!(parse(&a("-h")), Ok(None));
-        assert!(parse(&a("-l 0")).unwrap_err().contains("-l 0: takes a whole number >= 1"));
-        assert!(parse(&a("-x")).unwrap_err().contains("unknown option \"-x\""));
+        let a = |s: &str| parse(&Line::of(s, &flags(), |_| Ok(String::new())));
+        let got = |s: &str| a(s).map(|v| (v.loops, v.steps, v.help));
+        assert_eq!(got(""), Ok((4096, 2000, false)));
+        assert_eq!(got("-l 64 -w 10"), Ok((64, 10, false)));
+        assert!(a("-h").unwrap().help);
+        assert!(a("-l 0").unwrap_err().contains("-l 0: takes a whole number >= 1"));
+        assert!(a("-x").unwrap_err().contains("unknown option \"-x\""));
     }
 }

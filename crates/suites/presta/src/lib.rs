@@ -87,23 +87,18 @@ impl std::fmt::Debug for Active {
 }
 
 impl Presta {
-    /// Starts MPI, reads the options on rank 0 and shares them; `None` after printing
+    /// Starts MPI and reads rank 0's command line on every rank; `None` after printing
     /// the usage for `-h`.
     pub fn start(binary: Binary) -> paw_core::Result<Option<Presta>> {
-        let world = paw_core::start_mpi(binary.name)?;
-        let size = world.size() as usize;
-        let text = paw_core::parse_on_root(&world, |args| {
-            let read = |f: &str| std::fs::read_to_string(f);
-            options::parse(args, binary.takes, size, read).map(|o| o.encode())
-        })?;
-        let opts = Options::decode(&text);
-        if opts.help {
-            if world.rank() == 0 {
-                println!("{}", options::about(&binary).help());
-            }
+        let about = options::about(&binary);
+        let parse = |line: &_, size| options::parse(line, binary.takes, size);
+        let flags = options::flags(binary.takes);
+        let Some((world, opts)) = paw_core::start_suite(&about, &flags, &[], parse, |o| o.help)?
+        else {
             return Ok(None);
-        }
-        let run = SuiteRun::start(&options::about(&binary), &world, &[], None, true)?;
+        };
+        let size = world.size() as usize;
+        let run = SuiteRun::start(&about, &world, &[], None, true)?;
         let layout = opts.layout(size);
         Ok(Some(Presta { world, opts, layout, run, binary }))
     }
@@ -164,7 +159,7 @@ impl Presta {
         let counts: Vec<String> = o.counts.iter().map(|c| c.to_string()).collect();
         v.push(format!(
             "process counts{}: {}",
-            if o.from_file { " (-f)" } else { "" },
+            if o.file.is_some() { " (-f)" } else { "" },
             counts.join(" ")
         ));
         let used = self.layout.used;

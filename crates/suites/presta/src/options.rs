@@ -1,9 +1,10 @@
-//! The command line of com, laten and rma (PRESTA 1.2 README), read on rank 0 (which also
-//! reads the `-f` file) and sent to every rank as text, so a bad option stops every rank.
+//! The command line of com, laten and rma (PRESTA 1.2 README): one table ([`flags`]) that
+//! every rank parses (the `-f` file read on rank 0), so a bad option stops every rank.
 
 use crate::pairs::Layout;
 use crate::Binary;
-use paw_core::{About, Opt};
+use paw_core::cli::{self, Flag, Line};
+use paw_core::About;
 
 /// Which options a binary takes beyond the common ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,8 +30,8 @@ pub struct Options {
     pub factor: u64,
     /// Process counts: from `-f`, else the defaults of the layout.
     pub counts: Vec<usize>,
-    /// Whether the counts came from `-f`.
-    pub from_file: bool,
+    /// The `-f` file's name and text, when given.
+    pub file: Option<(String, String)>,
     /// `-p c`: cyclic allocation.
     pub cyclic: bool,
     /// `-t`: processes per SMP.
@@ -62,51 +63,6 @@ impl Options {
         }
         out
     }
-
-    /// The options as text for [`Options::decode`].
-    pub fn encode(&self) -> String {
-        let counts: Vec<String> = self.counts.iter().map(|c| c.to_string()).collect();
-        format!(
-            "{} {} {} {} {} {} {} {} {} {} {} {} {}",
-            self.ops,
-            self.epochs,
-            self.start,
-            self.stop,
-            self.factor,
-            self.from_file as u8,
-            self.cyclic as u8,
-            self.ppn.unwrap_or(0),
-            self.print_pairs as u8,
-            self.no_barrier as u8,
-            self.nearby as u8,
-            self.help as u8,
-            if counts.is_empty() { "-".to_string() } else { counts.join(",") }
-        )
-    }
-
-    /// The options [`Options::encode`] wrote.
-    pub fn decode(text: &str) -> Options {
-        let w: Vec<&str> = text.split_whitespace().collect();
-        let n = |i: usize| w[i].parse::<u64>().expect("encoded option");
-        Options {
-            ops: n(0),
-            epochs: n(1),
-            start: n(2),
-            stop: n(3),
-            factor: n(4),
-            from_file: n(5) == 1,
-            cyclic: n(6) == 1,
-            ppn: (n(7) > 0).then(|| n(7) as usize),
-            print_pairs: n(8) == 1,
-            no_barrier: n(9) == 1,
-            nearby: n(10) == 1,
-            help: n(11) == 1,
-            counts: match w[12] {
-                "-" => Vec::new(),
-                c => c.split(',').map(|x| x.parse().expect("encoded count")).collect(),
-            },
-        }
-    }
 }
 
 /// Default `-b`: the first message size, bytes (PRESTA's).
@@ -116,41 +72,99 @@ pub const STOP: u64 = 8_388_608;
 /// Default `-s`: the factor from one size to the next.
 pub const FACTOR: u64 = 2;
 
-/// The description of com, laten or rma: `binary`'s own facts and the options it takes,
-/// worded as PRESTA's usage text words them.
+/// The options `takes` allows, in `-h`'s order, worded as PRESTA's usage text words them.
+pub fn flags(takes: Takes) -> Vec<Flag<Options>> {
+    let whole = |names, value: &str, meaning: &str, lo, set: fn(&mut Options, u64)| {
+        Flag::whole(names, value, meaning, (lo, u64::MAX), set)
+    };
+    let per = if takes.epochs { "epoch" } else { "sample" };
+    let mut flags = Vec::new();
+    if takes.sizes {
+        flags.push(
+            whole(&["-b"], "[message start size]", "bytes", 1, |o, v| o.start = v).default(START),
+        );
+    }
+    if takes.epochs {
+        flags.push(whole(
+            &["-c"],
+            "[number of epochs between measurements]",
+            "required",
+            1,
+            |o, v| o.epochs = v,
+        ));
+    }
+    if takes.sizes {
+        flags.push(
+            whole(&["-e"], "[message stop  size]", "bytes", 1, |o, v| o.stop = v).default(STOP),
+        );
+    }
+    flags.extend([
+        Flag::file(
+            &["-f"],
+            "[process count source file]",
+            "one even count per line",
+            |o: &mut Options, name, text| {
+                o.file = Some((name.into(), text.into()));
+                Ok(())
+            },
+        )
+        .default(
+            "2, 4, 8 ... up to the processes used and that number; with -t the multiples of 2 x \
+             ppn (block) or of the SMPs (cyclic)",
+        ),
+        whole(&["-o"], &format!("[number of operations per {per}]"), "required", 1, |o, v| {
+            o.ops = v
+        }),
+        Flag::text(
+            &["-p"],
+            "[allocate processes: c(yclic) or b(lock)]",
+            "c needs -t",
+            |o: &mut Options, v| {
+                if v != "b" && v != "c" {
+                    return Err("takes b (block) or c (cyclic)".into());
+                }
+                o.cyclic = v == "c";
+                Ok(())
+            },
+        )
+        .default("b"),
+    ]);
+    if takes.sizes {
+        flags.push(
+            whole(&["-s"], "[message size increase factor]", "", 2, |o, v| o.factor = v)
+                .default(FACTOR),
+        );
+    }
+    flags.extend([
+        whole(
+            &["-t"],
+            "[processes per SMP]",
+            "pairs by SMP; the processes a whole number of SMPs",
+            1,
+            |o, v| o.ppn = Some(v as usize),
+        ),
+        Flag::switch(&["-h"], "print use information", |o: &mut Options| o.help = true),
+        Flag::switch(&["-i"], "print process pair information", |o: &mut Options| {
+            o.print_pairs = true
+        })
+        .default("false"),
+        Flag::switch(&["-n"], "do not use barrier within measurement", |o: &mut Options| {
+            o.no_barrier = true
+        })
+        .default("barrier used"),
+        Flag::switch(
+            &["-r"],
+            "partner processes with nearby rank (needs -t)",
+            |o: &mut Options| o.nearby = true,
+        )
+        .default("false"),
+    ]);
+    flags
+}
+
+/// The description of com, laten or rma: `binary`'s own facts and the options it takes.
 pub fn about(binary: &Binary) -> About {
     let Binary { name, title, takes, timed, reported, files } = *binary;
-    let mut options = Vec::new();
-    let mut add = |on: bool, o: Opt| {
-        if on {
-            options.push(o);
-        }
-    };
-    add(takes.sizes, Opt::new("-b [message start size]", "bytes", START));
-    add(takes.epochs, Opt::flag("-c [number of epochs between measurements]", "required"));
-    add(takes.sizes, Opt::new("-e [message stop  size]", "bytes", STOP));
-    add(
-        true,
-        Opt::new(
-            "-f [process count source file]",
-            "one even count per line",
-            "2, 4, 8 ... \
-        up to the processes used and that number; with -t the multiples of 2 x ppn (block) or \
-        of the SMPs (cyclic)",
-        ),
-    );
-    let per = if takes.epochs { "epoch" } else { "sample" };
-    add(true, Opt::flag(format!("-o [number of operations per {per}]"), "required"));
-    add(true, Opt::new("-p [allocate processes: c(yclic) or b(lock)]", "c needs -t", "b"));
-    add(takes.sizes, Opt::new("-s [message size increase factor]", "2 or more", FACTOR));
-    add(
-        true,
-        Opt::flag("-t [processes per SMP]", "pairs by SMP; the processes a whole number of SMPs"),
-    );
-    add(true, Opt::flag("-h", "print use information"));
-    add(true, Opt::new("-i", "print process pair information", "false"));
-    add(true, Opt::new("-n", "do not use barrier within measurement", "barrier used"));
-    add(true, Opt::new("-r", "partner processes with nearby rank (needs -t)", "false"));
     About {
         name,
         title: title.into(),
@@ -163,18 +177,12 @@ pub fn about(binary: &Binary) -> About {
             .into(),
         check: "none (as PRESTA 1.2)".into(),
         files: files.into(),
-        options,
+        options: cli::options(&flags(takes)),
     }
 }
 
-/// Parses `args` (without the program name) for a world of `size` processes; `read`
-/// reads the `-f` file.
-pub fn parse(
-    args: &[String],
-    takes: Takes,
-    size: usize,
-    read: impl Fn(&str) -> std::io::Result<String>,
-) -> Result<Options, String> {
+/// Reads `line` for a world of `size` processes.
+pub fn parse(line: &Line, takes: Takes, size: usize) -> Result<Options, String> {
     let mut o = Options {
         ops: 0,
         epochs: 0,
@@ -182,7 +190,7 @@ pub fn parse(
         stop: STOP,
         factor: FACTOR,
         counts: Vec::new(),
-        from_file: false,
+        file: None,
         cyclic: false,
         ppn: None,
         print_pairs: false,
@@ -190,56 +198,7 @@ pub fn parse(
         nearby: false,
         help: false,
     };
-    let mut file = None;
-    let accepted = if takes.epochs {
-        "-b -c -e -f -o -p -s -t -h -i -n -r"
-    } else if takes.sizes {
-        "-b -e -f -o -p -s -t -h -i -n -r"
-    } else {
-        "-f -o -p -t -h -i -n -r"
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let flag = arg.as_str();
-        let known = match flag {
-            "-b" | "-e" | "-s" => takes.sizes,
-            "-c" => takes.epochs,
-            "-o" | "-f" | "-p" | "-t" | "-h" | "-i" | "-n" | "-r" => true,
-            _ => false,
-        };
-        if !known {
-            return Err(format!("unknown option \"{flag}\"; accepted: {accepted}"));
-        }
-        let mut value = |what: &str| -> Result<String, String> {
-            it.next().cloned().ok_or_else(|| format!("{flag} needs a value: {what}"))
-        };
-        let mut number = |what: &str, min: u64| -> Result<u64, String> {
-            let v = value(what)?;
-            match v.parse::<u64>() {
-                Ok(n) if n >= min => Ok(n),
-                _ => Err(format!("{flag} {v}: takes {what}")),
-            }
-        };
-        match flag {
-            "-o" => o.ops = number("the operations per sample, a whole number >= 1", 1)?,
-            "-c" => o.epochs = number("the epochs per sample, a whole number >= 1", 1)?,
-            "-b" => o.start = number("the start size in bytes, a whole number >= 1", 1)?,
-            "-e" => o.stop = number("the stop size in bytes, a whole number >= 1", 1)?,
-            "-s" => o.factor = number("the size factor, a whole number >= 2", 2)?,
-            "-t" => o.ppn = Some(number("the processes per SMP, a whole number >= 1", 1)? as usize),
-            "-f" => file = Some(value("a file of process counts, one per line")?),
-            "-p" => match value("b (block) or c (cyclic)")?.as_str() {
-                "b" => o.cyclic = false,
-                "c" => o.cyclic = true,
-                v => return Err(format!("-p {v}: takes b (block) or c (cyclic)")),
-            },
-            "-h" => o.help = true,
-            "-i" => o.print_pairs = true,
-            "-n" => o.no_barrier = true,
-            "-r" => o.nearby = true,
-            _ => unreachable!("known flags only"),
-        }
-    }
+    cli::parse(&flags(takes), line, &mut o, cli::no_operand)?;
     if o.help {
         return Ok(o);
     }
@@ -284,9 +243,8 @@ pub fn parse(
         return Err(format!("{size} process: PRESTA's tests need at least 2 (one pair)"));
     }
     let layout = o.layout(size);
-    match file {
-        Some(f) => {
-            let text = read(&f).map_err(|e| format!("-f {f}: cannot read it ({e})"))?;
+    match o.file.clone() {
+        Some((f, text)) => {
             for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
                 let bad = |why: &str| {
                     format!(
@@ -308,7 +266,6 @@ pub fn parse(
             if o.counts.is_empty() {
                 return Err(format!("-f {f}: no process count in it; one per line"));
             }
-            o.from_file = true;
         }
         None => {
             o.counts = layout.default_counts();
@@ -349,30 +306,28 @@ mod tests {
     const LATEN: Takes = Takes { sizes: false, epochs: false };
 
     fn p(args: &str, takes: Takes, size: usize) -> Result<Options, String> {
-        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
-        parse(&args, takes, size, |f| match f {
+        let line = Line::of(args, &flags(takes), |f| match f {
             "good" => Ok("2\n\n4\n".into()),
             "odd" => Ok("3\n".into()),
             "big" => Ok("8\n".into()),
             "word" => Ok("two\n".into()),
             _ => Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not found")),
-        })
+        });
+        parse(&line, takes, size)
     }
 
     #[test]
-    fn defaults_sizes_and_round_trip() {
+    fn defaults_and_sizes() {
         let o = p("-o 10", COM, 4).unwrap();
         assert_eq!((o.start, o.stop, o.factor), (32, 8_388_608, 2));
         assert_eq!(o.sizes().len(), 19);
         assert_eq!(o.counts, [2, 4]);
-        assert_eq!(Options::decode(&o.encode()), o);
         let o = p("-o 5 -c 3 -b 100 -e 1000 -s 3 -f good -i -n -p c -t 2", RMA, 4).unwrap();
         assert_eq!(o.sizes(), [100, 300, 900]);
         assert_eq!(
-            (o.counts.clone(), o.from_file, o.cyclic, o.epochs),
+            (o.counts.clone(), o.file.is_some(), o.cyclic, o.epochs),
             (vec![2, 4], true, true, 3)
         );
-        assert_eq!(Options::decode(&o.encode()), o);
         assert!(p("-h", LATEN, 1).unwrap().help);
     }
 
@@ -380,10 +335,10 @@ mod tests {
     fn bad_options_name_the_input_and_what_is_accepted() {
         for (args, takes, want) in [
             ("", COM, "-o (operations per sample) is required"),
-            ("-o 0", LATEN, "-o 0: takes the operations per sample, a whole number >= 1"),
+            ("-o 0", LATEN, "-o 0: takes a whole number >= 1"),
             ("-o 4", RMA, "-c (epochs per sample) is required"),
             ("-o 4 -b 64 -e 32", COM, "-b 64 is above -e 32"),
-            ("-o 4 -s 1", COM, "-s 1: takes the size factor, a whole number >= 2"),
+            ("-o 4 -s 1", COM, "-s 1: takes a whole number >= 2"),
             ("-o 4 -f missing", COM, "-f missing: cannot read it"),
             ("-o 4 -f odd", COM, "-f odd line 1: \"3\" is odd; accepted: even counts from 2 to 4"),
             ("-o 4 -f big", COM, "\"8\" is out of range"),

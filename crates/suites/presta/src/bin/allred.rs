@@ -13,21 +13,15 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     paw_core::main(allred::NAME, || {
-        let world = paw_core::start_mpi(allred::NAME)?;
-        // "help" or the three numbers.
-        let text = paw_core::parse_on_root(&world, |args| {
-            allred::parse(args)
-                .map(|v| v.map_or("help".into(), |v| format!("{} {} {}", v[0], v[1], v[2])))
-        })?;
-        if text == "help" {
-            if world.rank() == 0 {
-                println!("{}", allred::about().help());
-            }
+        let about = allred::about();
+        let parse = |line: &_, _| allred::parse(line);
+        let Some((world, args)) =
+            paw_core::start_suite(&about, &allred::flags(), &[], parse, |a| a.help)?
+        else {
             return Ok(());
-        }
-        let n: Vec<u64> = text.split_whitespace().map(|x| x.parse().expect("sent")).collect();
-        let [steps, iters, samples] = [n[0], n[1], n[2]];
-        let run = SuiteRun::start(&allred::about(), &world, &[], None, true)?;
+        };
+        let [steps, iters, samples] = [args.numbers[0], args.numbers[1], args.numbers[2]];
+        let run = SuiteRun::start(&about, &world, &[], None, true)?;
         let root = world.rank() == 0;
         let params = vec![
             format!("compute iterations: {steps}"),

@@ -11,20 +11,15 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     paw_core::main(globalop::NAME, || {
-        let world = paw_core::start_mpi(globalop::NAME)?;
-        // "help" or the two numbers.
-        let text = paw_core::parse_on_root(&world, |args| {
-            globalop::parse(args).map(|v| v.map_or("help".into(), |(l, w)| format!("{l} {w}")))
-        })?;
-        if text == "help" {
-            if world.rank() == 0 {
-                println!("{}", globalop::about().help());
-            }
+        let about = globalop::about();
+        let parse = |line: &_, _| globalop::parse(line);
+        let Some((world, args)) =
+            paw_core::start_suite(&about, &globalop::flags(), &[], parse, |a| a.help)?
+        else {
             return Ok(());
-        }
-        let n: Vec<u64> = text.split_whitespace().map(|x| x.parse().expect("sent")).collect();
-        let (loops, steps) = (n[0], n[1]);
-        let run = SuiteRun::start(&globalop::about(), &world, &[], None, true)?;
+        };
+        let (loops, steps) = (args.loops, args.steps);
+        let run = SuiteRun::start(&about, &world, &[], None, true)?;
         let root = world.rank() == 0;
         let params = vec![
             format!("iterations per loop (-l): {loops}"),
