@@ -6,7 +6,7 @@
 
 use crate::check::Verdict;
 use crate::record::Ledger;
-use crate::schema::sweep;
+use crate::schema::{sweep, Unit, NONE};
 use crate::stats::Stats;
 use std::borrow::Cow;
 use std::fmt::Display;
@@ -38,23 +38,23 @@ impl Row {
 }
 
 /// One axis of a data file: the row key (x) or the measured quantity (y).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Axis {
     /// What it is, e.g. `message size` or `one-way time`.
     pub label: String,
-    /// Its unit, e.g. `bytes`, `usec`, `MB/s (MB = 2^20 B)`.
-    pub unit: String,
+    /// Its unit ([`crate::schema`]: `BYTES`, `USEC`, `MIB_PER_S` ...).
+    pub unit: Unit,
 }
 
 impl Axis {
     /// An axis with a label and a unit.
-    pub fn new(label: impl Into<String>, unit: impl Into<String>) -> Axis {
-        Axis { label: label.into(), unit: unit.into() }
+    pub fn new(label: impl Into<String>, unit: Unit) -> Axis {
+        Axis { label: label.into(), unit }
     }
 }
 
 /// What goes into one data file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct DatSpec {
     /// File name, e.g. `isend_time-np_0002.dat`; the CSV twin replaces `.dat` by `.csv`.
     pub file: String,
@@ -128,23 +128,12 @@ fn csv_line<S: AsRef<[u8]>>(cells: impl IntoIterator<Item = S>) -> Vec<u8> {
     w.into_inner().expect("CSV into memory")
 }
 
-/// The short unit suffix of a CSV column name: `usec` -> `us`, `MB/s (MB = 2^20 B)` ->
-/// `MiB_per_s` ([`crate::schema::UNITS`]); another unit in word characters (`threads`).
-pub fn csv_unit(unit: &str) -> String {
-    if let Some(u) = crate::schema::Unit::of_label(unit) {
-        return u.csv.to_string();
-    }
-    let first = unit.split(['(', '[']).next().unwrap_or(unit).trim();
-    first.replace('/', "_per_").replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_")
-}
-
-/// A CSV column name: the `.dat` column in lower case with a unit suffix.
-fn csv_name(column: &str, unit: &str) -> String {
-    let unit = csv_unit(unit);
-    if unit.is_empty() {
+/// A CSV column name: the `.dat` column in lower case with its unit's suffix.
+fn csv_name(column: &str, unit: Unit) -> String {
+    if unit.csv.is_empty() {
         column.to_lowercase()
     } else {
-        format!("{}_{unit}", column.to_lowercase())
+        format!("{}_{}", column.to_lowercase(), unit.csv)
     }
 }
 
@@ -195,19 +184,24 @@ impl DatFile {
         for line in common.iter().chain(&spec.notes) {
             head.push_str(&format!("# {line}\n"));
         }
-        head.push_str(&format!("# x: {} = {} [{}]\n", sweep::SIZE, spec.x.label, spec.x.unit));
+        head.push_str(&format!(
+            "# x: {} = {} [{}]\n",
+            sweep::SIZE,
+            spec.x.label,
+            spec.x.unit.label
+        ));
         head.push_str(&format!(
             "# y: {} [{}]; {} over the NREPS repetitions\n",
             spec.y.label,
-            spec.y.unit,
+            spec.y.unit.label,
             sweep::STATISTICS.join(" ")
         ));
         // Each column's unit: the x axis's, the y axis's, or none (counts, the flag).
-        let (x, y) = (spec.x.unit.as_str(), spec.y.unit.as_str());
+        let (x, y) = (spec.x.unit, spec.y.unit);
         let unit_of = |c: &str| match c {
             sweep::SIZE => x,
             c if sweep::STATISTICS.contains(&c) => y,
-            _ => "",
+            _ => NONE,
         };
         let mut names: Vec<&str> = sweep::COLUMNS.to_vec();
         names.extend(spec.extra.iter().map(|c| c.name.as_ref()));
@@ -234,11 +228,12 @@ impl DatFile {
         csv.append(&csv_line(&csv_head))?;
         place.ledger.file_created(&spec.file, &csv_file)?;
         if spec.echo {
-            println!("\n{} [{}] -> {}", spec.y.label, spec.y.unit, dat.path.display());
+            println!("\n{} [{}] -> {}", spec.y.label, spec.y.unit.label, dat.path.display());
             println!("{heading}");
         } else {
             // The terminal shows one table; it says where the others go.
-            println!("\n{} [{}] -> {} (file only)", spec.y.label, spec.y.unit, dat.path.display());
+            let (label, unit, path) = (&spec.y.label, spec.y.unit.label, dat.path.display());
+            println!("\n{label} [{unit}] -> {path} (file only)");
         }
         Ok(DatFile {
             out: Some((spec.file.clone(), dat, csv, place.clone())),
@@ -327,23 +322,23 @@ pub fn csv_twin(file: &str) -> String {
     format!("{}.csv", file.strip_suffix(".dat").unwrap_or(file))
 }
 
-/// A column of a plain [`Table`]: its name and unit (`""` for counts).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A column of a plain [`Table`]: its name and unit ([`NONE`] for counts and names).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Column {
     /// Name in the `.dat` file, e.g. `TMAX`.
     pub name: Cow<'static, str>,
-    /// Unit, e.g. `s`.
-    pub unit: &'static str,
+    /// Its unit, e.g. [`crate::schema::SECONDS`].
+    pub unit: Unit,
 }
 
 impl Column {
     /// A column named `name` in `unit`, for constants.
-    pub const fn fixed(name: &'static str, unit: &'static str) -> Column {
+    pub const fn fixed(name: &'static str, unit: Unit) -> Column {
         Column { name: Cow::Borrowed(name), unit }
     }
 
     /// A column named `name` in `unit`.
-    pub fn new(name: impl Into<Cow<'static, str>>, unit: &'static str) -> Column {
+    pub fn new(name: impl Into<Cow<'static, str>>, unit: Unit) -> Column {
         Column { name: name.into(), unit }
     }
 }
@@ -585,6 +580,7 @@ mod tests {
     use super::*;
     use crate::check::Verdict;
     use crate::record::Record;
+    use crate::schema::{BYTES, SECONDS, USEC};
     use crate::stats::Stats;
 
     fn never(message: &str) -> ! {
@@ -604,8 +600,8 @@ mod tests {
     fn spec(file: &str, extra: Vec<Column>) -> DatSpec {
         DatSpec {
             file: file.into(),
-            x: Axis::new("message size", "bytes"),
-            y: Axis::new("one-way time", "usec"),
+            x: Axis::new("message size", BYTES),
+            y: Axis::new("one-way time", USEC),
             notes: vec!["ranks: minimum over tasks".into()],
             echo: false,
             extra,
@@ -637,11 +633,9 @@ mod tests {
     fn names() {
         assert_eq!(np_file("isend_time", 4), "isend_time-np_0004.dat");
         assert_eq!(csv_twin("isend_time-np_0004.dat"), "isend_time-np_0004.csv");
-        assert_eq!(csv_unit("MB/s (MB = 2^20 B)"), "MiB_per_s");
-        assert_eq!(csv_unit("MB/s (MB = 10^6 B, as STREAM)"), "MB_per_s");
-        assert_eq!(csv_unit("usec"), "us");
-        assert_eq!(csv_unit("threads"), "threads");
-        assert_eq!(csv_name("TASK_MIN", "usec"), "task_min_us");
+        assert_eq!(csv_name("TASK_MIN", USEC), "task_min_us");
+        assert_eq!(csv_name("bandwidth", crate::schema::MIB_PER_S), "bandwidth_MiB_per_s");
+        assert_eq!(csv_name("TASKS", NONE), "tasks");
     }
 
     #[test]
@@ -684,7 +678,10 @@ mod tests {
         let mut f = DatFile::create(
             &place(dir.path()),
             &[],
-            &spec("c.dat", vec![Column::new("TASK_MIN", "usec"), Column::new("OVERLAP", "%")]),
+            &spec(
+                "c.dat",
+                vec![Column::new("TASK_MIN", USEC), Column::new("OVERLAP", crate::schema::PERCENT)],
+            ),
             layout,
         )
         .unwrap();
@@ -722,7 +719,7 @@ mod tests {
     fn append_table_marks_each_run() {
         let dir = tempfile::tempdir().unwrap();
         let p = place(dir.path());
-        let cols = [Column::new("A", ""), Column::new("B", "s")];
+        let cols = [Column::new("A", NONE), Column::new("B", SECONDS)];
         let mut t = Table::open(
             &p,
             "t.dat",

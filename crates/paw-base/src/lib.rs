@@ -24,6 +24,7 @@
 //! A node test's `main` reads:
 //!
 //! ```no_run
+//! use paw_base::schema::{BYTES, USEC};
 //! use paw_base::{vars, Axis, Check, Combine, DatSpec, Files, Node, Policy, Ranks, Spec, Timing};
 //! const SPEC: Spec = Spec {
 //!     name: "demo",
@@ -42,8 +43,8 @@
 //!         let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
 //!         let mut out = node.dat(&bench, DatSpec {
 //!             file: "demo.dat".into(),
-//!             x: Axis::new("size", "bytes"),
-//!             y: Axis::new("time per call", "usec"),
+//!             x: Axis::new("size", BYTES),
+//!             y: Axis::new("time per call", USEC),
 //!             notes: vec![],
 //!             echo: true,
 //!             extra: vec![],

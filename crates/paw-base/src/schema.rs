@@ -59,6 +59,17 @@ pub const MSG_PER_S: Unit =
 /// A percentage (overlap of communication and computation: more is better).
 pub const PERCENT: Unit = Unit { label: "%", csv: "percent", better: Better::Higher, factor: 0.01 };
 
+/// No unit: counts, names, flags (no CSV suffix).
+pub const NONE: Unit = Unit { label: "", csv: "", better: Better::Neither, factor: 1.0 };
+/// Matrix orders and other element counts.
+pub const ELEMENTS: Unit =
+    Unit { label: "elements", csv: "elements", better: Better::Neither, factor: 1.0 };
+/// Thread counts.
+pub const THREADS: Unit =
+    Unit { label: "threads", csv: "threads", better: Better::Neither, factor: 1.0 };
+/// A name on an axis (STREAM's kernels).
+pub const NAME: Unit = Unit { label: "name", csv: "name", better: Better::Neither, factor: 1.0 };
+
 /// Every unit paw writes, in the order a suffix is matched (longer suffixes first).
 pub const UNITS: [Unit; 9] =
     [MIB_PER_S, MB_PER_S, GB_PER_S, GFLOP_PER_S, MSG_PER_S, PERCENT, BYTES, USEC, SECONDS];

@@ -13,6 +13,7 @@
 //! An MPI benchmark's `main` reads:
 //!
 //! ```no_run
+//! use paw_core::schema::{BYTES, USEC};
 //! use paw_core::{vars, Axis, Check, Combine, DatSpec, Files, Paw, Policy, Ranks, Spec, Timing};
 //! const SPEC: Spec = Spec {
 //!     name: "demo",
@@ -31,8 +32,8 @@
 //!         let mut bench = paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Policy::Calibrated)?;
 //!         let mut out = paw.dat(&bench, DatSpec {
 //!             file: "demo.dat".into(),
-//!             x: Axis::new("message size", "bytes"),
-//!             y: Axis::new("one-way time", "usec"),
+//!             x: Axis::new("message size", BYTES),
+//!             y: Axis::new("one-way time", USEC),
 //!             notes: vec![],
 //!             echo: true,
 //!             extra: vec![],

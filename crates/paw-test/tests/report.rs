@@ -1,6 +1,7 @@
 //! paw-report on real result directories: summary, compare as a regression gate, and the
 //! overlay plot of two runs.
 
+use paw_core::schema::{BYTES, USEC};
 use paw_core::{Axis, DatFile, DatSpec, Row, Stats};
 use paw_test::binaries::bin;
 use paw_test::{Dat, Launch};
@@ -37,8 +38,8 @@ fn write_sweep(dir: &Path, name: &str, rows: &[(usize, Vec<f64>)]) {
         Place { dir: dir.to_path_buf(), ledger: Rc::new(Ledger::new(Record::default())), fail };
     let spec = DatSpec {
         file: name.into(),
-        x: Axis::new("message size", "bytes"),
-        y: Axis::new("one-way time", "usec"),
+        x: Axis::new("message size", BYTES),
+        y: Axis::new("one-way time", USEC),
         notes: vec![],
         echo: false,
         extra: vec![],

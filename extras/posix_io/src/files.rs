@@ -1,6 +1,7 @@
 //! The timed file operations: a file written in transfers and synced, read back in
 //! transfers after its cached pages were dropped.
 
+use paw_core::schema::{BYTES, MIB_PER_S};
 use paw_core::{Axis, Column, DatSpec, Error, Paw, Var};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -58,13 +59,11 @@ pub fn place(paw: &Paw) -> paw_core::Result<(PathBuf, PathBuf)> {
 pub fn output(paw: &Paw, kind: &str, what: &str, transfer: usize, dir: &Path) -> DatSpec {
     DatSpec {
         file: paw.np_file(&format!("posix_io_{kind}"), paw.size()),
-        x: Axis::new("file size per task", "bytes"),
-        y: Axis::new(format!("aggregate {kind} bandwidth"), "MB/s (MB = 2^20 B)"),
+        x: Axis::new("file size per task", BYTES),
+        y: Axis::new(format!("aggregate {kind} bandwidth"), MIB_PER_S),
         notes: vec![format!("{what}; transfer size {transfer} bytes; files in {}", dir.display())],
         echo: true,
-        extra: ["TASK_MIN_BW", "TASK_MAX_BW"]
-            .map(|c| Column::fixed(c, "MB/s (MB = 2^20 B)"))
-            .to_vec(),
+        extra: ["TASK_MIN_BW", "TASK_MAX_BW"].map(|c| Column::fixed(c, MIB_PER_S)).to_vec(),
     }
 }
 

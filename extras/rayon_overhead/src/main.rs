@@ -3,6 +3,7 @@
 //!
 //! What is timed and reported, the variables read and the files written are stated once,
 //! in SPEC below: `-h`, the output headers and doc/binaries.md are made from it.
+use paw_base::schema::{THREADS, USEC};
 use paw_base::{
     vars, Axis, Check, Combine, DatSpec, Files, Node, Policy, Ranks, Spec, Timing, Var,
 };
@@ -65,8 +66,8 @@ fn main() -> std::process::ExitCode {
                 &bench,
                 DatSpec {
                     file: format!("rayon_{name}.dat"),
-                    x: Axis::new("threads in the pool", "threads"),
-                    y: Axis::new(format!("{name} overhead over one serial delay"), "usec"),
+                    x: Axis::new("threads in the pool", THREADS),
+                    y: Axis::new(format!("{name} overhead over one serial delay"), USEC),
                     notes: vec![
                         format!(
                             "construct: {code}, called from the main thread (outside the pool)"

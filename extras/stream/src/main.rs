@@ -7,7 +7,10 @@
 mod kernels;
 mod setup;
 
-use paw_base::schema::MB_PER_S;
+use paw_base::schema::{Unit, MB_PER_S, NAME};
+
+/// STREAM's bandwidth unit: MB of 10^6 bytes per second, named as STREAM names it.
+const STREAM_MB: Unit = Unit { label: "MB/s (MB = 10^6 B, as STREAM)", ..MB_PER_S };
 use paw_base::{vars, Axis, Check, Combine, DatSpec, Files, Node, Policy, Ranks, Spec, Timing};
 use rayon::prelude::*;
 
@@ -46,8 +49,8 @@ fn main() -> std::process::ExitCode {
             &bench,
             DatSpec {
                 file: node.np_file("stream_bw", threads),
-                x: Axis::new("kernel", "name"),
-                y: Axis::new("memory bandwidth", "MB/s (MB = 10^6 B, as STREAM)"),
+                x: Axis::new("kernel", NAME),
+                y: Axis::new("memory bandwidth", STREAM_MB),
                 notes,
                 echo: true,
                 extra: vec![],

@@ -4,7 +4,7 @@
 //! What is timed and reported, the variables read, the result check and the files written
 //! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
 //! from it.
-use paw_base::schema::GFLOP_PER_S;
+use paw_base::schema::{ELEMENTS, GFLOP_PER_S, SECONDS};
 use paw_base::{
     vars, Axis, Check, Combine, DatSpec, Error, Files, Node, Policy, Ranks, Spec, Timing,
 };
@@ -48,8 +48,8 @@ fn main() -> std::process::ExitCode {
             &bench,
             DatSpec {
                 file: node.np_file("dgemm_single_time", threads),
-                x: Axis::new("matrix order N", "elements"),
-                y: Axis::new("time per DGEMM", "s"),
+                x: Axis::new("matrix order N", ELEMENTS),
+                y: Axis::new("time per DGEMM", SECONDS),
                 notes: notes.clone(),
                 echo: false,
                 extra: vec![],
@@ -59,8 +59,8 @@ fn main() -> std::process::ExitCode {
             &bench,
             DatSpec {
                 file: node.np_file("dgemm_single_flops", threads),
-                x: Axis::new("matrix order N", "elements"),
-                y: Axis::new("DGEMM rate", "GFLOP/s (1e9 flop/s)"),
+                x: Axis::new("matrix order N", ELEMENTS),
+                y: Axis::new("DGEMM rate", GFLOP_PER_S),
                 notes,
                 echo: true,
                 extra: vec![],

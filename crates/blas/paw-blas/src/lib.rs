@@ -6,6 +6,7 @@
 extern crate blas_src;
 
 use cblas::{Layout, Transpose};
+use paw_base::schema::{ELEMENTS, GFLOP_PER_S, SECONDS};
 use paw_base::{vars, Axis, Bench, DatFile, DatSpec, Error, Node, Solo};
 use std::ffi::{c_char, c_int, CStr};
 
@@ -261,13 +262,13 @@ pub fn rate_files(
     [time_file, flops_file]: [String; 2],
     call: &str,
 ) -> paw_base::Result<(DatFile, DatFile)> {
-    let order = Axis::new("matrix order N", "elements");
+    let order = Axis::new("matrix order N", ELEMENTS);
     let file = |file: String, y: Axis, echo: bool| {
         let (x, notes, extra) = (order.clone(), vec![], vec![]);
         node.dat(bench, DatSpec { file, x, y, notes, echo, extra })
     };
-    let time = file(time_file, Axis::new(format!("time per {call} call"), "s"), false)?;
-    let flops = file(flops_file, Axis::new(format!("{call} rate"), "GFLOP/s (1e9 flop/s)"), true)?;
+    let time = file(time_file, Axis::new(format!("time per {call} call"), SECONDS), false)?;
+    let flops = file(flops_file, Axis::new(format!("{call} rate"), GFLOP_PER_S), true)?;
     Ok((time, flops))
 }
 

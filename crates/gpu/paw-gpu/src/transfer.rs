@@ -4,10 +4,10 @@
 //!
 //! A binary states a [`Transfer`] (the direction, the host memory: pinned, or pageable and
 //! page-aligned or not, and whether device memory is kept for the whole run or allocated and
-//! freed around every copy) with [`crate::transfer_spec!`], which also writes its SPEC from it. Its
-//! `main` sets up a [`Sweep`] and gives [`Sweep::run`] the timed iteration: the [`Lane`]
-//! calls themselves (`copy_in`, `copy_out`, `synchronize`, `alloc`, `free`), checked against
-//! the Transfer on the warm-up iteration. With `both_devices` and two or more GPUs the sweep
+//! freed around every copy) in one line, [`crate::transfer_main!`], which writes its SPEC
+//! from it and a `main` that gives [`Sweep::run`] the timed iteration the Transfer implies
+//! ([`Transfer::iteration`]: the [`Lane`] calls `alloc`, `copy_in`, `synchronize`, `copy_out`,
+//! `free` it needs), checked against the Transfer's own list on the warm-up iteration. With `both_devices` and two or more GPUs the sweep
 //! runs a second time on devices 0 and 1 at once, one thread each (PAW §9.1.1).
 
 use crate::memory::{
@@ -15,7 +15,7 @@ use crate::memory::{
 };
 use crate::{devices, failed, Gpu};
 use cudarc::driver::{sys, DriverError};
-use paw_base::schema::GB_PER_S;
+use paw_base::schema::{BYTES, GB_PER_S, USEC};
 use paw_base::{
     check, Axis, DatSpec, Error, Family, Node, Policy, Result, SizeRange, Spec, Timing, Var,
 };
@@ -111,6 +111,27 @@ impl Transfer {
         .iter()
         .filter(|(made, _)| *made)
         .fold(0, |sequence, (_, code)| call::append(sequence, *code))
+    }
+
+    /// One iteration on `lane` at `n` bytes: the calls [`Transfer::calls`] names, in its
+    /// order (what every transfer binary times).
+    pub fn iteration(self, lane: &mut Lane, n: usize) {
+        let alloc = self.device == Device::Alloc;
+        if alloc {
+            lane.alloc(n);
+        }
+        if self.direction != Direction::Out {
+            lane.copy_in(n);
+        }
+        if self.direction == Direction::In && self.host != Host::Pinned {
+            lane.synchronize();
+        }
+        if self.direction != Direction::In {
+            lane.copy_out(n);
+        }
+        if alloc {
+            lane.free();
+        }
     }
 
     /// A [`call`] sequence in words, for a mismatch message.
@@ -401,7 +422,7 @@ impl Sweep {
                 &bench,
                 DatSpec {
                     file: format!("{}_{stem}{suffix}.dat", self.name),
-                    x: Axis::new("transfer size", "bytes"),
+                    x: Axis::new("transfer size", BYTES),
                     y,
                     notes: notes.clone(),
                     echo,
@@ -409,8 +430,8 @@ impl Sweep {
                 },
             )
         };
-        let mut time = file("time", Axis::new("time per iteration", "usec"), false)?;
-        let mut bw = file("bw", Axis::new("bandwidth", "GB/s (1e9 B/s)"), true)?;
+        let mut time = file("time", Axis::new("time per iteration", USEC), false)?;
+        let mut bw = file("bw", Axis::new("bandwidth", GB_PER_S), true)?;
 
         for lane in lanes.iter_mut() {
             lane.gpu.bind()?;
@@ -560,6 +581,22 @@ impl Handshake {
             std::hint::spin_loop();
         }
     }
+}
+
+/// A whole transfer binary: [`transfer_spec!`]'s `SPEC` and `TRANSFER`, and a `main` that
+/// times [`Transfer::iteration`] with [`Sweep`] (same arguments).
+#[macro_export]
+macro_rules! transfer_main {
+    ($name:literal, $dir:ident, $host:ident, $dev:ident, $gpus:ident, $section:literal) => {
+        $crate::transfer_spec!($name, $dir, $host, $dev, $gpus, $section);
+
+        fn main() -> ::std::process::ExitCode {
+            ::paw_base::main(SPEC.name, || {
+                let sweep = $crate::transfer::Sweep::start(&SPEC, TRANSFER)?;
+                sweep.run(|lane, n| TRANSFER.iteration(lane, n))
+            })
+        }
+    };
 }
 
 /// A transfer binary's `const SPEC` and `const TRANSFER`, the text made from the choice so

@@ -5,6 +5,7 @@
 //! doc/binaries.md are made from it.
 use paw_core::check;
 use paw_core::mpi::traits::*;
+use paw_core::schema::{BYTES, USEC};
 use paw_core::{vars, Axis, Check, Combine, DatSpec, Files, Paw, Policy, Ranks, Spec, Timing};
 use paw_mpi::{send_pingpong, PAIR_CHECK};
 
@@ -37,8 +38,8 @@ fn main() -> std::process::ExitCode {
             &bench,
             DatSpec {
                 file: "latency.dat".into(),
-                x: Axis::new("message size", "bytes"),
-                y: Axis::new("one-way latency", "usec"),
+                x: Axis::new("message size", BYTES),
+                y: Axis::new("one-way latency", USEC),
                 notes: vec![],
                 echo: true,
                 extra: bench.tail_columns(),

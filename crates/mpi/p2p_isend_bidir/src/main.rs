@@ -7,7 +7,7 @@
 use mpi_ext::batch::Batch;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, Combine, Extra, Files, Paw, Ranks, Second, Spec, SweepFiles, Timing};
+use paw_core::{vars, Check, Combine, Paw, Ranks, Spec, Timing};
 use paw_mpi::{Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
@@ -25,12 +25,11 @@ bidirectional bandwidth per pair = 2 x SIZE / time per exchange, MB/s (MB = 2^20
     combine: Combine::Min,
     vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: Files::Sweep(SweepFiles {
-        stem: "isend_bidir",
-        time: "time per exchange (both directions)",
-        second: Second::Bandwidth("bidirectional bandwidth per pair"),
-        extra: Extra::Plain,
-    }),
+    files: paw_mpi::pair_files(
+        "isend_bidir",
+        "time per exchange (both directions)",
+        "bidirectional bandwidth per pair",
+    ),
 };
 
 /// One exchange: both messages in flight at once, completed by one MPI_Waitall.

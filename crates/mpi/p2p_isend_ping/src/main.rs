@@ -7,7 +7,7 @@
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{vars, Check, Combine, Extra, Files, Paw, Ranks, Second, Spec, SweepFiles, Timing};
+use paw_core::{vars, Check, Combine, Paw, Ranks, Spec, Timing};
 use paw_mpi::{Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
@@ -26,12 +26,7 @@ bandwidth per pair = SIZE / time per message, MB/s (MB = 2^20 B).",
     combine: Combine::Max,
     vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: Files::Sweep(SweepFiles {
-        stem: "isend_ping",
-        time: "time per message",
-        second: Second::Bandwidth("bandwidth per pair"),
-        extra: Extra::Plain,
-    }),
+    files: paw_mpi::pair_files("isend_ping", "time per message", "bandwidth per pair"),
 };
 
 /// One message from the leader to its partner.

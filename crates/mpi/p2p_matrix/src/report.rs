@@ -4,7 +4,7 @@
 use crate::map;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
-use paw_core::schema::table;
+use paw_core::schema::{table, Unit, MIB_PER_S, NONE, USEC};
 use paw_core::{Column, Error, Paw, Var};
 
 /// MATRIX_SIZE.
@@ -172,10 +172,12 @@ pub fn write(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64], low: f64) -> paw
     let bw = matrix(&|from, to| bw_rows[to * n + from]);
     let lat = matrix(&|a, b| lat_rows[a * n + b]);
     let verdict = if root { verdict(&nodes.labels, &bw, low) } else { Vec::new() };
-    let table = |stem: &str, m: &[Vec<f64>], unit: &'static str, what: &str, notes: &[String]| {
-        let mut cols = vec![Column::new(table::HOST, "")];
+    let table = |stem: &str, m: &[Vec<f64>], unit: Unit, what: &str, notes: &[String]| {
+        let mut cols = vec![Column::new(table::HOST, NONE)];
         cols.extend(nodes.labels.iter().map(|l| Column::new(l.clone(), unit)));
-        let mut all = vec![format!("{what} [{unit}]: row = sending node, column = receiving node")];
+        let label = unit.label;
+        let mut all =
+            vec![format!("{what} [{label}]: row = sending node, column = receiving node")];
         all.extend(notes.iter().cloned());
         let mut t = paw.table(&paw.np_file(stem, paw.size()), &all, &cols, false)?;
         for (i, row) in m.iter().enumerate() {
@@ -189,16 +191,20 @@ pub fn write(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64], low: f64) -> paw
             }));
             t.row(&cells);
         }
-        let png = if root { map::heatmap(m, unit == "MB/s") } else { Vec::new() };
+        let png = if root { map::heatmap(m, unit == MATRIX_MB) } else { Vec::new() };
         paw.write_file(&paw.np_file(stem, paw.size()).replace(".dat", ".png"), &png)
     };
-    table("matrix_bw", &bw, "MB/s", "bandwidth", &verdict)?;
-    table("matrix_lat", &lat, "usec", "latency", &[])?;
+    table("matrix_bw", &bw, MATRIX_MB, "bandwidth", &verdict)?;
+    table("matrix_lat", &lat, USEC, "latency", &[])?;
     if root {
         println!("{}", verdict.join("\n"));
     }
     Ok(())
 }
+
+/// The matrix's bandwidth unit as its files have always named it: MB of 2^20 bytes
+/// (`paw_core::MB`) per second, labelled `MB/s`, CSV suffix `MB_per_s`.
+const MATRIX_MB: Unit = Unit { label: "MB/s", csv: "MB_per_s", ..MIB_PER_S };
 
 /// The verdict lines of bandwidth matrix `bw`: the reference median, then each slow node
 /// and slow link, or that there is none.

@@ -5,9 +5,7 @@
 //! the files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{
-    vars, Check, Combine, Extra, Files, Paw, Ranks, Second, SizeRange, Spec, SweepFiles, Timing,
-};
+use paw_core::{vars, Check, Combine, Paw, Ranks, SizeRange, Spec, Timing};
 use paw_mpi::{isend_pingpong, Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
@@ -26,12 +24,7 @@ one-way time, MB/s (MB = 2^20 B).",
     combine: Combine::Max,
     vars: &[&[vars::MAX_P2P_SIZE], vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
-    files: Files::Sweep(SweepFiles {
-        stem: "multitask",
-        time: "one-way time per message",
-        second: Second::Bandwidth("aggregate bandwidth of n/2 pairs"),
-        extra: Extra::Plain,
-    }),
+    files: paw_mpi::pair_files("multitask", "one-way time per message", "aggregate bandwidth of n/2 pairs"),
 };
 
 fn main() -> std::process::ExitCode {

@@ -4,21 +4,24 @@
 //! overlap measurement of the non-blocking collectives ([`nbc`]).
 #![warn(missing_docs)]
 
+pub mod message_rate;
 pub mod nbc;
 pub mod neighbor;
 pub mod persistent;
+pub mod rma_acc;
+pub mod rma_pair;
+pub mod rooted;
 mod sweep;
 
 pub use sweep::{Probe, Sweep};
 
-use mpi_ext::rma::Window;
-use paw_core::check;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::schema::{table, SECONDS};
+use paw_core::schema::{table, NONE, SECONDS};
 use paw_core::{Bench, Column, Error, Paw, Policy, Singles, SizeRange, Timing, Var, World};
+use paw_core::{Extra, Files, Second, SweepFiles};
 
 /// What the point-to-point tests check with PAW_CHECK=1.
 pub const PAIR_CHECK: &str = "one more transfer of a pattern set by the sender's rank, the size \
@@ -122,12 +125,6 @@ impl Roots {
     }
 }
 
-/// What the one-sided collectives check with PAW_CHECK=1.
-pub const ACC_CHECK: &str = "one more epoch into task 0's zeroed window, every other task \
-                             adding a pattern set by its rank, the size and a sequence \
-                             number (small enough that no byte overflows); task 0 compares \
-                             its window with the exact sum";
-
 /// WINDOW_SIZE: messages in flight per pair in the message-rate tests (PAW Table 3.1).
 pub const WINDOW_SIZE: Var = Var {
     name: "WINDOW_SIZE",
@@ -161,6 +158,78 @@ pub fn isend_pingpong(leader: bool, partner: &Process<'_>, send: &[u8], recv: &m
             partner.immediate_receive_into(scope, recv).wait_without_status();
             partner.immediate_send(scope, send).wait_without_status();
         }
+    })
+}
+
+/// A ping-pong pair test's SPEC and `main` (p2p_send, p2p_isend): `pingpong_main!(send|isend,
+/// name, PAW section, PAW table, file stem)`, timing [`send_pingpong`] or [`isend_pingpong`].
+#[macro_export]
+macro_rules! pingpong_main {
+    ($kind:ident, $name:literal, $section:literal, $table:literal, $stem:literal) => {
+        const SPEC: ::paw_core::Spec = ::paw_core::Spec {
+            name: $name,
+            title: concat!(
+                $crate::pingpong_main!(@title $kind),
+                " ping-pong between task pairs (PAW 1.6 section ",
+                $section,
+                ")"
+            ),
+            timed: concat!(
+                "Task i pairs with task i + n/2 (PAW Fig. 7.1). Per sample: NLOOP ping-pongs of \
+                 SIZE bytes; tasks 0..n/2-1 run ",
+                $crate::pingpong_main!(@calls $kind),
+                " (PAW Table ",
+                $table,
+                "). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE, after one untimed ping-pong \
+                 at MED_P2P_SIZE."
+            ),
+            reports: "one-way time = sample / (2 NLOOP), usec, {ranks} (PAW section 7); \
+                      bandwidth per pair = SIZE / one-way time, MB/s (MB = 2^20 B).",
+            ranks: ::paw_core::Ranks::Even,
+            combine: ::paw_core::Combine::Min,
+            vars: &[
+                ::paw_core::vars::P2P_SIZES,
+                ::paw_core::vars::MEASURE,
+                ::paw_core::vars::COMBINE,
+                ::paw_core::vars::TAIL,
+                ::paw_core::vars::CHECK,
+            ],
+            check: ::paw_core::Check::Data($crate::PAIR_CHECK),
+            files: $crate::pair_files($stem, "one-way time", "bandwidth per pair"),
+        };
+
+        fn main() -> ::std::process::ExitCode {
+            use ::paw_core::mpi::traits::*;
+            ::paw_core::main(SPEC.name, || {
+                let paw = ::paw_core::Paw::init(&SPEC)?;
+                let timing = ::paw_core::Timing::Batch { ops_per_iter: 2.0 };
+                let sweep = $crate::Sweep::new(&paw, timing)?;
+                let pair = paw.pair();
+                let partner = paw.world().process_at_rank(pair.partner);
+                let pingpong = $crate::pingpong_main!(@call $kind);
+                sweep.run_pair(true, |send, recv| pingpong(pair.leader, &partner, send, recv))
+            })
+        }
+    };
+    (@title send) => { "MPI_Send/MPI_Recv" };
+    (@title isend) => { "MPI_Isend/MPI_Irecv" };
+    (@calls send) => { "MPI_Send, MPI_Recv, tasks n/2..n-1 MPI_Recv, MPI_Send" };
+    (@calls isend) => {
+        "MPI_Isend, MPI_Wait, MPI_Irecv, MPI_Wait, tasks n/2..n-1 MPI_Irecv, MPI_Wait, \
+         MPI_Isend, MPI_Wait"
+    };
+    (@call send) => { $crate::send_pingpong };
+    (@call isend) => { $crate::isend_pingpong };
+}
+
+/// The two files of a pair test: `<stem>_time` (`time`, usec) and `<stem>_bw` (`bandwidth`,
+/// MB/s), without spread columns.
+pub const fn pair_files(stem: &'static str, time: &'static str, bandwidth: &'static str) -> Files {
+    Files::Sweep(SweepFiles {
+        stem,
+        time,
+        second: Second::Bandwidth(bandwidth),
+        extra: Extra::Plain,
     })
 }
 
@@ -203,10 +272,10 @@ pub fn startup_times(
     let mut notes = notes.to_vec();
     notes.push("TMAX, TMIN, TAVG: maximum, minimum and mean over tasks, seconds".to_string());
     let columns = [
-        Column::new(table::TASKS, ""),
-        Column::new(table::TMAX, SECONDS.label),
-        Column::new(table::TMIN, SECONDS.label),
-        Column::new(table::TAVG, SECONDS.label),
+        Column::new(table::TASKS, NONE),
+        Column::new(table::TMAX, SECONDS),
+        Column::new(table::TMIN, SECONDS),
+        Column::new(table::TAVG, SECONDS),
     ];
     paw.table(&format!("time_{stem}_{tasks}.dat"), &notes, &columns, false)?.row(&row);
     paw.table(&format!("time_{stem}.dat"), &notes, &columns, true)?.row(&row);
@@ -214,31 +283,4 @@ pub fn startup_times(
         println!("{tasks} {}", fmt(max));
     }
     Ok(())
-}
-
-/// The one-sided collectives' data check ([`ACC_CHECK`]) of `send.len()` bytes at sweep
-/// position `seq`: every task fills `send` with its summand, task 0 zeroes its window, `add`
-/// runs one more epoch (complete on task 0 when it returns), and task 0 compares its window
-/// with the exact sum of tasks 1..n-1. Returns the wrong bytes task 0 found (0 elsewhere).
-pub fn accumulated(
-    paw: &Paw,
-    win: &Window<u8>,
-    send: &mut [u8],
-    size: u64,
-    seq: u64,
-    add: impl FnOnce(&[u8]),
-) -> usize {
-    let (rank, tasks) = (paw.rank(), paw.size());
-    let n = send.len();
-    check::fill_summand(send, rank, size, seq, tasks);
-    if rank == 0 {
-        win.store(0, &vec![0u8; n]);
-    }
-    add(send);
-    if rank != 0 {
-        return 0;
-    }
-    let mut got = vec![0u8; n];
-    win.load(0, &mut got);
-    check::differences(&got, &check::sum_of(1..tasks as i32, tasks, size, seq))
 }

@@ -1,11 +1,16 @@
 //! What the non-blocking collectives (col_iardc, col_ia2a, col_ibct, col_iagtr,
 //! col_ibarrier) share: per size the pure communication time, the time with a computation
 //! between the start and the wait, the computation's time inside it, and OSU's overlap, in one
-//! `<stem>_time-np_NNNN.dat`.
+//! `<stem>_time-np_NNNN.dat`. The four with a size are one line each,
+//! [`nbc_main!`](crate::nbc_main), which makes the Spec and calls [`main`].
 
-use paw_core::check::Verdict;
-use paw_core::schema::{sweep, PERCENT, USEC};
+use paw_core::check::{self, Verdict};
+use paw_core::mpi::collective::SystemOperation;
+use paw_core::mpi::request;
+use paw_core::mpi::traits::*;
+use paw_core::schema::{sweep, BYTES, PERCENT, USEC};
 use paw_core::work::Exploit;
+use paw_core::{buffer, Family, Spec};
 use paw_core::{
     Axis, Bench, Column, DatFile, DatSpec, Paw, Policy, Stats, Team, Timing, Var, World,
 };
@@ -88,6 +93,165 @@ macro_rules! nbc_spec {
     };
 }
 
+/// A sized non-blocking collective's SPEC and `main`: `nbc_main!(allreduce|alltoall|bcast|
+/// allgather, name, file stem)`.
+#[macro_export]
+macro_rules! nbc_main {
+    (allreduce, $name:literal, $stem:literal) => {
+        $crate::nbc_main!(@with Allreduce, $stem, $crate::nbc_spec!(
+            $name,
+            "MPI_Iallreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes: pure time and overlap with computation",
+            "MPI_Iallreduce (MPI_SUM over MPI_UINT8_T)",
+            "bytes of the vector reduced",
+            $stem
+        ));
+    };
+    (alltoall, $name:literal, $stem:literal) => {
+        $crate::nbc_main!(@with Alltoall, $stem, $crate::nbc_spec!(
+            $name,
+            "MPI_Ialltoall of SIZE bytes between every pair of tasks: pure time and overlap with computation",
+            "MPI_Ialltoall",
+            "bytes each task sends to each task",
+            $stem
+        ));
+    };
+    (bcast, $name:literal, $stem:literal) => {
+        $crate::nbc_main!(@with Bcast, $stem, $crate::nbc_spec!(
+            $name,
+            "MPI_Ibcast of SIZE bytes from task 0: pure time and overlap with computation",
+            "MPI_Ibcast from task 0",
+            "bytes broadcast",
+            $stem
+        ));
+    };
+    (allgather, $name:literal, $stem:literal) => {
+        $crate::nbc_main!(@with Allgather, $stem, $crate::nbc_spec!(
+            $name,
+            "MPI_Iallgather of SIZE bytes from every task to every task: pure time and overlap with computation",
+            "MPI_Iallgather",
+            "bytes each task contributes (each receives SIZE x tasks)",
+            $stem
+        ));
+    };
+    (@with $op:ident, $stem:literal, $spec:expr) => {
+        const SPEC: ::paw_core::Spec = $spec;
+
+        fn main() -> ::std::process::ExitCode {
+            $crate::nbc::main(&SPEC, $crate::nbc::Op::$op, $stem)
+        }
+    };
+}
+
+/// The operation of a sized non-blocking collective.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// MPI_Iallreduce, MPI_SUM over MPI_UINT8_T, SIZE bytes.
+    Allreduce,
+    /// MPI_Ialltoall, SIZE bytes to each task.
+    Alltoall,
+    /// MPI_Ibcast of SIZE bytes from task 0.
+    Bcast,
+    /// MPI_Iallgather, SIZE bytes from each task.
+    Allgather,
+}
+
+impl Op {
+    /// The send and receive buffers' lengths at `n` bytes on `p` tasks (a broadcast has
+    /// only the receive buffer).
+    fn lengths(self, n: usize, p: usize) -> (usize, usize) {
+        match self {
+            Op::Allreduce => (n, n),
+            Op::Alltoall => (n * p, n * p),
+            Op::Bcast => (0, n),
+            Op::Allgather => (n, n * p),
+        }
+    }
+}
+
+/// Runs the test `spec` describes with `op`, its file `<stem>_time`: after one untimed call at MED_COL_SIZE, per
+/// size the [`Overlap`] measurement and, with PAW_CHECK=1, one more call of patterns that
+/// every task compares with what `op` must deliver.
+pub fn main(spec: &'static Spec, op: Op, stem: &str) -> std::process::ExitCode {
+    paw_core::main(spec.name, || {
+        let paw = Paw::init(spec)?;
+        let sizes = paw.sizes(Family::Col)?;
+        let (world, p, me) = (paw.world(), paw.size(), paw.rank());
+        let root = world.process_at_rank(0);
+        let (most_send, most_recv) = op.lengths(sizes.largest() as usize, p);
+        let (mut send, mut recv) = (buffer(most_send), buffer(most_recv));
+        let call = |n: usize, send: &[u8], recv: &mut [u8], between: &mut dyn FnMut()| {
+            let (s, r) = op.lengths(n, p);
+            let (send, recv) = (&send[..s], &mut recv[..r]);
+            request::scope(|scope| match op {
+                Op::Allreduce => {
+                    let sum = SystemOperation::sum();
+                    let started = world.immediate_all_reduce_into(scope, send, recv, sum);
+                    between();
+                    started.wait();
+                }
+                Op::Alltoall => {
+                    let started = world.immediate_all_to_all_into(scope, send, recv);
+                    between();
+                    started.wait();
+                }
+                Op::Bcast => {
+                    let started = root.immediate_broadcast_into(scope, recv);
+                    between();
+                    started.wait();
+                }
+                Op::Allgather => {
+                    let started = world.immediate_all_gather_into(scope, send, recv);
+                    between();
+                    started.wait();
+                }
+            })
+        };
+
+        let mut overlap = Overlap::new(&paw, stem)?;
+        call(sizes.med as usize, &send, &mut recv, &mut || {});
+        for (seq, size) in sizes.sweep().into_iter().enumerate() {
+            let (n, seq) = (size as usize, seq as u64);
+            let sample = overlap.measure(size, |between| call(n, &send, &mut recv, between))?;
+            let mut wrong = 0;
+            if paw.checking() {
+                let (s, r) = op.lengths(n, p);
+                let (sent, got) = (&mut send[..s], &mut recv[..r]);
+                let from = |block: usize| match op {
+                    // Block j goes from task j to this task: its pattern names both ends.
+                    Op::Alltoall => (block * p) as i32 + me,
+                    _ => block as i32,
+                };
+                match op {
+                    Op::Allreduce => check::fill_summand(sent, me, size, seq, p),
+                    Op::Alltoall => {
+                        for (to, block) in sent.chunks_exact_mut(n).enumerate() {
+                            check::fill(block, me * p as i32 + to as i32, size, seq);
+                        }
+                    }
+                    Op::Bcast if me == 0 => check::fill(got, 0, size, seq),
+                    Op::Bcast => {}
+                    Op::Allgather => check::fill(sent, me, size, seq),
+                }
+                call(n, &send, &mut recv, &mut || {});
+                let got = &recv[..r];
+                wrong = match op {
+                    Op::Allreduce => {
+                        check::differences(got, &check::sum_of(0..p as i32, p, size, seq))
+                    }
+                    Op::Bcast => check::mismatches(got, 0, size, seq),
+                    _ => got
+                        .chunks_exact(n)
+                        .enumerate()
+                        .map(|(b, block)| check::mismatches(block, from(b), size, seq))
+                        .sum(),
+                };
+            }
+            overlap.row(size, &sample, paw.verdict(wrong));
+        }
+        paw.checks_passed()
+    })
+}
+
 /// The words of the file and the terminal when NBC_COMPUTE is 0.
 pub const NO_COMPUTATION: &str = "overlap: not measured, no computation configured (NBC_COMPUTE=0)";
 
@@ -133,17 +297,17 @@ impl<'p> Overlap<'p> {
             vec![]
         } else {
             vec![
-                Column::fixed(sweep::OVERALL, USEC.label),
-                Column::fixed(sweep::COMPUTE, USEC.label),
-                Column::fixed(sweep::OVERLAP, PERCENT.label),
+                Column::fixed(sweep::OVERALL, USEC),
+                Column::fixed(sweep::COMPUTE, USEC),
+                Column::fixed(sweep::OVERLAP, PERCENT),
             ]
         };
         let file = paw.dat(
             &bench,
             DatSpec {
                 file: paw.np_file(&format!("{stem}_time"), paw.size()),
-                x: Axis::new("message size", "bytes"),
-                y: Axis::new("pure communication time per call", "usec"),
+                x: Axis::new("message size", BYTES),
+                y: Axis::new("pure communication time per call", USEC),
                 notes,
                 echo: true,
                 extra,

@@ -1,11 +1,13 @@
-//! What the neighbourhood collectives (col_nbr_agtr, col_nbr_a2a) share: the Cartesian
-//! grid of tasks from MPI_Dims_create, each task's neighbours, and the data check's
-//! expectation of every received block.
+//! The neighbourhood collectives (col_nbr_agtr, col_nbr_a2a): the Cartesian grid of tasks
+//! from MPI_Dims_create, each task's neighbours, the data check's expectation of every
+//! received block, and the test itself ([`main`]); a main is one line,
+//! [`nbr_main!`](crate::nbr_main).
 
-use mpi_ext::topology::dims_create;
-use paw_core::check;
+use crate::Sweep;
+use mpi_ext::topology::{dims_create, neighbor_allgather, neighbor_alltoall};
 use paw_core::mpi::topology::CartesianCommunicator;
 use paw_core::mpi::traits::*;
+use paw_core::{buffer, check, Spec};
 use paw_core::{Error, Paw, Var};
 
 /// NBR_DIMS: dimensions of the grid.
@@ -24,6 +26,88 @@ pub const NBR_PERIODIC: Var = Var {
               have fewer neighbours",
     accepts: paw_core::vars::Accepts::Whole(0, 1),
 };
+
+/// A neighbourhood collective's SPEC and `main`: `nbr_main!(alltoall|allgather, name, file
+/// stem)`.
+#[macro_export]
+macro_rules! nbr_main {
+    (alltoall, $name:literal, $stem:literal) => {
+        $crate::nbr_main!(@with Alltoall, $crate::collective_spec!(
+            $name,
+            "MPI_Neighbor_alltoall of SIZE bytes per neighbour on a Cartesian grid of tasks (IMB's loop)",
+            "MPI_Neighbor_alltoall on the grid of NBR_DIMS dimensions from MPI_Dims_create",
+            "bytes each task sends to each neighbour (2 NBR_DIMS blocks each way)",
+            $stem,
+            bandwidth = "bandwidth, SIZE x 2 NBR_DIMS / time per call (a task's blocks received)",
+            $crate::neighbor::NBR
+        ));
+    };
+    (allgather, $name:literal, $stem:literal) => {
+        $crate::nbr_main!(@with Allgather, $crate::collective_spec!(
+            $name,
+            "MPI_Neighbor_allgather of SIZE bytes on a Cartesian grid of tasks (IMB's loop)",
+            "MPI_Neighbor_allgather on the grid of NBR_DIMS dimensions from MPI_Dims_create",
+            "bytes each task sends to each neighbour (it receives SIZE x 2 NBR_DIMS)",
+            $stem,
+            bandwidth = "bandwidth, SIZE x 2 NBR_DIMS / time per call (a task's blocks received)",
+            $crate::neighbor::NBR
+        ));
+    };
+    (@with $op:ident, $spec:expr) => {
+        const SPEC: ::paw_core::Spec = $spec;
+
+        fn main() -> ::std::process::ExitCode {
+            $crate::neighbor::main(&SPEC, $crate::neighbor::Op::$op)
+        }
+    };
+}
+
+/// A neighbourhood collective's operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// MPI_Neighbor_alltoall: a block of SIZE bytes to each neighbour, one from each.
+    Alltoall,
+    /// MPI_Neighbor_allgather: SIZE bytes to every neighbour, a block from each.
+    Allgather,
+}
+
+/// Runs the test `spec` describes with `op`, timed as [`Sweep::collective`]'s tests are;
+/// with PAW_CHECK=1 one more call whose every received block [`Grid::wrong`] judges.
+pub fn main(spec: &'static Spec, op: Op) -> std::process::ExitCode {
+    paw_core::main(spec.name, || {
+        let paw = Paw::init(spec)?;
+        let sizes = Sweep::sizes(&paw)?;
+        let grid = Grid::new(&paw)?;
+        let k = grid.blocks();
+        let (bench, _) = crate::collective_bench(&paw)?;
+        let sweep = Sweep::with_bench(&paw, sizes, bench, &[&grid.describe()])?.scaled(k as f64);
+        // Send blocks: one per neighbour for an alltoall, one for an allgather.
+        let sent_blocks = if op == Op::Alltoall { k } else { 1 };
+        let most = sweep.largest();
+        let call = |send: &[u8], recv: &mut [u8], n| match op {
+            Op::Alltoall => neighbor_alltoall(&grid.comm, send, recv, n),
+            Op::Allgather => neighbor_allgather(&grid.comm, send, recv),
+        };
+        // Block j of an alltoall's task r carries pattern r x blocks + j: the check names
+        // both ends; an allgather's one block carries r.
+        let sent = |rank: i32, j: usize| match op {
+            Op::Alltoall => rank * k as i32 + j as i32,
+            Op::Allgather => rank,
+        };
+        sweep.run(
+            &mut (buffer(most * sent_blocks), buffer(most * k)),
+            |(send, recv), n| call(&send[..n * sent_blocks], &mut recv[..n * k], n),
+            |(send, recv), c| {
+                for (j, block) in send[..c.n * sent_blocks].chunks_exact_mut(c.n).enumerate() {
+                    check::fill(block, sent(paw.rank(), j), c.size, c.seq);
+                }
+                grid.clear(&mut recv[..c.n * k], c.size, c.seq);
+                call(&send[..c.n * sent_blocks], &mut recv[..c.n * k], c.n);
+                grid.wrong(&recv[..c.n * k], c.size, c.seq, sent)
+            },
+        )
+    })
+}
 
 /// The variables only the neighbourhood collectives read.
 pub const NBR: &[Var] = &[NBR_DIMS, NBR_PERIODIC];

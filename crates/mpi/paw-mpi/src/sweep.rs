@@ -4,7 +4,7 @@
 //! the timed calls and the check.
 
 use crate::{collective_bench, Roots};
-use paw_core::schema::USEC;
+use paw_core::schema::{BYTES, NONE, USEC};
 use paw_core::{
     buffer, check, vars, Axis, Bench, Column, DatFile, DatSpec, Error, Extra, Family, Files,
     Measurement, Paw, Policy, Second, SizeRange, SweepFiles, Timing, World, MB,
@@ -104,10 +104,10 @@ impl<'a> Sweep<'a> {
             )));
         }
         if rounds {
-            extra.push(Column::fixed("ROUNDS", ""));
+            extra.push(Column::fixed("ROUNDS", NONE));
         }
         extra.extend(bench.tail_columns());
-        let size = Axis::new("message size", "bytes");
+        let size = Axis::new("message size", BYTES);
         let (name, label, unit) = files.second.file();
         // The second file first: its line names it above the time table the terminal shows.
         let second = paw.dat(
@@ -115,7 +115,7 @@ impl<'a> Sweep<'a> {
             DatSpec {
                 file: paw.np_file(&format!("{}_{name}", files.stem), paw.size()),
                 x: size.clone(),
-                y: Axis::new(label, unit.label),
+                y: Axis::new(label, unit),
                 notes: notes.clone(),
                 echo: false,
                 extra: vec![],
@@ -126,7 +126,7 @@ impl<'a> Sweep<'a> {
             DatSpec {
                 file: paw.np_file(&format!("{}_time", files.stem), paw.size()),
                 x: size,
-                y: Axis::new(files.time, USEC.label),
+                y: Axis::new(files.time, USEC),
                 notes,
                 echo: true,
                 extra,
@@ -239,5 +239,4 @@ fn is_warm_up(name: &str) -> bool {
 }
 
 /// The extra columns of a collective's time file (before PAW_TAIL's).
-pub const SPREAD: [Column; 2] =
-    [Column::fixed("TASK_MIN", "usec"), Column::fixed("TASK_MAX", "usec")];
+pub const SPREAD: [Column; 2] = [Column::fixed("TASK_MIN", USEC), Column::fixed("TASK_MAX", USEC)];

@@ -80,7 +80,10 @@ impl<T: Team> Bench<'_, T> {
     /// none when PAW_TAIL is off.
     pub fn tail_columns(&self) -> Vec<Column> {
         match self.tail {
-            Some(_) => TAIL_COLUMNS.iter().map(|&(name, _)| Column::fixed(name, "usec")).collect(),
+            Some(_) => TAIL_COLUMNS
+                .iter()
+                .map(|&(name, _)| Column::fixed(name, crate::schema::USEC))
+                .collect(),
             None => vec![],
         }
     }

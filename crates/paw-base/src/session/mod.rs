@@ -221,6 +221,7 @@ mod tests {
     use super::*;
     use crate::calib::Policy;
     use crate::dat::{Axis, DatFile, DatSpec};
+    use crate::schema::{BYTES, USEC};
     use crate::spec::Ranks;
     use crate::team::Solo;
     use std::sync::Mutex;
@@ -275,8 +276,8 @@ mod tests {
         let bench = session.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
         let spec = DatSpec {
             file: "t.dat".into(),
-            x: Axis::new("size", "bytes"),
-            y: Axis::new("time", "usec"),
+            x: Axis::new("size", BYTES),
+            y: Axis::new("time", USEC),
             notes: vec!["a note".into()],
             echo: false,
             extra: vec![],

@@ -2,6 +2,7 @@
 //!
 //! What it does in each PAW_FIXTURE mode is in SPEC below.
 use paw_core::mpi::traits::*;
+use paw_core::schema::{BYTES, USEC};
 use paw_core::vars::Accepts::{Said, Whole};
 use paw_core::{
     vars, Axis, Check, Combine, DatSpec, Error, Family, Files, Paw, Policy, Ranks, Spec, Timing,
@@ -63,8 +64,8 @@ fn main() -> std::process::ExitCode {
                     &bench,
                     DatSpec {
                         file: paw.np_file("fixture_time", paw.size()),
-                        x: Axis::new("size", "bytes"),
-                        y: Axis::new("sleep time", "usec"),
+                        x: Axis::new("size", BYTES),
+                        y: Axis::new("sleep time", USEC),
                         notes: vec![],
                         echo: true,
                         extra: vec![],

@@ -201,16 +201,18 @@ pub fn write_dat(
     prot: &TextFile,
     averages: bool,
 ) -> paw_core::Result<()> {
-    const UNIT: &str = "MB/s (MB = 10^6 B)";
-    let mut columns =
-        vec![Column::new(paw_core::schema::sweep::SIZE, paw_core::schema::BYTES.label)];
+    const UNIT: paw_core::schema::Unit = paw_core::schema::MB_PER_S;
+    let mut columns = vec![Column::new(paw_core::schema::sweep::SIZE, paw_core::schema::BYTES)];
     if averages {
         columns.extend(["b_eff", "rings", "random"].map(|n| Column::new(n, UNIT)));
     }
     columns.extend(results.iter().map(|r| Column::new(r.name.clone(), UNIT)));
     let notes = [
         "x: SIZE = message length [bytes]".to_string(),
-        format!("y: bandwidth of the pattern, maximum over methods and repetitions [{UNIT}]"),
+        format!(
+            "y: bandwidth of the pattern, maximum over methods and repetitions [{}]",
+            UNIT.label
+        ),
         if averages {
             "b_eff: logavg(rings, random) at this length; rings, random: logavg over the ring \
              and the random patterns"

@@ -6,7 +6,7 @@ use crate::options::Options;
 use crate::plan::{self, Access, Type, ACCESSES, TYPES, VALID_TN};
 use crate::run::{PartitionDone, TypeDone};
 use paw_core::dat::np_file;
-use paw_core::schema::MB_PER_S;
+use paw_core::schema::{Unit, MB_PER_S};
 use paw_core::{Column, SuiteRun};
 
 /// The protocol's column lines.
@@ -254,15 +254,14 @@ pub fn write_dats(
     n: usize,
     mpart: usize,
 ) -> paw_core::Result<()> {
-    const UNIT: &str = "MB/s (MB = 10^6 B)";
+    const UNIT: Unit = MB_PER_S;
     for access in ACCESSES {
-        let mut columns =
-            vec![Column::new(paw_core::schema::sweep::SIZE, paw_core::schema::BYTES.label)];
+        let mut columns = vec![Column::new(paw_core::schema::sweep::SIZE, paw_core::schema::BYTES)];
         columns.extend(TYPES.map(|t| Column::new(format!("type{}", t.number()), UNIT)));
         let notes = [
             format!("partition: {n} processes; access: {}", access.name()),
             "x: SIZE = chunk size on disk l [bytes]".to_string(),
-            format!("y: bandwidth of the type's pattern with that chunk size (pattern 2 left out, as in 2.1's summary) [{UNIT}]; nan: not run"),
+            format!("y: bandwidth of the type's pattern with that chunk size (pattern 2 left out, as in 2.1's summary) [{}]; nan: not run", UNIT.label),
         ];
         let file = np_file(&format!("b_eff_io_{}-part_{n:04}", access.name()), p);
         let mut table = run.table(&file, &notes, &columns)?;

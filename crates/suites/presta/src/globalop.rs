@@ -4,7 +4,7 @@ use paw_core::cli::{self, Flag, Line};
 use paw_core::mpi::collective::{Root, SystemOperation};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_core::schema::{sweep, table, USEC};
+use paw_core::schema::{sweep, table, NONE, USEC};
 use paw_core::{About, Column, Stats};
 
 /// The terminal table's column heads.
@@ -13,12 +13,12 @@ pub const HEAD: [&str; 6] = ["Operation", "compute", "set", "avg (us)", "min (us
 /// The `.dat` columns.
 pub fn columns() -> [Column; 6] {
     [
-        Column::new(table::OPERATION, ""),
-        Column::new(table::COMPUTE, ""),
-        Column::new(table::SET, ""),
-        Column::new(sweep::AVG, USEC.label),
-        Column::new(sweep::MIN, USEC.label),
-        Column::new(sweep::MAX, USEC.label),
+        Column::new(table::OPERATION, NONE),
+        Column::new(table::COMPUTE, NONE),
+        Column::new(table::SET, NONE),
+        Column::new(sweep::AVG, USEC),
+        Column::new(sweep::MIN, USEC),
+        Column::new(sweep::MAX, USEC),
     ]
 }
 

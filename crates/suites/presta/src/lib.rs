@@ -18,7 +18,7 @@ use options::{Options, Takes};
 use pairs::Layout;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
-use paw_core::schema::{sweep, table, BYTES};
+use paw_core::schema::{sweep, table, Unit, BYTES};
 use paw_core::{Column, SuiteRun, Table};
 
 /// One compute phase of allred and globalop: `steps` dependent multiply-adds on `x`, kept
@@ -219,15 +219,15 @@ impl Presta {
         &self,
         file: &str,
         y: &str,
-        unit: &'static str,
+        unit: Unit,
         sizes: &[u64],
         rows: &[Vec<f64>],
     ) -> paw_core::Result<()> {
-        let mut columns = vec![Column::new(sweep::SIZE, BYTES.label)];
+        let mut columns = vec![Column::new(sweep::SIZE, BYTES)];
         columns.extend(self.opts.counts.iter().map(|c| Column::new(table::processes(*c), unit)));
         let notes = [
             "x: SIZE = message size [bytes]".to_string(),
-            format!("y: {y} [{unit}]; a column per process count (P2: 2 processes)"),
+            format!("y: {y} [{}]; a column per process count (P2: 2 processes)", unit.label),
         ];
         let mut table = self.table(file, &notes, &columns)?;
         for (size, row) in sizes.iter().zip(rows) {

@@ -1,23 +1,5 @@
 //! gpu_alloc_al_out -- GPU transfer GPU to CPU, page-aligned pageable host memory, device memory
 //! re-allocated per copy (PAW 1.6 §9.1).
-//! Without a GPU it says so and exits with status 2. What it times and reports, the
-//! variables it reads, its data check and its files are made from the arguments of
-//! transfer_spec! below (`-h` and doc/binaries.md show them); the sweep is paw_gpu::transfer.
-use paw_gpu::transfer::Sweep;
-
-paw_gpu::transfer_spec!("gpu_alloc_al_out", Out, Aligned, Alloc, both, "9.1");
-
-fn main() -> std::process::ExitCode {
-    paw_base::main(SPEC.name, || {
-        // Untimed: the settings, GPU 0 (and GPU 1 for the two-device run), a page-aligned pageable
-        // host buffer of the largest size.
-        let sweep = Sweep::start(&SPEC, TRANSFER)?;
-        // Timed, NLOOP times per sample at each size n: the copy, device memory allocated and freed
-        // around it.
-        sweep.run(|lane, n| {
-            lane.alloc(n);
-            lane.copy_out(n);
-            lane.free();
-        })
-    })
-}
+//! Without a GPU it says so and exits with status 2; what it times is its arguments to
+//! `transfer_main!` (paw_gpu::transfer), and `-h` states it.
+paw_gpu::transfer_main!("gpu_alloc_al_out", Out, Aligned, Alloc, both, "9.1");

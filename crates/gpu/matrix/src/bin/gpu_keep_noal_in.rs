@@ -1,22 +1,5 @@
 //! gpu_keep_noal_in -- GPU transfer CPU to GPU, misaligned pageable host memory, device memory kept
 //! (PAW 1.6 §9.1).
-//! Without a GPU it says so and exits with status 2. What it times and reports, the
-//! variables it reads, its data check and its files are made from the arguments of
-//! transfer_spec! below (`-h` and doc/binaries.md show them); the sweep is paw_gpu::transfer.
-use paw_gpu::transfer::Sweep;
-
-paw_gpu::transfer_spec!("gpu_keep_noal_in", In, Misaligned, Keep, both, "9.1");
-
-fn main() -> std::process::ExitCode {
-    paw_base::main(SPEC.name, || {
-        // Untimed: the settings, GPU 0 (and GPU 1 for the two-device run), a pageable host buffer
-        // GPU_MISALIGN bytes past a page boundary and a device buffer of the largest size.
-        let sweep = Sweep::start(&SPEC, TRANSFER)?;
-        // Timed, NLOOP times per sample at each size n: the copy, a wait for the staged data to
-        // arrive.
-        sweep.run(|lane, n| {
-            lane.copy_in(n);
-            lane.synchronize();
-        })
-    })
-}
+//! Without a GPU it says so and exits with status 2; what it times is its arguments to
+//! `transfer_main!` (paw_gpu::transfer), and `-h` states it.
+paw_gpu::transfer_main!("gpu_keep_noal_in", In, Misaligned, Keep, both, "9.1");

@@ -1,21 +1,5 @@
 //! gpu_inout_pinned -- GPU transfer CPU to GPU and back, pinned host memory, device memory kept
 //! (PAW 1.6 §8.2).
-//! Without a GPU it says so and exits with status 2. What it times and reports, the
-//! variables it reads, its data check and its files are made from the arguments of
-//! transfer_spec! below (`-h` and doc/binaries.md show them); the sweep is paw_gpu::transfer.
-use paw_gpu::transfer::Sweep;
-
-paw_gpu::transfer_spec!("gpu_inout_pinned", InOut, Pinned, Keep, one, "8.2");
-
-fn main() -> std::process::ExitCode {
-    paw_base::main(SPEC.name, || {
-        // Untimed: the settings, GPU 0, a pinned host buffer and a device buffer of the largest
-        // size.
-        let sweep = Sweep::start(&SPEC, TRANSFER)?;
-        // Timed, NLOOP times per sample at each size n: the two copies.
-        sweep.run(|lane, n| {
-            lane.copy_in(n);
-            lane.copy_out(n);
-        })
-    })
-}
+//! Without a GPU it says so and exits with status 2; what it times is its arguments to
+//! `transfer_main!` (paw_gpu::transfer), and `-h` states it.
+paw_gpu::transfer_main!("gpu_inout_pinned", InOut, Pinned, Keep, one, "8.2");

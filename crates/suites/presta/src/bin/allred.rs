@@ -6,7 +6,7 @@
 use paw_core::dat::np_file;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::schema::{table, USEC};
+use paw_core::schema::{table, NONE, USEC};
 use paw_core::{Column, SuiteRun};
 use paw_presta::allred;
 use std::process::ExitCode;
@@ -64,9 +64,9 @@ fn main() -> ExitCode {
         std::hint::black_box((x, sum));
 
         let columns = [
-            Column::new(table::SAMPLE, ""),
-            Column::new(table::BASE, USEC.label),
-            Column::new(table::OP, USEC.label),
+            Column::new(table::SAMPLE, NONE),
+            Column::new(table::BASE, USEC),
+            Column::new(table::OP, USEC),
         ];
         let mut notes = params.clone();
         notes.push("BASE: compute only; OP: compute and Allreduce; usec per sample".into());

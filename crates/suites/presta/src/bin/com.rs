@@ -84,7 +84,7 @@ fn main() -> ExitCode {
             }
             let file = np_file(&format!("com_{}_bw", test.to_lowercase()), p.world.size() as usize);
             let y = format!("{} bandwidth of all pairs", test.to_lowercase());
-            p.size_table(&file, &y, "MB/s (MB = 10^6 B)", &sizes, &table)?;
+            p.size_table(&file, &y, paw_core::schema::MB_PER_S, &sizes, &table)?;
         }
         let closing = p.closing(shortest);
         if p.root() {

@@ -5,7 +5,7 @@
 
 use paw_core::dat::np_file;
 use paw_core::mpi::traits::*;
-use paw_core::schema::{table, USEC};
+use paw_core::schema::{table, NONE, USEC};
 use paw_core::Column;
 use paw_presta::options::Takes;
 use paw_presta::{timing, Binary, Presta};
@@ -31,7 +31,7 @@ fn main() -> ExitCode {
         };
         let ops = p.opts.ops;
         p.print_header(&[]);
-        let columns = [Column::new(table::PROCESSES, ""), Column::new(table::LATENCY, USEC.label)];
+        let columns = [Column::new(table::PROCESSES, NONE), Column::new(table::LATENCY, USEC)];
         let notes = ["LATENCY: slowest pair's time per 0-byte round trip / 2, usec".to_string()];
         let file = np_file("laten", p.world.size() as usize);
         let mut table = p.table(&file, &notes, &columns)?;

@@ -89,7 +89,7 @@ fn main() -> ExitCode {
             }
             let file = np_file(&format!("rma_{stem}_bw"), p.world.size() as usize);
             let title = format!("{test} bandwidth of all pairs");
-            p.size_table(&file, &title, "MB/s (MB = 10^6 B)", &sizes, &table)?;
+            p.size_table(&file, &title, paw_core::schema::MB_PER_S, &sizes, &table)?;
         }
         let closing = p.closing(shortest);
         if p.root() {
