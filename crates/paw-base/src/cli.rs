@@ -30,6 +30,8 @@ pub enum Value<O> {
     Text(Check<O>),
     /// A file, read on rank 0: the setter gets its name and its text.
     File(Read<O>),
+    /// The help flag: parsing stops and says so ([`parse`] returns `Ok(true)`).
+    Help,
 }
 
 impl<O> std::fmt::Debug for Value<O> {
@@ -41,6 +43,7 @@ impl<O> std::fmt::Debug for Value<O> {
             Value::OnOff(_) => "OnOff",
             Value::Text(_) => "Text",
             Value::File(_) => "File",
+            Value::Help => "Help",
         };
         f.write_str(kind)
     }
@@ -69,6 +72,11 @@ impl<O> Flag<O> {
         set: impl Fn(&mut O) + 'static,
     ) -> Flag<O> {
         Flag::with(names, "", meaning, Value::Switch(Box::new(set)))
+    }
+
+    /// The help flag (`-h`): `parse` stops at it and returns `Ok(true)`.
+    pub fn help(names: &'static [&'static str], meaning: impl Into<String>) -> Flag<O> {
+        Flag::with(names, "", meaning, Value::Help)
     }
 
     /// An option taking `value` (its name in the usage) into `set`.
@@ -151,7 +159,7 @@ impl<O> Flag<O> {
             Value::Whole(lo, hi, _) => format!("a whole number from {lo} to {hi}"),
             Value::Above(lo, _) => format!("a number above {lo}"),
             Value::OnOff(_) => "on or off".into(),
-            Value::Switch(_) | Value::Text(_) | Value::File(_) => String::new(),
+            Value::Switch(_) | Value::Text(_) | Value::File(_) | Value::Help => String::new(),
         }
     }
 
@@ -234,13 +242,14 @@ fn find<'a, O>(flags: &'a [Flag<O>], arg: &str) -> Option<&'a Flag<O>> {
 }
 
 /// Applies `line` to `o` through `flags`; an argument not starting with '-' goes to
-/// `positional`. An error is one line naming the argument and what is accepted.
+/// `positional`. `Ok(true)` where the help flag came first: the rest is not read. An error
+/// is one line naming the argument and what is accepted.
 pub fn parse<O>(
     flags: &[Flag<O>],
     line: &Line,
     o: &mut O,
     mut positional: impl FnMut(&mut O, &str) -> Result<(), String>,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let mut it = line.args.iter();
     while let Some(arg) = it.next() {
         let Some(flag) = find(flags, arg) else {
@@ -250,9 +259,13 @@ pub fn parse<O>(
             positional(o, arg)?;
             continue;
         };
-        if let Value::Switch(set) = &flag.set {
-            set(o);
-            continue;
+        match &flag.set {
+            Value::Help => return Ok(true),
+            Value::Switch(set) => {
+                set(o);
+                continue;
+            }
+            _ => {}
         }
         let accepts = flag.accepts();
         let Some(v) = it.next() else {
@@ -261,7 +274,7 @@ pub fn parse<O>(
         };
         let takes = || format!("takes {accepts}");
         let done = match &flag.set {
-            Value::Switch(_) => unreachable!("handled above"),
+            Value::Switch(_) | Value::Help => unreachable!("handled above"),
             Value::Whole(lo, hi, set) => match v.parse::<u64>() {
                 Ok(n) if (*lo..=*hi).contains(&n) => {
                     set(o, n);
@@ -292,7 +305,7 @@ pub fn parse<O>(
         };
         done.map_err(|e| format!("{} {v}: {e}", flag.name()))?;
     }
-    Ok(())
+    Ok(false)
 }
 
 /// The operand handler of a program that takes options only.
@@ -350,6 +363,7 @@ mod tests {
         sw: bool,
         words: Vec<String>,
         file: String,
+        help: bool,
     }
 
     fn flags() -> Vec<Flag<O>> {
@@ -362,6 +376,7 @@ mod tests {
                 Ok(())
             }),
             Flag::switch(&["-s", "--switch"], "a switch", |o: &mut O| o.sw = true),
+            Flag::help(&["-h"], "this text"),
         ]
     }
 
@@ -373,15 +388,17 @@ mod tests {
         };
         let line = Line::of(args, &flags, read);
         let mut o = O::default();
-        parse(&flags, &line, &mut o, |o, a| {
+        let help = parse(&flags, &line, &mut o, |o, a| {
             o.words.push(a.into());
             Ok(())
         })?;
+        o.help = help;
         Ok(o)
     }
 
     #[test]
     fn every_kind_of_value_is_read_and_checked() {
+        assert!(run("-n 2 -h -n 0").unwrap().help, "the help flag ends the reading");
         let o = run("a -n 3 -X 0.5 -on OFF -f good --switch b").unwrap();
         assert_eq!((o.n, o.x, o.on, o.sw), (3, 0.5, false, true));
         assert_eq!((o.words, o.file), (vec!["a".to_string(), "b".into()], "text".to_string()));
@@ -391,7 +408,7 @@ mod tests {
             ("-x 0", "-x 0: takes a number above 0"),
             ("-on maybe", "-on maybe: takes on or off"),
             ("-f missing", "-f missing: cannot read it (no such file)"),
-            ("-q", "unknown option \"-q\"; accepted: -n -x -on -f -s"),
+            ("-q", "unknown option \"-q\"; accepted: -n -x -on -f -s -h"),
         ] {
             assert_eq!(run(args).unwrap_err(), want, "{args}");
         }

@@ -260,26 +260,26 @@ pub fn shared_line<O>(comm: &SimpleCommunicator, flags: &[Flag<O>], vars: &[&Var
 
 /// Starts a suite's binary: MPI, then every rank reads rank 0's command line through the
 /// table `flags` and `parse` (given the world's size); the files it names and the variables
-/// `vars` are read on rank 0 ([`shared_line`]). `None` after rank 0 printed `about`'s
-/// help, where `help` says the options ask for it. Bad input is one line from rank 0 and
-/// status 2 on every rank.
+/// `vars` are read on rank 0 ([`shared_line`]). `parse` gives `None` for the help flag:
+/// then rank 0 prints `about`'s help and this returns `None`. Bad input is one line from
+/// rank 0 and status 2 on every rank.
 pub fn start_suite<F, O>(
     about: &About,
     flags: &[Flag<F>],
     vars: &[&Var],
-    parse: impl FnOnce(&Line, usize) -> std::result::Result<O, String>,
-    help: impl FnOnce(&O) -> bool,
+    parse: impl FnOnce(&Line, usize) -> std::result::Result<Option<O>, String>,
 ) -> Result<Option<(SimpleCommunicator, O)>> {
     let world = start_mpi(about.name)?;
     let line = shared_line(&world, flags, vars)?;
-    let opts = parse(&line, world.size() as usize).map_err(Error::input)?;
-    if help(&opts) {
-        if world.rank() == 0 {
-            println!("{}", about.help());
+    match parse(&line, world.size() as usize).map_err(Error::input)? {
+        Some(opts) => Ok(Some((world, opts))),
+        None => {
+            if world.rank() == 0 {
+                println!("{}", about.help());
+            }
+            Ok(None)
         }
-        return Ok(None);
     }
-    Ok(Some((world, opts)))
 }
 
 /// Makes an outcome every rank's (collective): if any rank failed, every rank returns the

@@ -31,8 +31,6 @@ pub struct Options {
     pub check: bool,
     /// `-pattern`: run only the patterns so named (empty: all of them).
     pub patterns: Vec<String>,
-    /// `-h`: print the help and exit.
-    pub help: bool,
 }
 
 /// Most random patterns.
@@ -154,21 +152,13 @@ impl CommandLine for Options {
                     Ok(())
                 },
             ),
-            Flag::switch(&["-h", "--help"], "this text", |o: &mut Options| o.help = true),
+            Flag::help(&["-h", "--help"], "this text"),
         ]
     }
 
     /// The seed of the random patterns is rank 0's clock unless `-seed` gives one.
     fn defaults(drawn: u64, check: bool) -> Options {
-        Options {
-            mem_mib: None,
-            random: 0,
-            seed: drawn,
-            short: false,
-            check,
-            patterns: Vec::new(),
-            help: false,
-        }
+        Options { mem_mib: None, random: 0, seed: drawn, short: false, check, patterns: Vec::new() }
     }
 
     fn finish(mut self) -> Result<Options, String> {
@@ -176,10 +166,6 @@ impl CommandLine for Options {
             self.random = if self.short { RANDOM_SHORT } else { RANDOM };
         }
         Ok(self)
-    }
-
-    fn help(&self) -> bool {
-        self.help
     }
 }
 
@@ -195,7 +181,7 @@ mod tests {
 
     fn parse(a: &str, seed: u64, check: bool) -> Result<Options, String> {
         let line = Line { drawn: seed, ..Line::of(a, &Options::flags(2), |_| Ok(String::new())) };
-        paw_hlrs::parse(&line, 2, check)
+        paw_hlrs::parse(&line, 2, check).map(|o| o.expect("no -h"))
     }
 
     #[test]

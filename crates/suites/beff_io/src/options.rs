@@ -46,8 +46,6 @@ pub struct Options {
     /// `-check` (or PAW_CHECK=1): compare every byte read (else the first and last 8
     /// bytes of each chunk).
     pub check: bool,
-    /// `-h`.
-    pub help: bool,
 }
 
 /// The program's name.
@@ -229,7 +227,7 @@ impl CommandLine for Options {
                 |o: &mut Options| o.check = true,
             )
             .default("the first and last 8 bytes of each chunk (timed, as 2.1 times its check)"),
-            Flag::switch(&["-h", "--help"], "this text", |o: &mut Options| o.help = true),
+            Flag::help(&["-h", "--help"], "this text"),
         ]
     }
 
@@ -248,12 +246,7 @@ impl CommandLine for Options {
             hints: Hints::default(),
             errors: 1,
             check,
-            help: false,
         }
-    }
-
-    fn help(&self) -> bool {
-        self.help
     }
 }
 
@@ -273,7 +266,7 @@ mod tests {
             "bad" => Ok("all sometimes all all key value\n".into()),
             _ => Err(std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")),
         });
-        paw_hlrs::parse(&line, 4, false)
+        paw_hlrs::parse(&line, 4, false).map(|o| o.expect("no -h"))
     }
 
     #[test]

@@ -20,15 +20,19 @@ pub trait CommandLine: Sized {
     fn finish(self) -> Result<Self, String> {
         Ok(self)
     }
-    /// Whether `-h` asked for the help text.
-    fn help(&self) -> bool;
 }
 
-/// Reads `line` for `processes` processes through `O`'s table.
-pub fn parse<O: CommandLine>(line: &Line, processes: usize, check: bool) -> Result<O, String> {
+/// Reads `line` for `processes` processes through `O`'s table; `None` for `-h`.
+pub fn parse<O: CommandLine>(
+    line: &Line,
+    processes: usize,
+    check: bool,
+) -> Result<Option<O>, String> {
     let mut o = O::defaults(line.drawn, check);
-    cli::parse(&O::flags(processes), line, &mut o, cli::no_operand)?;
-    o.finish()
+    match cli::parse(&O::flags(processes), line, &mut o, cli::no_operand)? {
+        true => Ok(None),
+        false => o.finish().map(Some),
+    }
 }
 
 /// A started run.
@@ -59,8 +63,7 @@ pub fn start<O: CommandLine>(about: &About, least: usize) -> paw_core::Result<Op
         parse(line, size, check)
     };
     let vars = [&vars::PAW_CHECK];
-    let Some((world, opts)) = paw_core::start_suite(about, &O::flags(0), &vars, parse, O::help)?
-    else {
+    let Some((world, opts)) = paw_core::start_suite(about, &O::flags(0), &vars, parse)? else {
         return Ok(None);
     };
     let size = world.size() as usize;

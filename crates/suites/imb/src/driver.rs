@@ -27,14 +27,13 @@ pub fn run<K>(suite: &'static Suite<K>) -> ExitCode {
 fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
     let about = options::about(suite);
     let parse = |line: &Line, np| {
-        let mut o = options::parse(suite, line, np)?;
+        let o = options::parse(suite, line, np)?;
         // PAW_OUTPUT_DIR asks for the files as -csv does.
-        o.csv |= line.get(PAW_OUTPUT_DIR.name).is_some_and(|d| !d.is_empty());
-        Ok(o)
+        let csv = line.get(PAW_OUTPUT_DIR.name).is_some_and(|d| !d.is_empty());
+        Ok(o.map(|o| Options { csv: o.csv || csv, ..o }))
     };
     let flags = options::flags(suite);
-    let Some((world, opts)) =
-        paw_core::start_suite(&about, &flags, &[&PAW_OUTPUT_DIR], parse, |o| o.help)?
+    let Some((world, opts)) = paw_core::start_suite(&about, &flags, &[&PAW_OUTPUT_DIR], parse)?
     else {
         return Ok(());
     };

@@ -44,8 +44,6 @@ pub enum IterPolicy {
 /// Everything the command line chose.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
-    /// `-h`: print the usage and stop.
-    pub help: bool,
     /// `-list`: print the benchmarks and stop.
     pub list: bool,
     /// Indices into the suite's benchmark table, in table order.
@@ -384,7 +382,7 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
             "print the benchmarks, those run only when named tagged (non-default)",
             |d: &mut Draft| d.o.list = true,
         ),
-        Flag::switch(&["-h", "-help", "--help"], "this help", |d: &mut Draft| d.o.help = true),
+        Flag::help(&["-h", "-help", "--help"], "this help"),
     ]);
     flags
 }
@@ -423,11 +421,14 @@ fn names<K>(suite: &Suite<K>) -> String {
     suite.benchmarks.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
 }
 
-/// Reads `line` for `suite` on `np` processes (the same on every rank).
-pub fn parse<K>(suite: &'static Suite<K>, line: &Line, np: usize) -> Result<Options, String> {
+/// Reads `line` for `suite` on `np` processes (the same on every rank); `None` for `-h`.
+pub fn parse<K>(
+    suite: &'static Suite<K>,
+    line: &Line,
+    np: usize,
+) -> Result<Option<Options>, String> {
     let st = &suite.settings;
     let o = Options {
-        help: false,
         list: false,
         benchmarks: Vec::new(),
         npmin: st.npmin,
@@ -452,7 +453,9 @@ pub fn parse<K>(suite: &'static Suite<K>, line: &Line, np: usize) -> Result<Opti
     };
     let chosen = vec![false; suite.benchmarks.len()];
     let mut d = Draft { o, msgsz: Vec::new(), msglen: false, msglog: false, chosen };
-    cli::parse(&flags(suite), line, &mut d, |d, name| d.choose(suite, name))?;
+    if cli::parse(&flags(suite), line, &mut d, |d, name| d.choose(suite, name))? {
+        return Ok(None);
+    }
     let Draft { mut o, msgsz, msglen, msglog, chosen } = d;
     if !msgsz.is_empty() {
         if msglen || msglog {
@@ -487,11 +490,11 @@ pub fn parse<K>(suite: &'static Suite<K>, line: &Line, np: usize) -> Result<Opti
         o.benchmarks =
             (0..suite.benchmarks.len()).filter(|&i| suite.benchmarks[i].default).collect();
     }
-    if suite.windows && !o.help && !o.list {
+    if suite.windows && !o.list {
         windows_need_two(&o, np)?;
     }
     check_memory(suite, &o, np)?;
-    Ok(o)
+    Ok(Some(o))
 }
 
 /// `-iter N[,V[,M[,policy]]]`: MSGSPERSAMPLE, OVERALL_VOL in MB, MSGS_NONAGGR, policy.
@@ -733,7 +736,7 @@ mod tests {
         read: impl Fn(&str) -> std::io::Result<String>,
     ) -> Result<Options, String> {
         let line = Line::read(a.to_vec(), &flags(&TEST), read);
-        super::parse(&TEST, &line, np)
+        super::parse(&TEST, &line, np).map(|o| o.expect("no -h"))
     }
 
     const BENCHMARKS: &[crate::Benchmark<()>] = TEST.benchmarks;

@@ -53,13 +53,11 @@ pub fn about() -> About {
     }
 }
 
-/// allred's command line: its three numbers, or `-h`.
+/// allred's command line: its three numbers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Args {
     /// The numbers as given: compute iterations, iterations per sample, samples.
     pub numbers: Vec<u64>,
-    /// `-h`.
-    pub help: bool,
 }
 
 /// The operands' names and least values.
@@ -68,13 +66,13 @@ const OPERANDS: [(&str, u64); 3] =
 
 /// allred's one option.
 pub fn flags() -> Vec<Flag<Args>> {
-    vec![Flag::switch(&["-h", "--help"], "this text", |a: &mut Args| a.help = true)]
+    vec![Flag::help(&["-h", "--help"], "this text")]
 }
 
-/// Reads `line`: the three numbers, or the line saying what is wrong.
-pub fn parse(line: &Line) -> Result<Args, String> {
+/// Reads `line`: the three numbers (`None` for `-h`), or the line saying what is wrong.
+pub fn parse(line: &Line) -> Result<Option<Args>, String> {
     let mut args = Args::default();
-    cli::parse(&flags(), line, &mut args, |a, v| {
+    let help = cli::parse(&flags(), line, &mut args, |a, v| {
         let Some(&(name, least)) = OPERANDS.get(a.numbers.len()) else {
             return Err(format!("{v}: allred takes 3 arguments, e.g. allred 10000 100 20"));
         };
@@ -86,14 +84,17 @@ pub fn parse(line: &Line) -> Result<Args, String> {
             _ => Err(format!("{name} \"{v}\": takes a whole number >= {least}")),
         }
     })?;
-    if !args.help && args.numbers.len() != 3 {
+    if help {
+        return Ok(None);
+    }
+    if args.numbers.len() != 3 {
         return Err(format!(
             "allred takes 3 arguments (compute iterations, iterations per sample, samples), \
              {} given; accepted: three whole numbers, e.g. allred 10000 100 20",
             args.numbers.len()
         ));
     }
-    Ok(args)
+    Ok(Some(args))
 }
 
 /// Prints the samples, their statistics, Op mean and Time between Allreduce (rank 0) and
@@ -150,8 +151,8 @@ mod tests {
 
     #[test]
     fn arguments() {
-        assert_eq!(parse(&args("10 20 3")).unwrap().numbers, [10, 20, 3]);
-        assert!(parse(&args("-h")).unwrap().help);
+        assert_eq!(parse(&args("10 20 3")).unwrap().unwrap().numbers, [10, 20, 3]);
+        assert_eq!(parse(&args("-h")), Ok(None));
         assert!(parse(&args("1 2 3 4")).unwrap_err().contains("4: allred takes 3 arguments"));
         assert!(parse(&args("10 20")).unwrap_err().contains("3 arguments"));
         assert!(parse(&args("0 20 3")).unwrap_err().contains("compute iterations \"0\""));

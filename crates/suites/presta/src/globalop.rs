@@ -78,8 +78,6 @@ pub struct Args {
     pub loops: u64,
     /// `-w`: steps of the compute phase.
     pub steps: u64,
-    /// `-h`.
-    pub help: bool,
 }
 
 /// globalop's options, in `-h`'s order.
@@ -101,15 +99,15 @@ pub fn flags() -> Vec<Flag<Args>> {
             |a: &mut Args, n| a.steps = n,
         )
         .default(STEPS),
-        Flag::switch(&["-h", "--help"], "this text", |a: &mut Args| a.help = true),
+        Flag::help(&["-h", "--help"], "this text"),
     ]
 }
 
-/// Reads `line`: the arguments, or the line saying what is wrong.
-pub fn parse(line: &Line) -> Result<Args, String> {
-    let mut args = Args { loops: LOOPS, steps: STEPS, help: false };
-    cli::parse(&flags(), line, &mut args, cli::no_operand)?;
-    Ok(args)
+/// Reads `line`: the arguments (`None` for `-h`), or the line saying what is wrong.
+pub fn parse(line: &Line) -> Result<Option<Args>, String> {
+    let mut args = Args { loops: LOOPS, steps: STEPS };
+    let help = cli::parse(&flags(), line, &mut args, cli::no_operand)?;
+    Ok((!help).then_some(args))
 }
 
 /// One iteration of operation `op` (an index into [`OPS`]).
@@ -168,10 +166,10 @@ mod tests {
     #[test]
     fn options() {
         let a = |s: &str| parse(&Line::of(s, &flags(), |_| Ok(String::new())));
-        let got = |s: &str| a(s).map(|v| (v.loops, v.steps, v.help));
-        assert_eq!(got(""), Ok((4096, 2000, false)));
-        assert_eq!(got("-l 64 -w 10"), Ok((64, 10, false)));
-        assert!(a("-h").unwrap().help);
+        let got = |s: &str| a(s).map(|v| v.map(|v| (v.loops, v.steps)));
+        assert_eq!(got(""), Ok(Some((4096, 2000))));
+        assert_eq!(got("-l 64 -w 10"), Ok(Some((64, 10))));
+        assert_eq!(got("-h"), Ok(None));
         assert!(a("-l 0").unwrap_err().contains("-l 0: takes a whole number >= 1"));
         assert!(a("-x").unwrap_err().contains("unknown option \"-x\""));
     }

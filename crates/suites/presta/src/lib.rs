@@ -93,8 +93,7 @@ impl Presta {
         let about = options::about(&binary);
         let parse = |line: &_, size| options::parse(line, binary.takes, size);
         let flags = options::flags(binary.takes);
-        let Some((world, opts)) = paw_core::start_suite(&about, &flags, &[], parse, |o| o.help)?
-        else {
+        let Some((world, opts)) = paw_core::start_suite(&about, &flags, &[], parse)? else {
             return Ok(None);
         };
         let size = world.size() as usize;

@@ -42,8 +42,6 @@ pub struct Options {
     pub no_barrier: bool,
     /// `-r`: partner with the nearby rank on the next SMP.
     pub nearby: bool,
-    /// `-h`: print the usage and exit.
-    pub help: bool,
 }
 
 impl Options {
@@ -143,7 +141,7 @@ pub fn flags(takes: Takes) -> Vec<Flag<Options>> {
             1,
             |o, v| o.ppn = Some(v as usize),
         ),
-        Flag::switch(&["-h"], "print use information", |o: &mut Options| o.help = true),
+        Flag::help(&["-h"], "print use information"),
         Flag::switch(&["-i"], "print process pair information", |o: &mut Options| {
             o.print_pairs = true
         })
@@ -181,8 +179,8 @@ pub fn about(binary: &Binary) -> About {
     }
 }
 
-/// Reads `line` for a world of `size` processes.
-pub fn parse(line: &Line, takes: Takes, size: usize) -> Result<Options, String> {
+/// Reads `line` for a world of `size` processes; `None` for `-h`.
+pub fn parse(line: &Line, takes: Takes, size: usize) -> Result<Option<Options>, String> {
     let mut o = Options {
         ops: 0,
         epochs: 0,
@@ -196,11 +194,9 @@ pub fn parse(line: &Line, takes: Takes, size: usize) -> Result<Options, String> 
         print_pairs: false,
         no_barrier: false,
         nearby: false,
-        help: false,
     };
-    cli::parse(&flags(takes), line, &mut o, cli::no_operand)?;
-    if o.help {
-        return Ok(o);
+    if cli::parse(&flags(takes), line, &mut o, cli::no_operand)? {
+        return Ok(None);
     }
     if o.ops == 0 {
         let what = if takes.epochs { "operations per epoch" } else { "operations per sample" };
@@ -279,7 +275,7 @@ pub fn parse(line: &Line, takes: Takes, size: usize) -> Result<Options, String> 
             }
         }
     }
-    Ok(o)
+    Ok(Some(o))
 }
 
 #[cfg(test)]
@@ -313,7 +309,7 @@ mod tests {
             "word" => Ok("two\n".into()),
             _ => Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not found")),
         });
-        parse(&line, takes, size)
+        parse(&line, takes, size).map(|o| o.expect("no -h"))
     }
 
     #[test]
@@ -328,7 +324,8 @@ mod tests {
             (o.counts.clone(), o.file.is_some(), o.cyclic, o.epochs),
             (vec![2, 4], true, true, 3)
         );
-        assert!(p("-h", LATEN, 1).unwrap().help);
+        let line = Line::of("-h", &flags(LATEN), |_| Ok(String::new()));
+        assert_eq!(parse(&line, LATEN, 1), Ok(None));
     }
 
     #[test]

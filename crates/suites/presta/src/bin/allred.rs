@@ -15,8 +15,7 @@ fn main() -> ExitCode {
     paw_core::main(allred::NAME, || {
         let about = allred::about();
         let parse = |line: &_, _| allred::parse(line);
-        let Some((world, args)) =
-            paw_core::start_suite(&about, &allred::flags(), &[], parse, |a| a.help)?
+        let Some((world, args)) = paw_core::start_suite(&about, &allred::flags(), &[], parse)?
         else {
             return Ok(());
         };

@@ -13,8 +13,7 @@ fn main() -> ExitCode {
     paw_core::main(globalop::NAME, || {
         let about = globalop::about();
         let parse = |line: &_, _| globalop::parse(line);
-        let Some((world, args)) =
-            paw_core::start_suite(&about, &globalop::flags(), &[], parse, |a| a.help)?
+        let Some((world, args)) = paw_core::start_suite(&about, &globalop::flags(), &[], parse)?
         else {
             return Ok(());
         };
