@@ -41,7 +41,7 @@ pub const COLLECTIVE_CHECK: &str = "one more call with buffers holding patterns 
 /// check) is common to all. See [`Sweep::collective`].
 #[macro_export]
 macro_rules! collective_spec {
-    ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal,
+    ($name:expr, $title:expr, $call:expr, $size:expr, $stem:expr,
      bandwidth = $bw:literal $(, $own:expr)?) => {
         ::paw_core::Spec {
             name: $name,
@@ -84,12 +84,46 @@ macro_rules! collective_spec {
             }),
         }
     };
-    ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal
-     $(, $own:expr)?) => {
+    ($name:expr, $title:expr, $call:expr, $size:expr, $stem:expr $(, $own:expr)?) => {
         $crate::collective_spec!(
             $name, $title, $call, $size, $stem,
             bandwidth = "bandwidth, SIZE / time per call" $(, $own)?
         )
+    };
+}
+
+/// The Spec of a pair test (task i with task i + n/2, an even count, [`PAIR_CHECK`]):
+/// `pair_spec!(name, title, timed, reports, combine rule, [variables], files)`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! pair_spec {
+    ($name:expr, $title:expr, $timed:expr, $reports:expr, $combine:ident, [$($var:expr),*],
+     $files:expr) => {
+        ::paw_core::Spec {
+            name: $name,
+            title: $title,
+            timed: $timed,
+            reports: $reports,
+            ranks: ::paw_core::Ranks::Even,
+            combine: ::paw_core::Combine::$combine,
+            vars: &[$($var),*],
+            check: ::paw_core::Check::Data($crate::PAIR_CHECK),
+            files: $files,
+        }
+    };
+}
+
+/// `const SPEC` from `$spec` and a `main` that runs `$run(&SPEC)`: every family member's
+/// binary (the `*_main!` macros).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! spec_main {
+    ($spec:expr, $run:expr) => {
+        const SPEC: ::paw_core::Spec = $spec;
+
+        fn main() -> ::std::process::ExitCode {
+            $run(&SPEC)
+        }
     };
 }
 
@@ -166,50 +200,33 @@ pub fn isend_pingpong(leader: bool, partner: &Process<'_>, send: &[u8], recv: &m
 #[macro_export]
 macro_rules! pingpong_main {
     ($kind:ident, $name:literal, $section:literal, $table:literal, $stem:literal) => {
-        const SPEC: ::paw_core::Spec = ::paw_core::Spec {
-            name: $name,
-            title: concat!(
-                $crate::pingpong_main!(@title $kind),
-                " ping-pong between task pairs (PAW 1.6 section ",
-                $section,
-                ")"
+        $crate::spec_main!(
+            $crate::pair_spec!(
+                $name,
+                concat!(
+                    $crate::pingpong_main!(@title $kind),
+                    " ping-pong between task pairs (PAW 1.6 section ",
+                    $section,
+                    ")"
+                ),
+                concat!(
+                    "Task i pairs with task i + n/2 (PAW Fig. 7.1). Per sample: NLOOP ping-pongs \
+                     of SIZE bytes; tasks 0..n/2-1 run ",
+                    $crate::pingpong_main!(@calls $kind),
+                    " (PAW Table ",
+                    $table,
+                    "). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE, after one untimed \
+                     ping-pong at MED_P2P_SIZE."
+                ),
+                "one-way time = sample / (2 NLOOP), usec, {ranks} (PAW section 7); bandwidth \
+                 per pair = SIZE / one-way time, MB/s (MB = 2^20 B).",
+                Min,
+                [::paw_core::vars::P2P_SIZES, ::paw_core::vars::MEASURE,
+                 ::paw_core::vars::COMBINE, ::paw_core::vars::TAIL, ::paw_core::vars::CHECK],
+                $crate::pair_files($stem, "one-way time", "bandwidth per pair")
             ),
-            timed: concat!(
-                "Task i pairs with task i + n/2 (PAW Fig. 7.1). Per sample: NLOOP ping-pongs of \
-                 SIZE bytes; tasks 0..n/2-1 run ",
-                $crate::pingpong_main!(@calls $kind),
-                " (PAW Table ",
-                $table,
-                "). Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE, after one untimed ping-pong \
-                 at MED_P2P_SIZE."
-            ),
-            reports: "one-way time = sample / (2 NLOOP), usec, {ranks} (PAW section 7); \
-                      bandwidth per pair = SIZE / one-way time, MB/s (MB = 2^20 B).",
-            ranks: ::paw_core::Ranks::Even,
-            combine: ::paw_core::Combine::Min,
-            vars: &[
-                ::paw_core::vars::P2P_SIZES,
-                ::paw_core::vars::MEASURE,
-                ::paw_core::vars::COMBINE,
-                ::paw_core::vars::TAIL,
-                ::paw_core::vars::CHECK,
-            ],
-            check: ::paw_core::Check::Data($crate::PAIR_CHECK),
-            files: $crate::pair_files($stem, "one-way time", "bandwidth per pair"),
-        };
-
-        fn main() -> ::std::process::ExitCode {
-            use ::paw_core::mpi::traits::*;
-            ::paw_core::main(SPEC.name, || {
-                let paw = ::paw_core::Paw::init(&SPEC)?;
-                let timing = ::paw_core::Timing::Batch { ops_per_iter: 2.0 };
-                let sweep = $crate::Sweep::new(&paw, timing)?;
-                let pair = paw.pair();
-                let partner = paw.world().process_at_rank(pair.partner);
-                let pingpong = $crate::pingpong_main!(@call $kind);
-                sweep.run_pair(true, |send, recv| pingpong(pair.leader, &partner, send, recv))
-            })
-        }
+            |spec| $crate::pingpong(spec, $crate::pingpong_main!(@call $kind))
+        );
     };
     (@title send) => { "MPI_Send/MPI_Recv" };
     (@title isend) => { "MPI_Isend/MPI_Irecv" };
@@ -220,6 +237,21 @@ macro_rules! pingpong_main {
     };
     (@call send) => { $crate::send_pingpong };
     (@call isend) => { $crate::isend_pingpong };
+}
+
+/// Runs the ping-pong test `spec` describes with `kernel` ([`send_pingpong`] or
+/// [`isend_pingpong`]) between each task and its partner.
+pub fn pingpong(
+    spec: &'static paw_core::Spec,
+    kernel: fn(bool, &Process<'_>, &[u8], &mut [u8]),
+) -> std::process::ExitCode {
+    paw_core::main(spec.name, || {
+        let paw = Paw::init(spec)?;
+        let sweep = Sweep::new(&paw, Timing::Batch { ops_per_iter: 2.0 })?;
+        let pair = paw.pair();
+        let partner = paw.world().process_at_rank(pair.partner);
+        sweep.run_pair(true, |send, recv| kernel(pair.leader, &partner, send, recv))
+    })
 }
 
 /// The two files of a pair test: `<stem>_time` (`time`, usec) and `<stem>_bw` (`bandwidth`,

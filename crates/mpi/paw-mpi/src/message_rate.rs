@@ -13,51 +13,44 @@ use paw_core::{buffer, check, Paw, Spec, Timing};
 #[macro_export]
 macro_rules! mrate_main {
     ($way:ident, $name:literal, $section:literal, $stem:literal) => {
-        const SPEC: ::paw_core::Spec = ::paw_core::Spec {
-            name: $name,
-            title: concat!(
-                "message rate with WINDOW_SIZE messages in flight",
-                $crate::mrate_main!(@title $way),
-                " (PAW 1.6 section ",
-                $section,
-                ")"
+        $crate::spec_main!(
+            $crate::pair_spec!(
+                $name,
+                concat!(
+                    "message rate with WINDOW_SIZE messages in flight",
+                    $crate::mrate_main!(@title $way),
+                    " (PAW 1.6 section ",
+                    $section,
+                    ")"
+                ),
+                concat!(
+                    "Task i pairs with task i + n/2 (PAW Fig. 7.1). Per sample: NLOOP windows; \
+                     in each, tasks 0..n/2-1 post ",
+                    $crate::mrate_main!(@timed $way),
+                    " Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE; ",
+                    $crate::mrate_main!(@held $way),
+                    " bytes",
+                    $crate::mrate_main!(@buffers $way),
+                    "."
+                ),
+                concat!(
+                    "time per message = sample / (NLOOP x ",
+                    $crate::mrate_main!(@reports $way),
+                    "aggregate message rate of the n/2 pairs = n/2 / time per message, \
+                     messages/s."
+                ),
+                Max,
+                [&[$crate::WINDOW_SIZE], ::paw_core::vars::P2P_SWEEP, ::paw_core::vars::MEASURE,
+                 ::paw_core::vars::COMBINE, ::paw_core::vars::CHECK],
+                ::paw_core::Files::Sweep(::paw_core::SweepFiles {
+                    stem: $stem,
+                    time: "time per message",
+                    second: ::paw_core::Second::Rate("aggregate message rate of n/2 pairs"),
+                    extra: ::paw_core::Extra::Plain,
+                })
             ),
-            timed: concat!(
-                "Task i pairs with task i + n/2 (PAW Fig. 7.1). Per sample: NLOOP windows; in \
-                 each, tasks 0..n/2-1 post ",
-                $crate::mrate_main!(@timed $way),
-                " Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE; ",
-                $crate::mrate_main!(@held $way),
-                " bytes",
-                $crate::mrate_main!(@buffers $way),
-                "."
-            ),
-            reports: concat!(
-                "time per message = sample / (NLOOP x ",
-                $crate::mrate_main!(@reports $way),
-                "aggregate message rate of the n/2 pairs = n/2 / time per message, messages/s."
-            ),
-            ranks: ::paw_core::Ranks::Even,
-            combine: ::paw_core::Combine::Max,
-            vars: &[
-                &[$crate::WINDOW_SIZE],
-                ::paw_core::vars::P2P_SWEEP,
-                ::paw_core::vars::MEASURE,
-                ::paw_core::vars::COMBINE,
-                ::paw_core::vars::CHECK,
-            ],
-            check: ::paw_core::Check::Data($crate::PAIR_CHECK),
-            files: ::paw_core::Files::Sweep(::paw_core::SweepFiles {
-                stem: $stem,
-                time: "time per message",
-                second: ::paw_core::Second::Rate("aggregate message rate of n/2 pairs"),
-                extra: ::paw_core::Extra::Plain,
-            }),
-        };
-
-        fn main() -> ::std::process::ExitCode {
-            $crate::message_rate::main(&SPEC, $crate::mrate_main!(@both $way))
-        }
+            |spec| $crate::message_rate::main(spec, $crate::mrate_main!(@both $way))
+        );
     };
     (@title one_way) => { ", one direction" };
     (@title both_ways) => { " each way" };

@@ -58,7 +58,7 @@ macro_rules! nbc_reports {
 /// the text says it, what SIZE means and the file stem.
 #[macro_export]
 macro_rules! nbc_spec {
-    ($name:literal, $title:literal, $call:literal, $size:literal, $stem:literal) => {
+    ($name:expr, $title:expr, $call:expr, $size:expr, $stem:expr) => {
         ::paw_core::Spec {
             name: $name,
             title: $title,
@@ -97,49 +97,30 @@ macro_rules! nbc_spec {
 /// allgather, name, file stem)`.
 #[macro_export]
 macro_rules! nbc_main {
-    (allreduce, $name:literal, $stem:literal) => {
-        $crate::nbc_main!(@with Allreduce, $stem, $crate::nbc_spec!(
-            $name,
-            "MPI_Iallreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes: pure time and overlap with computation",
-            "MPI_Iallreduce (MPI_SUM over MPI_UINT8_T)",
-            "bytes of the vector reduced",
-            $stem
-        ));
+    ($op:ident, $name:literal, $stem:literal) => {
+        $crate::spec_main!(
+            $crate::nbc_spec!($name, $crate::nbc_main!(@title $op),
+                $crate::nbc_main!(@call $op), $crate::nbc_main!(@size $op), $stem),
+            |spec| $crate::nbc::main(spec, $crate::nbc_main!(@op $op), $stem)
+        );
     };
-    (alltoall, $name:literal, $stem:literal) => {
-        $crate::nbc_main!(@with Alltoall, $stem, $crate::nbc_spec!(
-            $name,
-            "MPI_Ialltoall of SIZE bytes between every pair of tasks: pure time and overlap with computation",
-            "MPI_Ialltoall",
-            "bytes each task sends to each task",
-            $stem
-        ));
-    };
-    (bcast, $name:literal, $stem:literal) => {
-        $crate::nbc_main!(@with Bcast, $stem, $crate::nbc_spec!(
-            $name,
-            "MPI_Ibcast of SIZE bytes from task 0: pure time and overlap with computation",
-            "MPI_Ibcast from task 0",
-            "bytes broadcast",
-            $stem
-        ));
-    };
-    (allgather, $name:literal, $stem:literal) => {
-        $crate::nbc_main!(@with Allgather, $stem, $crate::nbc_spec!(
-            $name,
-            "MPI_Iallgather of SIZE bytes from every task to every task: pure time and overlap with computation",
-            "MPI_Iallgather",
-            "bytes each task contributes (each receives SIZE x tasks)",
-            $stem
-        ));
-    };
-    (@with $op:ident, $stem:literal, $spec:expr) => {
-        const SPEC: ::paw_core::Spec = $spec;
-
-        fn main() -> ::std::process::ExitCode {
-            $crate::nbc::main(&SPEC, $crate::nbc::Op::$op, $stem)
-        }
-    };
+    (@op allreduce) => { $crate::nbc::Op::Allreduce };
+    (@op alltoall) => { $crate::nbc::Op::Alltoall };
+    (@op bcast) => { $crate::nbc::Op::Bcast };
+    (@op allgather) => { $crate::nbc::Op::Allgather };
+    (@call allreduce) => { "MPI_Iallreduce (MPI_SUM over MPI_UINT8_T)" };
+    (@call alltoall) => { "MPI_Ialltoall" };
+    (@call bcast) => { "MPI_Ibcast from task 0" };
+    (@call allgather) => { "MPI_Iallgather" };
+    (@title allreduce) => { concat!("MPI_Iallreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes", $crate::nbc_main!(@overlap)) };
+    (@title alltoall) => { concat!("MPI_Ialltoall of SIZE bytes between every pair of tasks", $crate::nbc_main!(@overlap)) };
+    (@title bcast) => { concat!("MPI_Ibcast of SIZE bytes from task 0", $crate::nbc_main!(@overlap)) };
+    (@title allgather) => { concat!("MPI_Iallgather of SIZE bytes from every task to every task", $crate::nbc_main!(@overlap)) };
+    (@overlap) => { ": pure time and overlap with computation" };
+    (@size allreduce) => { "bytes of the vector reduced" };
+    (@size alltoall) => { "bytes each task sends to each task" };
+    (@size bcast) => { "bytes broadcast" };
+    (@size allgather) => { "bytes each task contributes (each receives SIZE x tasks)" };
 }
 
 /// The operation of a sized non-blocking collective.

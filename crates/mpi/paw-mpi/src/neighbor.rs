@@ -31,35 +31,28 @@ pub const NBR_PERIODIC: Var = Var {
 /// stem)`.
 #[macro_export]
 macro_rules! nbr_main {
-    (alltoall, $name:literal, $stem:literal) => {
-        $crate::nbr_main!(@with Alltoall, $crate::collective_spec!(
-            $name,
-            "MPI_Neighbor_alltoall of SIZE bytes per neighbour on a Cartesian grid of tasks (IMB's loop)",
-            "MPI_Neighbor_alltoall on the grid of NBR_DIMS dimensions from MPI_Dims_create",
-            "bytes each task sends to each neighbour (2 NBR_DIMS blocks each way)",
-            $stem,
-            bandwidth = "bandwidth, SIZE x 2 NBR_DIMS / time per call (a task's blocks received)",
-            $crate::neighbor::NBR
-        ));
+    ($op:ident, $name:literal, $stem:literal) => {
+        $crate::spec_main!(
+            $crate::collective_spec!($name,
+                concat!("MPI_Neighbor_", $crate::nbr_main!(@call $op), " of SIZE bytes",
+                    $crate::nbr_main!(@per $op), " on a Cartesian grid of tasks (IMB's loop)"),
+                concat!("MPI_Neighbor_", $crate::nbr_main!(@call $op),
+                    " on the grid of NBR_DIMS dimensions from MPI_Dims_create"),
+                concat!("bytes each task sends to each neighbour ", $crate::nbr_main!(@size $op)),
+                $stem,
+                bandwidth = "bandwidth, SIZE x 2 NBR_DIMS / time per call (a task's blocks received)",
+                $crate::neighbor::NBR),
+            |spec| $crate::neighbor::main(spec, $crate::nbr_main!(@op $op))
+        );
     };
-    (allgather, $name:literal, $stem:literal) => {
-        $crate::nbr_main!(@with Allgather, $crate::collective_spec!(
-            $name,
-            "MPI_Neighbor_allgather of SIZE bytes on a Cartesian grid of tasks (IMB's loop)",
-            "MPI_Neighbor_allgather on the grid of NBR_DIMS dimensions from MPI_Dims_create",
-            "bytes each task sends to each neighbour (it receives SIZE x 2 NBR_DIMS)",
-            $stem,
-            bandwidth = "bandwidth, SIZE x 2 NBR_DIMS / time per call (a task's blocks received)",
-            $crate::neighbor::NBR
-        ));
-    };
-    (@with $op:ident, $spec:expr) => {
-        const SPEC: ::paw_core::Spec = $spec;
-
-        fn main() -> ::std::process::ExitCode {
-            $crate::neighbor::main(&SPEC, $crate::neighbor::Op::$op)
-        }
-    };
+    (@op alltoall) => { $crate::neighbor::Op::Alltoall };
+    (@op allgather) => { $crate::neighbor::Op::Allgather };
+    (@call alltoall) => { "alltoall" };
+    (@call allgather) => { "allgather" };
+    (@per alltoall) => { " per neighbour" };
+    (@per allgather) => { "" };
+    (@size alltoall) => { "(2 NBR_DIMS blocks each way)" };
+    (@size allgather) => { "(it receives SIZE x 2 NBR_DIMS)" };
 }
 
 /// A neighbourhood collective's operation.

@@ -16,33 +16,30 @@ use paw_core::{Axis, Bench, Column, DatFile, DatSpec, Error, Measurement, Paw, W
 /// stem)`.
 #[macro_export]
 macro_rules! persistent_main {
-    (allreduce, $name:literal, $stem:literal) => {
-        $crate::persistent_main!(@with Allreduce, $stem, $crate::persistent_spec!(
-            $name,
-            "persistent MPI_Allreduce (MPI-4) against the plain call, MPI_SUM over MPI_UINT8_T of SIZE bytes",
-            "MPI_Allreduce_init (MPI_SUM over MPI_UINT8_T)",
-            "MPI_Allreduce",
-            "bytes of the vector reduced",
-            $stem
-        ));
+    ($op:ident, $name:literal, $stem:literal) => {
+        $crate::spec_main!(
+            $crate::persistent_spec!($name, $crate::persistent_main!(@title $op),
+                concat!($crate::persistent_main!(@plain $op), "_init", $crate::persistent_main!(@init $op)),
+                $crate::persistent_main!(@plain_call $op), $crate::persistent_main!(@size $op), $stem),
+            |spec| $crate::persistent::main(spec, $crate::persistent_main!(@op $op), $stem)
+        );
     };
-    (bcast, $name:literal, $stem:literal) => {
-        $crate::persistent_main!(@with Bcast, $stem, $crate::persistent_spec!(
-            $name,
-            "persistent MPI_Bcast (MPI-4) against the plain call, SIZE bytes from task 0",
-            "MPI_Bcast_init (root task 0)",
-            "MPI_Bcast from task 0",
-            "bytes broadcast",
-            $stem
-        ));
+    (@op allreduce) => { $crate::persistent::Op::Allreduce };
+    (@op bcast) => { $crate::persistent::Op::Bcast };
+    (@plain allreduce) => { "MPI_Allreduce" };
+    (@plain bcast) => { "MPI_Bcast" };
+    (@plain_call allreduce) => { "MPI_Allreduce" };
+    (@plain_call bcast) => { "MPI_Bcast from task 0" };
+    (@init allreduce) => { " (MPI_SUM over MPI_UINT8_T)" };
+    (@init bcast) => { " (root task 0)" };
+    (@title allreduce) => {
+        "persistent MPI_Allreduce (MPI-4) against the plain call, MPI_SUM over MPI_UINT8_T of SIZE bytes"
     };
-    (@with $op:ident, $stem:literal, $spec:expr) => {
-        const SPEC: ::paw_core::Spec = $spec;
-
-        fn main() -> ::std::process::ExitCode {
-            $crate::persistent::main(&SPEC, $crate::persistent::Op::$op, $stem)
-        }
+    (@title bcast) => {
+        "persistent MPI_Bcast (MPI-4) against the plain call, SIZE bytes from task 0"
     };
+    (@size allreduce) => { "bytes of the vector reduced" };
+    (@size bcast) => { "bytes broadcast" };
 }
 
 /// A persistent collective's operation.
@@ -122,7 +119,7 @@ pub fn main(spec: &'static Spec, op: Op, stem: &str) -> std::process::ExitCode {
 /// call, the plain call, what SIZE means and the file stem.
 #[macro_export]
 macro_rules! persistent_spec {
-    ($name:literal, $title:literal, $init:literal, $plain:literal, $size:literal, $stem:literal) => {
+    ($name:expr, $title:expr, $init:expr, $plain:expr, $size:expr, $stem:expr) => {
         ::paw_core::Spec {
             name: $name,
             title: $title,

@@ -48,7 +48,7 @@ pub fn accumulated(
 #[macro_export]
 macro_rules! rma_acc_main {
     ($sync:ident, $name:literal, $section:literal, $table:literal, $stem:literal) => {
-        const SPEC: ::paw_core::Spec = ::paw_core::Spec {
+        $crate::spec_main!(::paw_core::Spec {
             name: $name,
             title: concat!($crate::rma_acc_main!(@title $sync), " (PAW 1.6 section ", $section, ")"),
             timed: concat!(
@@ -90,12 +90,10 @@ macro_rules! rma_acc_main {
                 ),
                 extra: ::paw_core::Extra::Spread,
             }),
-        };
-
-        fn main() -> ::std::process::ExitCode {
+        }, |spec| {
             use $crate::rma_pair::Sync;
-            $crate::rma_acc::main(&SPEC, $crate::rma_pair_spec!(@Sync $sync))
-        }
+            $crate::rma_acc::main(spec, $crate::rma_pair_spec!(@Sync $sync))
+        });
     };
     (@title post_start) => { "MPI_Accumulate into task 0 with post/start/complete/wait" };
     (@title fence) => { "MPI_Accumulate into task 0 between MPI_Win_fence calls" };

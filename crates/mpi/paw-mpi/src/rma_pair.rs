@@ -34,14 +34,14 @@ pub enum Sync {
 #[macro_export]
 macro_rules! rma_pair_main {
     ($move:ident, $sync:ident, $name:literal, $section:literal, $table:literal, $stem:literal) => {
-        const SPEC: ::paw_core::Spec =
-            $crate::rma_pair_spec!($move, $sync, $name, $section, $table, $stem);
-
-        fn main() -> ::std::process::ExitCode {
-            use $crate::rma_pair::{Move, Sync};
-            let how = $crate::rma_pair_spec!(@Move $move);
-            $crate::rma_pair::main(&SPEC, how, $crate::rma_pair_spec!(@Sync $sync))
-        }
+        $crate::spec_main!(
+            $crate::rma_pair_spec!($move, $sync, $name, $section, $table, $stem),
+            |spec| {
+                use $crate::rma_pair::{Move, Sync};
+                let how = $crate::rma_pair_spec!(@Move $move);
+                $crate::rma_pair::main(spec, how, $crate::rma_pair_spec!(@Sync $sync))
+            }
+        );
     };
 }
 
@@ -49,15 +49,10 @@ macro_rules! rma_pair_main {
 #[macro_export]
 macro_rules! rma_pair_spec {
     ($move:ident, $sync:ident, $name:literal, $section:literal, $table:literal, $stem:literal) => {
-        ::paw_core::Spec {
-            name: $name,
-            title: concat!(
-                $crate::rma_pair_spec!(@title $move $sync),
-                " (PAW 1.6 section ",
-                $section,
-                ")"
-            ),
-            timed: concat!(
+        $crate::pair_spec!(
+            $name,
+            concat!($crate::rma_pair_spec!(@title $move $sync), " (PAW 1.6 section ", $section, ")"),
+            concat!(
                 "Task i (origin) ",
                 $crate::rma_pair_spec!(@verb $move $sync),
                 " SIZE bytes ",
@@ -70,23 +65,12 @@ macro_rules! rma_pair_spec {
                 $crate::rma_pair_spec!(@groups $sync),
                 ". Sizes MIN_P2P_SIZE, doubling, to MAX_P2P_SIZE."
             ),
-            reports: $crate::rma_pair_spec!(@reports $move $sync),
-            ranks: ::paw_core::Ranks::Even,
-            combine: ::paw_core::Combine::Max,
-            vars: &[
-                ::paw_core::vars::P2P_SWEEP,
-                ::paw_core::vars::MEASURE,
-                ::paw_core::vars::COMBINE,
-                ::paw_core::vars::CHECK,
-            ],
-            check: ::paw_core::Check::Data($crate::PAIR_CHECK),
-            files: ::paw_core::Files::Sweep(::paw_core::SweepFiles {
-                stem: $stem,
-                time: $crate::rma_pair_spec!(@per $sync),
-                second: ::paw_core::Second::Bandwidth("bandwidth per pair"),
-                extra: ::paw_core::Extra::Plain,
-            }),
-        }
+            $crate::rma_pair_spec!(@reports $move $sync),
+            Max,
+            [::paw_core::vars::P2P_SWEEP, ::paw_core::vars::MEASURE, ::paw_core::vars::COMBINE,
+             ::paw_core::vars::CHECK],
+            $crate::pair_files($stem, $crate::rma_pair_spec!(@per $sync), "bandwidth per pair")
+        )
     };
     (@Move get) => { Move::Get };
     (@Move put) => { Move::Put };

@@ -19,31 +19,25 @@ pub enum Way {
 /// A rooted collective's SPEC and `main`: `rooted_main!(gather|scatter, name, file stem)`.
 #[macro_export]
 macro_rules! rooted_main {
-    (gather, $name:literal, $stem:literal) => {
-        $crate::rooted_main!(@with Gather, $crate::collective_spec!(
-            $name,
-            "MPI_Gather of SIZE bytes from every task to a root task (PAW 1.6 section 7.1, IMB's loop)",
-            "MPI_Gather to a root task",
-            "bytes each task sends to the root",
-            $stem
-        ));
+    ($way:ident, $name:literal, $stem:literal) => {
+        $crate::spec_main!(
+            $crate::collective_spec!($name,
+                concat!($crate::rooted_main!(@call $way), " of SIZE bytes ",
+                    $crate::rooted_main!(@route $way), " (PAW 1.6 section 7.1, IMB's loop)"),
+                $crate::rooted_main!(@names $way), $crate::rooted_main!(@size $way), $stem),
+            |spec| $crate::rooted::main(spec, $crate::rooted_main!(@way $way))
+        );
     };
-    (scatter, $name:literal, $stem:literal) => {
-        $crate::rooted_main!(@with Scatter, $crate::collective_spec!(
-            $name,
-            "MPI_Scatter of SIZE bytes from a root task to every task (PAW 1.6 section 7.1, IMB's loop)",
-            "MPI_Scatter from a root task",
-            "bytes the root sends to each task",
-            $stem
-        ));
-    };
-    (@with $way:ident, $spec:expr) => {
-        const SPEC: ::paw_core::Spec = $spec;
-
-        fn main() -> ::std::process::ExitCode {
-            $crate::rooted::main(&SPEC, $crate::rooted::Way::$way)
-        }
-    };
+    (@way gather) => { $crate::rooted::Way::Gather };
+    (@way scatter) => { $crate::rooted::Way::Scatter };
+    (@call gather) => { "MPI_Gather" };
+    (@call scatter) => { "MPI_Scatter" };
+    (@route gather) => { "from every task to a root task" };
+    (@route scatter) => { "from a root task to every task" };
+    (@names gather) => { "MPI_Gather to a root task" };
+    (@names scatter) => { "MPI_Scatter from a root task" };
+    (@size gather) => { "bytes each task sends to the root" };
+    (@size scatter) => { "bytes the root sends to each task" };
 }
 
 /// Runs the test `spec` describes; with PAW_CHECK=1 one more call from root 0, each block
