@@ -85,11 +85,15 @@ pub fn register(paths: impl IntoIterator<Item = PathBuf>) {
                     let _no_more = step_lock().lock().unwrap_or_else(|p| p.into_inner());
                     sweep();
                     let _no_creation = wait_for(create_lock(), CREATION_WAIT, sweep);
-                    remove_all();
+                    sweep();
                     // A peer may still be creating a file (a collective open's creator is
                     // its rank 0), and a launcher kills every task once one has died: stay
-                    // until the peers' creations have had their time.
-                    std::thread::sleep(LINGER.saturating_sub(since.elapsed()));
+                    // until the peers' creations have had their time, removing what they
+                    // create meanwhile (a peer that got no signal goes on with its work).
+                    while since.elapsed() < LINGER {
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                        sweep();
+                    }
                     // Die of the signal, as without the handler.
                     let _ = signal_hook::low_level::emulate_default_handler(sig);
                     std::process::exit(128 + sig);
