@@ -7,8 +7,9 @@
 //! ms measured, where other tasks died of the SIGTERM at once), so the files go at once, and
 //! again every millisecond while a creation is still under way (an MPI_File_open stuck on a
 //! dead peer may create its file late). Each process then stays a little longer than that
-//! wait: MPICH's launcher kills every task once one has died, and the first to die must not
-//! cut a peer's removal short.
+//! wait, still removing the files: MPICH's launcher kills every task once one has died, the
+//! first to die must not cut a peer's removal short, and a peer that got no signal may
+//! create its file again meanwhile.
 //!
 //! MPI-IO libraries may put companion files beside a file they open: Open MPI's shared file
 //! pointer lock `NAME-JOBID-PID.lock` and the probe `NAME.locktest.RANK` it creates and removes
