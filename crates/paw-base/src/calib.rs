@@ -58,8 +58,11 @@ impl Calibration {
     ///
     /// The first workload of a calibrated sweep is timed with NLOOP_MAX iterations (PAW §3);
     /// later ones with a tenth of the previous NLOOP; [`Policy::Fewest`] and a fixed NLOOP
-    /// with one.
+    /// with one; PAW_WARMUP, where set, decides (0 only with NLOOP fixed: nothing to time).
     pub fn warmup_iterations(&self, previous_nloop: Option<u64>) -> u64 {
+        if let Some(w) = self.loops.warmup {
+            return if self.loops.nloop.is_some() { w } else { w.max(1) };
+        }
         match (self.policy, previous_nloop) {
             _ if self.loops.nloop.is_some() => 1,
             (Policy::Fewest, _) => 1,
@@ -136,8 +139,18 @@ impl Calibration {
         }
     }
 
-    /// Header text stating the policy in words.
+    /// Header text stating the policy in words, and PAW_WARMUP where set.
     pub fn describe(&self) -> String {
+        match self.loops.warmup {
+            Some(w) => format!(
+                "{}; warm-up: PAW_WARMUP={w} untimed iterations before each size's samples",
+                self.policy_text()
+            ),
+            None => self.policy_text(),
+        }
+    }
+
+    fn policy_text(&self) -> String {
         let floor = format!(
             "the timer floor of {:.3} usec (100 x max(timer overhead, step))",
             self.floor * 1e6
@@ -199,6 +212,7 @@ mod tests {
         nloop_max: 1000,
         nloop_max_set: false,
         nloop_min: Some(1),
+        warmup: None,
         nreps: 10,
         nreps_set: true,
         precision: None,
@@ -249,6 +263,13 @@ mod tests {
         let loops = Loops { nloop: Some(5), ..LOOPS };
         let mut c = Calibration::new(loops, 2.5e-6, Policy::Calibrated);
         assert_eq!(c.warmup_iterations(None), 1);
+        let set = Calibration::new(Loops { warmup: Some(0), ..loops }, 1e-6, Policy::Calibrated);
+        assert_eq!(set.warmup_iterations(Some(1000)), 0, "PAW_WARMUP=0 with NLOOP fixed");
+        let calibrated = |w| Loops { warmup: Some(w), ..LOOPS };
+        let c0 = Calibration::new(calibrated(0), 1e-6, Policy::Calibrated);
+        assert_eq!(c0.warmup_iterations(None), 1, "a calibrated NLOOP needs one timed call");
+        let c50 = Calibration::new(calibrated(50), 1e-6, Policy::Calibrated);
+        assert_eq!((c50.warmup_iterations(None), c50.warmup_iterations(Some(10))), (50, 50));
         assert_eq!(c.nloop(1e-9), Ok(5), "below the floor, as asked");
         assert_eq!(c.nloop(10.0), Ok(5));
         assert!(!c.too_short(1e-12));

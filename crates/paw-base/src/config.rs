@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::vars;
-use crate::vars::{Accepts, Var};
+use crate::vars::{Accepts, Var, LOOP_LIMIT};
 use std::ops::RangeInclusive;
 
 pub use crate::vars::{MPI_COUNT_LIMIT, SIZE_LIMIT};
@@ -24,6 +24,18 @@ pub struct ProcessEnv;
 impl Lookup for ProcessEnv {
     fn get(&self, name: &str) -> Option<String> {
         std::env::var(name).ok()
+    }
+}
+
+/// The settings in effect: the process environment, and the variables the command line's
+/// OSU-style options set ([`crate::osu`]; a variable set both ways and differently is
+/// refused at start-up, so either may answer).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings;
+
+impl Lookup for Settings {
+    fn get(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok().or_else(|| crate::osu::given(name).map(|g| g.value.clone()))
     }
 }
 
@@ -121,6 +133,8 @@ pub struct Loops {
     pub nloop_max_set: bool,
     /// NLOOP_MIN, when set; unset, the default minimum yields for long iterations.
     pub nloop_min: Option<u64>,
+    /// PAW_WARMUP: untimed iterations before each workload's samples, when set.
+    pub warmup: Option<u64>,
     /// NREPS: samples per workload size (before any are added: see [`Until`]).
     pub nreps: u64,
     /// Whether NREPS was set (without PAW_PRECISION: exactly NREPS samples).
@@ -153,9 +167,6 @@ pub enum Until {
 /// count.
 pub const DEFAULT_BUDGET: f64 = 2.0;
 
-/// Largest loop count a variable accepts.
-const LOOP_LIMIT: u64 = 1_000_000_000;
-
 impl Loops {
     /// NLOOP_MIN when unset: at least this many iterations per sample ...
     pub const DEFAULT_MIN: u64 = 10;
@@ -169,6 +180,7 @@ impl Loops {
         let nloop_max = count(&vars::NLOOP_MAX, LOOP_LIMIT)?.unwrap_or(1000);
         let nloop_min = env.get(vars::NLOOP_MIN.name).map(|_| count(&vars::NLOOP_MIN, LOOP_LIMIT));
         let nloop_min = nloop_min.transpose()?.flatten();
+        let warmup = parse_u64(env, &vars::PAW_WARMUP, 0..=LOOP_LIMIT)?;
         let nreps = count(&vars::NREPS, 1_000_000)?.unwrap_or(10);
         let precision = parse_f64(env, &vars::PAW_PRECISION, 1e-6..=1.0)?;
         let max_time = parse_f64(env, &vars::PAW_MAX_TIME, 0.0..=86_400.0)?.unwrap_or(10.0);
@@ -187,6 +199,7 @@ impl Loops {
             nloop_max,
             nloop_max_set,
             nloop_min,
+            warmup,
             nreps,
             nreps_set,
             precision,

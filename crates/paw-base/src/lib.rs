@@ -67,6 +67,7 @@ pub mod dat;
 mod error;
 pub mod meta;
 mod node;
+pub mod osu;
 pub mod process;
 pub mod record;
 pub mod schema;

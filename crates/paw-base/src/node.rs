@@ -23,8 +23,8 @@ impl Node {
                 println!("{}", spec.help_text());
                 std::process::exit(0);
             }
-            Args::Unknown(arg) => return Err(spec.unknown_arg(&arg)),
-            Args::Run => {}
+            Args::Bad(e) => return Err(Error::input(e)),
+            Args::Run(given) => crate::osu::install(given),
         }
         let info = RunInfo {
             benchmark: spec.name.to_string(),

@@ -15,8 +15,11 @@ pub struct Setting {
     pub name: String,
     /// The value in effect (the default's text when unset).
     pub value: String,
-    /// Whether the environment set it.
+    /// Whether the environment or an option set it.
     pub set: bool,
+    /// The OSU-style option that set it, as typed (`-m 1:4M`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
 }
 
 /// A host and how many tasks ran there.

@@ -4,6 +4,7 @@
 //! output file and doc/binaries.md all come from the [`Spec`].
 
 use crate::error::{Error, Result};
+use crate::osu::{self, Given};
 use crate::schema::{Unit, MIB_PER_S, MSG_PER_S};
 use crate::team::Combine;
 use crate::vars::{self, Var};
@@ -176,12 +177,12 @@ impl Files {
 /// Outcome of reading the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Args {
-    /// No arguments: run.
-    Run,
+    /// Run, with the variables OSU-style options set ([`crate::osu`]).
+    Run(Vec<Given>),
     /// `-h` or `--help` was given.
     Help,
-    /// Something else was given.
-    Unknown(String),
+    /// An argument that is not taken: one line naming it and what is taken.
+    Bad(String),
 }
 
 impl Spec {
@@ -220,6 +221,7 @@ impl Spec {
 
     /// The full `-h` text.
     pub fn help_text(&self) -> String {
+        let options = osu::help_lines(self);
         let mut vars = String::new();
         for v in self.reads() {
             let (accepts, default) = (v.accepts.describe(), v.default);
@@ -230,8 +232,8 @@ impl Spec {
         }
         format!(
             "{} -- {}\n\nTimed: {}\n\nReported: {}\n\nTasks: {}\n\nData check: {}\n\nFiles: {}\n\n\
-             Variables (read on rank 0 and shared with every task):\n{vars}\n\
-             Options:\n  -h, --help             print this help and exit",
+             Variables ({read}):\n{vars}\n\
+             Options{osu}:\n{options}  -h, --help             print this help and exit",
             self.name,
             self.title,
             self.timed,
@@ -239,27 +241,27 @@ impl Spec {
             self.ranks.describe(self.name),
             self.check_text(),
             self.files.describe(),
+            read = match self.ranks {
+                Ranks::Node => "read at start",
+                _ => "read on rank 0 and shared with every task",
+            },
+            osu = if options.is_empty() {
+                ""
+            } else {
+                " (OSU's spellings of the variables above; a variable set both ways must agree)"
+            },
         )
     }
 
-    /// Classifies the arguments (without the program name).
+    /// Reads the arguments (without the program name): `-h`, or the OSU-style options this
+    /// benchmark takes ([`osu::parse`]).
     pub fn read_args(&self, args: impl IntoIterator<Item = String>) -> Args {
         let args: Vec<String> = args.into_iter().collect();
-        if args.iter().any(|a| a == "-h" || a == "--help") {
-            Args::Help
-        } else if let Some(first) = args.first() {
-            Args::Unknown(first.clone())
-        } else {
-            Args::Run
+        match osu::parse(self, &args) {
+            Ok(Some(given)) => Args::Run(given),
+            Ok(None) => Args::Help,
+            Err(e) => Args::Bad(e),
         }
-    }
-
-    /// The error for an argument that is not accepted.
-    pub fn unknown_arg(&self, arg: &str) -> Error {
-        Error::input(format!(
-            "unknown argument {arg:?}; {} takes no arguments except -h/--help (settings are environment variables)",
-            self.name
-        ))
     }
 }
 
@@ -313,10 +315,11 @@ mod tests {
     #[test]
     fn args() {
         let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(SPEC.read_args(v(&[])), Args::Run);
+        assert_eq!(SPEC.read_args(v(&[])), Args::Run(vec![]));
         assert_eq!(SPEC.read_args(v(&["-h"])), Args::Help);
         assert_eq!(SPEC.read_args(v(&["--bogus", "--help"])), Args::Help);
-        assert_eq!(SPEC.read_args(v(&["--bogus"])), Args::Unknown("--bogus".into()));
+        let Args::Bad(e) = SPEC.read_args(v(&["--bogus"])) else { panic!("--bogus is taken") };
+        assert!(e.starts_with("unknown argument \"--bogus\"; t takes -m [MIN:]MAX, -i N"), "{e}");
     }
 
     #[test]

@@ -53,6 +53,9 @@ impl Accepts {
 /// Largest MPI message (bytes) and matrix order: an MPI count and a BLAS integer are C ints.
 pub const MPI_COUNT_LIMIT: u64 = i32::MAX as u64;
 
+/// Largest loop count a variable accepts.
+pub const LOOP_LIMIT: u64 = 1_000_000_000;
+
 /// Largest size a variable without a tighter limit accepts (1 TiB): keeps doubling sweeps
 /// far from overflow.
 pub const SIZE_LIMIT: u64 = 1 << 40;
@@ -153,7 +156,18 @@ var!(
     Accepts::Whole(1, MPI_COUNT_LIMIT)
 );
 
-var!(NLOOP, "-", "iterations per sample at every size, fixed (unset: calibrated)");
+var!(
+    NLOOP,
+    "-",
+    "iterations per sample at every size, fixed (unset: calibrated)",
+    Accepts::Whole(1, LOOP_LIMIT)
+);
+var!(
+    PAW_WARMUP,
+    "-",
+    "untimed iterations before each size's samples, at least 1 where NLOOP is calibrated (unset: NLOOP_MAX at the first size, a tenth of the last NLOOP after, at most about 1 s; 1 with NLOOP set)",
+    Accepts::Whole(0, LOOP_LIMIT)
+);
 var!(NLOOP_MAX, "1000", "iterations per sample at the first size; upper bound after it");
 var!(
     NLOOP_MIN,
@@ -162,7 +176,7 @@ var!(
 );
 var!(
     NREPS,
-    "10",
+    "-",
     "samples per size: set, exactly this many (PAW 1.6); unset, at least 10 and more until the row is not NOISY or the size's budget is spent"
 );
 var!(
@@ -226,7 +240,7 @@ pub const GPU_SIZES: &[Var] = &[MIN_GPU_SIZE, MED_GPU_SIZE, MAX_GPU_SIZE];
 pub const GPU_BLAS_SIZES: &[Var] = &[MIN_GPU_BLAS_SIZE, MED_GPU_BLAS_SIZE, MAX_GPU_BLAS_SIZE];
 /// What every measured sweep reads: the loop counts and the statistics controls.
 pub const MEASURE: &[Var] =
-    &[NLOOP, NLOOP_MAX, NLOOP_MIN, NREPS, PAW_PRECISION, PAW_MAX_TIME, PAW_TOLERANCE];
+    &[NLOOP, NLOOP_MAX, NLOOP_MIN, PAW_WARMUP, NREPS, PAW_PRECISION, PAW_MAX_TIME, PAW_TOLERANCE];
 /// PAW_COMBINE (MPI benchmarks that combine the tasks' times).
 pub const COMBINE: &[Var] = &[PAW_COMBINE];
 /// PAW_TAIL (latency tests with percentile columns).
@@ -253,6 +267,62 @@ pub const OWN: &[&[Var]] = &[
     CHECK,
     EVERY,
 ];
+
+/// What an OSU-style option sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sets {
+    /// The variable takes the option's value (`-i 100`: NLOOP=100).
+    Value(Var),
+    /// `[MIN:]MAX`: the first variable takes MIN, the second MAX.
+    Range(Var, Var),
+    /// The option alone sets the variable to this value (`-c`: PAW_CHECK=1).
+    Fixed(Var, &'static str),
+}
+
+/// An option of the OSU micro-benchmarks that is one more spelling of paw's variables. A
+/// binary takes it where it reads every variable it sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spelling {
+    /// The short option, as OSU spells it (`-m`).
+    pub short: &'static str,
+    /// The long option, as OSU spells it (`--message-size`).
+    pub long: &'static str,
+    /// Its value's name in `-h` (empty for a switch).
+    pub value: &'static str,
+    /// The variables it sets.
+    pub sets: Sets,
+}
+
+/// OSU's options and the variables they set (doc/osu-options.md has the table, and the OSU
+/// options paw does not take).
+pub const SPELLINGS: &[Spelling] = &[
+    Spelling {
+        short: "-m",
+        long: "--message-size",
+        value: "[MIN:]MAX",
+        sets: Sets::Range(MIN_P2P_SIZE, MAX_P2P_SIZE),
+    },
+    Spelling {
+        short: "-m",
+        long: "--message-size",
+        value: "[MIN:]MAX",
+        sets: Sets::Range(MIN_COL_SIZE, MAX_COL_SIZE),
+    },
+    Spelling { short: "-i", long: "--iterations", value: "N", sets: Sets::Value(NLOOP) },
+    Spelling { short: "-x", long: "--warmup", value: "N", sets: Sets::Value(PAW_WARMUP) },
+    Spelling { short: "-z", long: "--tail-lat", value: "", sets: Sets::Fixed(PAW_TAIL, "1000") },
+    Spelling { short: "-c", long: "--validation", value: "", sets: Sets::Fixed(PAW_CHECK, "1") },
+];
+
+impl Sets {
+    /// The variables set.
+    pub fn vars(&self) -> Vec<Var> {
+        match *self {
+            Sets::Value(v) | Sets::Fixed(v, _) => vec![v],
+            Sets::Range(a, b) => vec![a, b],
+        }
+    }
+}
 
 /// Why a variable of the environment that a benchmark does not read deserves a word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

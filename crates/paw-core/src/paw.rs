@@ -165,8 +165,10 @@ impl Paw {
     ) -> Result<Paw> {
         let world = crate::runtime::adopt_mpi(spec.name, universe);
         let size = world.size();
-        if let Args::Unknown(arg) = spec.read_args(std::env::args().skip(1)) {
-            return Err(spec.unknown_arg(&arg));
+        match spec.read_args(std::env::args().skip(1)) {
+            Args::Bad(e) => return Err(Error::input(e)),
+            Args::Run(given) => paw_base::osu::install(given),
+            Args::Help => {}
         }
         spec.ranks.check(spec.name, size as usize)?;
 

@@ -240,16 +240,24 @@ impl<'t, T: Team> Bench<'t, T> {
     }
 
     /// The warm-up and NLOOP: one timed iteration, then up to the calibration's warm-up
-    /// count but at most about [`WARMUP_SECONDS`] more; rank 0 chooses NLOOP from the
+    /// count but at most about [`WARMUP_SECONDS`] more (exactly PAW_WARMUP where set; none
+    /// for PAW_WARMUP=0 with NLOOP fixed); rank 0 chooses NLOOP from the
     /// slowest rank's time per iteration (rank 0 may have the least to do: a passive target).
     fn choose_nloop(&mut self, op: &mut impl FnMut()) -> Result<u64> {
         let team = self.team;
+        let warmup = self.calibration.warmup_iterations(self.last_nloop);
+        if let (0, Some(n)) = (warmup, self.calibration.loops().nloop) {
+            return Ok(n);
+        }
         team.barrier();
         let start = team.now();
         op();
         let probe = team.combine(&[team.now() - start], Combine::Max)[0];
-        let wanted = self.calibration.warmup_iterations(self.last_nloop).saturating_sub(1);
-        let affordable = (WARMUP_SECONDS / probe.max(1e-12)) as u64;
+        let wanted = warmup.saturating_sub(1);
+        let affordable = match self.calibration.loops().warmup {
+            Some(_) => u64::MAX,
+            None => (WARMUP_SECONDS / probe.max(1e-12)) as u64,
+        };
         let more = team.share_u64(if team.is_root() { wanted.min(affordable) } else { 0 });
         let t_iter = if more == 0 {
             probe
@@ -480,6 +488,7 @@ mod tests {
         nloop_max: 100,
         nloop_max_set: false,
         nloop_min: Some(1),
+        warmup: None,
         nreps: 5,
         nreps_set: true,
         precision: None,

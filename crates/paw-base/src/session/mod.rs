@@ -55,7 +55,11 @@ impl<T: Team> Session<T> {
             step: team.share_f64(local.step),
             tick: team.share_f64(local.tick),
         };
-        shared(&team, || warn_unknown_vars(spec.name, spec.reads(), Some(spec.check)).map(|_| []))?;
+        shared(&team, || {
+            crate::osu::conflicts(crate::osu::all(), &crate::config::ProcessEnv)
+                .map_err(Error::input)?;
+            warn_unknown_vars(spec.name, spec.reads(), Some(spec.check)).map(|_| [])
+        })?;
         let mut info = info;
         info.timer = timer.describe(team.clock_name());
         info.environment = meta::environment(|k| spec.reads_var(k));
@@ -135,8 +139,14 @@ impl<T: Team> Session<T> {
     fn note(&self, var: &Var, value: &str) {
         let mut reads = self.reads.borrow_mut();
         if !reads.iter().any(|s| s.name == var.name) {
-            let set = std::env::var_os(var.name).is_some();
-            reads.push(Setting { name: var.name.to_string(), value: value.to_string(), set });
+            let option = crate::osu::given(var.name).map(|g| g.option.clone());
+            let set = std::env::var_os(var.name).is_some() || option.is_some();
+            reads.push(Setting {
+                name: var.name.to_string(),
+                value: value.to_string(),
+                set,
+                option,
+            });
             self.ledger.update(|r| r.settings = reads.clone());
         }
     }

@@ -5,7 +5,7 @@
 use super::Session;
 use crate::about::one_line;
 use crate::bench::Bench;
-use crate::config::{Loops, ProcessEnv, Until};
+use crate::config::{Loops, Settings, Until};
 use crate::dat::{self, Column, DatFile, DatSpec, Layout, Place, Table};
 use crate::error::{Error, Result};
 use crate::meta::{self};
@@ -38,6 +38,19 @@ impl<T: Team> Session<T> {
             "defaults: {}",
             if unset.is_empty() { "(none)".into() } else { unset.join(" ") }
         ));
+        let mut options: Vec<(String, Vec<&str>)> = Vec::new();
+        for s in reads.iter() {
+            let Some(option) = &s.option else { continue };
+            match options.iter_mut().find(|(o, _)| o == option) {
+                Some((_, names)) => names.push(&s.name),
+                None => options.push((option.clone(), vec![&s.name])),
+            }
+        }
+        if !options.is_empty() {
+            let said: Vec<String> =
+                options.iter().map(|(o, names)| format!("{} from {o}", names.join(", "))).collect();
+            lines.push(format!("options: {}", said.join("; ")));
+        }
         lines.extend(self.info.environment_lines());
         lines.push(format!("timed: {}", one_line(self.spec.timed)));
         lines.push(format!("reported: {}", one_line(&self.spec.reported())));
@@ -220,7 +233,7 @@ pub fn finish(ledger: &Ledger, outcome: &Result<()>) {
     }
     let (noisy, rows) = ledger.noisy_rows();
     if noisy > 0 {
-        let why = match Loops::parse(&ProcessEnv).map(|l| l.until()) {
+        let why = match Loops::parse(&Settings).map(|l| l.until()) {
             Ok(Until::Fixed) => {
                 "NREPS fixes the samples per size; unset, samples are added \
                                  until the interval is narrow"

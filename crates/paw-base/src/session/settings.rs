@@ -4,7 +4,7 @@
 use super::Session;
 use crate::bench::{Bench, Singles, Tail, Timing};
 use crate::calib::{Calibration, Policy};
-use crate::config::{self, Family, Loops, ProcessEnv, SizeRange, Until};
+use crate::config::{self, Family, Lookup, Loops, ProcessEnv, Settings, SizeRange, Until};
 use crate::error::{Error, Result};
 use crate::meta::{self};
 use crate::spec::Check;
@@ -97,7 +97,7 @@ impl<T: Team> Session<T> {
 
     fn read_sizes(&self, family: Family, warmup: bool) -> Result<SizeRange> {
         let [min, med, max] = shared(&self.team, || {
-            let r = family.parse(&ProcessEnv, warmup)?;
+            let r = family.parse(&Settings, warmup)?;
             Ok([r.min, r.med, r.max])
         })?;
         let [vmin, vmed, vmax] = family.vars();
@@ -116,7 +116,7 @@ impl<T: Team> Session<T> {
             panic!("{} is not declared a whole number", var.name)
         };
         let [v] = shared(&self.team, || {
-            let v = config::parse_u64(&ProcessEnv, var, lo..=hi)?;
+            let v = config::parse_u64(&Settings, var, lo..=hi)?;
             Ok([v.unwrap_or_else(|| panic!("{} has no numeric default", var.name))])
         })?;
         self.note(var, &v.to_string());
@@ -130,14 +130,14 @@ impl<T: Team> Session<T> {
         let Accepts::Bytes(lo, hi) = var.accepts else {
             panic!("{} is not declared a byte count", var.name)
         };
-        let [v] = shared(&self.team, || Ok([config::parse_size(&ProcessEnv, var, lo..=hi)?]))?;
+        let [v] = shared(&self.team, || Ok([config::parse_size(&Settings, var, lo..=hi)?]))?;
         self.note(var, &v.to_string());
         Ok(v)
     }
 
     /// A text variable (a path, a level name), rank 0's value on every rank; `None` unset.
     pub fn text(&self, var: &Var) -> Option<String> {
-        let raw = std::env::var(var.name).ok();
+        let raw = Settings.get(var.name);
         let shared =
             self.team.share_text(&format!("{}{}", raw.is_some() as u8, raw.unwrap_or_default()));
         let value = shared.strip_prefix('1').map(String::from);
@@ -190,7 +190,7 @@ impl<T: Team> Session<T> {
         if let Some(l) = self.loops.get() {
             return Ok(*l);
         }
-        let mut parsed = if self.team.is_root() { Some(Loops::parse(&ProcessEnv)) } else { None };
+        let mut parsed = if self.team.is_root() { Some(Loops::parse(&Settings)) } else { None };
         let ok = self.team.share_u64(matches!(parsed, Some(Ok(_))) as u64) == 1;
         if !ok {
             return Err(match parsed.take() {
@@ -206,7 +206,9 @@ impl<T: Team> Session<T> {
             &vars::NLOOP_MIN,
             &l.nloop_min.map_or(vars::NLOOP_MIN.default.to_string(), |n| n.to_string()),
         );
-        self.note(&vars::NREPS, &l.nreps.to_string());
+        self.note(&vars::PAW_WARMUP, &l.warmup.map_or("-".to_string(), |n| n.to_string()));
+        let nreps = if l.nreps_set { l.nreps.to_string() } else { vars::NREPS.default.into() };
+        self.note(&vars::NREPS, &nreps);
         self.note(&vars::PAW_PRECISION, &off(l.precision));
         let relative = l.until() == Until::Narrow && !l.max_time_set;
         self.note(&vars::PAW_MAX_TIME, &if relative { "-".into() } else { l.max_time.to_string() });
@@ -288,6 +290,7 @@ fn share_loops<T: Team>(team: &T, mine: Option<Loops>) -> Loops {
         nloop_max: 0,
         nloop_max_set: false,
         nloop_min: None,
+        warmup: None,
         nreps: 0,
         nreps_set: false,
         precision: None,
@@ -298,12 +301,14 @@ fn share_loops<T: Team>(team: &T, mine: Option<Loops>) -> Loops {
     let maybe = |v: Option<u64>| team.share_u64(v.unwrap_or(0));
     let nloop = maybe(l.nloop);
     let nloop_min = maybe(l.nloop_min);
+    let warmup = team.share_u64(l.warmup.map_or(u64::MAX, |w| w));
     let precision = team.share_f64(l.precision.unwrap_or(f64::NAN));
     Loops {
         nloop: (nloop > 0).then_some(nloop),
         nloop_max: team.share_u64(l.nloop_max),
         nloop_max_set: team.share_u64(l.nloop_max_set as u64) == 1,
         nloop_min: (nloop_min > 0).then_some(nloop_min),
+        warmup: (warmup != u64::MAX).then_some(warmup),
         nreps: team.share_u64(l.nreps),
         nreps_set: team.share_u64(l.nreps_set as u64) == 1,
         precision: (!precision.is_nan()).then_some(precision),
