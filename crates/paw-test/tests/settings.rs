@@ -47,7 +47,9 @@ fn near_misses_are_warned_about_and_paw_strict_refuses_them() {
     let out = Launch::mpi(bin("p2p_send"), 2).env("NREP", 3).env("PAW_STRICT", 1).run();
     out.failure("NREP is not read by p2p_send");
     assert_eq!(out.code, Some(2), "{}", out.report());
-    assert_eq!(out.stderr_lines("(PAW_STRICT=1)").len(), 1, "one line\n{}", out.report());
+    let said = out.stderr_lines("PAW_STRICT=1 stops the run here");
+    assert_eq!(said.len(), 1, "one line\n{}", out.report());
+    assert!(!said[0].contains("ignored"), "the run stops: nothing is ignored\n{}", said[0]);
     assert!(out.dat_files().is_empty(), "nothing measured: {:?}", out.dat_files());
 }
 

@@ -52,7 +52,10 @@ pub fn warn_unknown_vars<'a>(
     env.sort();
     for (var, value) in env {
         let Some(why) = vars::unread(&var, &reads) else { continue };
-        let ignored = format!("{var} is not read by {name} and is ignored");
+        let ignored = match strict {
+            true => format!("{var} is not read by {name}"),
+            false => format!("{var} is not read by {name} and is ignored"),
+        };
         let message = match (var.as_str(), check, why) {
             ("PAW_CHECK", Some(Check::Never), _) if value.trim() != "0" => {
                 return Err(Error::input(format!(
@@ -77,7 +80,9 @@ pub fn warn_unknown_vars<'a>(
             (_, _, Unread::Near(None)) => format!("{ignored} (see {name} -h for what it reads)"),
         };
         if strict {
-            return Err(Error::input(format!("{message} (PAW_STRICT=1)")));
+            return Err(Error::input(format!(
+                "{message}; PAW_STRICT=1 stops the run here (unset it to go on with a warning)"
+            )));
         }
         process::warn(&message);
     }
