@@ -167,7 +167,8 @@ pub struct Place {
 pub struct DatFile {
     out: Option<(String, Sink, Sink, Place)>,
     echo: bool,
-    extra: usize,
+    /// The extra columns' units: a dimensionless one ([`NONE`]) is a count, printed whole.
+    extra: Vec<Unit>,
     layout: Layout,
 }
 
@@ -238,14 +239,14 @@ impl DatFile {
         Ok(DatFile {
             out: Some((spec.file.clone(), dat, csv, place.clone())),
             echo: spec.echo,
-            extra: spec.extra.len(),
+            extra: spec.extra.iter().map(|c| c.unit).collect(),
             layout,
         })
     }
 
     /// A file handle for ranks other than 0: rows go nowhere.
     pub fn inactive(layout: Layout) -> DatFile {
-        DatFile { out: None, echo: false, extra: 0, layout }
+        DatFile { out: None, echo: false, extra: Vec::new(), layout }
     }
 
     /// Path of the `.dat` file (rank 0 only).
@@ -266,7 +267,15 @@ impl DatFile {
         let Some((name, dat, csv, place)) = self.out.as_mut() else {
             return;
         };
-        assert_eq!(extra.len(), self.extra, "one value per extra column");
+        assert_eq!(extra.len(), self.extra.len(), "one value per extra column");
+        let extra: Vec<String> = extra
+            .iter()
+            .zip(&self.extra)
+            .map(|(&v, &unit)| match unit == NONE && v.fract() == 0.0 && v.abs() < 1e15 {
+                true => format!("{v:.0}"),
+                false => format_value(v),
+            })
+            .collect();
         let s = &row.stats;
         let noisy = s.noisy(layout.tolerance);
         let x = x.to_string();
@@ -277,14 +286,14 @@ impl DatFile {
         cells.extend([row.nloop.to_string(), row.nreps.to_string()]);
         cells.extend(ci.iter().cloned());
         cells.push((noisy as u8).to_string());
-        cells.extend(extra.iter().map(|&v| format_value(v)));
+        cells.extend(extra.iter().cloned());
         let [avg, min, max, sd, med] = &stats;
         let mut line = format!(
             "{x:>12} {avg:>12} {min:>12} {max:>12} {sd:>12} {med:>12} {:>9} {:>6} {:>12} {:>12} {:>5}",
             row.nloop, row.nreps, ci[0], ci[1], noisy as u8
         );
-        for v in extra {
-            line.push_str(&format!(" {:>12}", format_value(*v)));
+        for v in &extra {
+            line.push_str(&format!(" {v:>12}"));
         }
         if layout.check_column {
             line.push_str(&format!(" {:>6}", row.check.as_str()));
@@ -702,6 +711,16 @@ mod tests {
                 && csv.lines().next().unwrap().ends_with(",task_min_us,overlap_percent,check")
         );
         assert!(csv.lines().last().unwrap().ends_with(",0,1.50000,2.50000,fail"), "{csv}");
+
+        // A dimensionless extra column is a count, printed whole (ROUNDS).
+        let layout = Layout { check_column: false, tolerance: 0.05 };
+        let rounds = spec("r.dat", vec![Column::new("ROUNDS", NONE)]);
+        let mut f = DatFile::create(&place(dir.path()), &[], &rounds, layout).unwrap();
+        f.row_with(1, &row(&[1.0]), &[16384.0]);
+        f.row_with(2, &row(&[1.0]), &[4.0]);
+        let text = std::fs::read_to_string(dir.path().join("r.dat")).unwrap();
+        let last: Vec<&str> = text.lines().map(|l| l.split_whitespace().last().unwrap()).collect();
+        assert_eq!(last[last.len() - 2..], ["16384", "4"]);
     }
 
     #[test]

@@ -58,17 +58,19 @@ fn main() -> std::process::ExitCode {
         let (rank, pair, most, med) =
             (paw.rank(), paw.pair(), sizes.largest() as usize, sizes.med as usize);
         let plan = Plan::new(threads, med);
+        // Every task yields if one is crowded: both sides of a ping-pong wait alike.
         let crowd = crowding(threads, paw.team().local_size());
+        let yielding = !paw.all_ok(crowd.is_none());
         if let Some(line) = &crowd {
             paw_core::warn(line);
         }
         std::thread::scope(|scope| {
             for t in 1..threads {
-                let (plan, mut lane) = (&plan, Lane::new(&comms, t, pair, most));
+                let (plan, mut lane) = (&plan, Lane::new(&comms, t, pair, most, yielding));
                 scope.spawn(move || lane.serve(plan, rank, t, threads));
             }
             let _stop = Stop(&plan);
-            let mut own = Lane::new(&comms, 0, pair, most);
+            let mut own = Lane::new(&comms, 0, pair, most, yielding);
             let sync = plan.idle_cost();
             let notes = [
                 format!(

@@ -76,10 +76,15 @@ pub struct Lane<'c> {
     pub leader: bool,
     pub send: Vec<u8>,
     pub recv: Vec<u8>,
+    /// The threads outnumber the cores: each wait yields the core between polls.
+    pub yielding: bool,
 }
 
 impl Lane<'_> {
     pub fn pingpong(&mut self, n: usize) {
+        if self.yielding {
+            return self.yielding_pingpong(n);
+        }
         let p = self.comm.get().process_at_rank(self.partner);
         if self.leader {
             p.send_with_tag(&self.send[..n], self.tags.0);
@@ -88,6 +93,24 @@ impl Lane<'_> {
             p.receive_into_with_tag(&mut self.recv[..n], self.tags.0);
             p.send_with_tag(&self.send[..n], self.tags.1);
         }
+    }
+
+    /// The ping-pong with MPI_Isend/MPI_Irecv, each completed by MPI_Test polled with a
+    /// sched_yield between: a library that busy-polls in MPI_Recv would otherwise hold the
+    /// core that the thread it waits for needs.
+    fn yielding_pingpong(&mut self, n: usize) {
+        let comm = self.comm.get();
+        let p = comm.process_at_rank(self.partner);
+        let (send, recv) = (&self.send[..n], &mut self.recv[..n]);
+        paw_core::mpi::request::scope(|scope| {
+            if self.leader {
+                wait_yielding(p.immediate_send_with_tag(scope, send, self.tags.0));
+                wait_yielding(p.immediate_receive_into_with_tag(scope, recv, self.tags.1));
+            } else {
+                wait_yielding(p.immediate_receive_into_with_tag(scope, recv, self.tags.0));
+                wait_yielding(p.immediate_send_with_tag(scope, send, self.tags.1));
+            }
+        });
     }
 
     /// One more ping-pong of patterns naming the sender's rank and thread `t`: wrong bytes.
@@ -132,6 +155,19 @@ impl Plan {
     }
 }
 
+/// Completes `request`, yielding the core between tests.
+fn wait_yielding<'a, S: paw_core::mpi::request::Scope<'a>>(
+    mut request: paw_core::mpi::request::Request<'a, [u8], S>,
+) {
+    loop {
+        match request.test() {
+            Ok(_) => return,
+            Err(pending) => request = pending,
+        }
+        std::thread::yield_now();
+    }
+}
+
 /// Releases the other threads for good when thread 0 leaves, also on an error.
 pub struct Stop<'p>(pub &'p Plan);
 
@@ -152,8 +188,10 @@ pub fn crowding(threads: usize, local_tasks: usize) -> Option<String> {
     (threads > mine || wanted > online).then(|| {
         format!(
             "cores: {threads} threads x {local_tasks} tasks on this host want {wanted} cores; \
-             task 0 may run on {mine} of the host's {online}: threads wait for the scheduler, \
-             and the times include it (give each thread a core)"
+             task 0 may run on {mine} of the host's {online}: each MPI wait is MPI_Isend or \
+             MPI_Irecv completed by MPI_Test with a sched_yield between polls (a library that \
+             busy-polls would hold the core its partner thread needs), and the times include \
+             the scheduler's delays (give each thread a core for MPI_Send/MPI_Recv)"
         )
     })
 }
@@ -208,12 +246,14 @@ impl Plan {
 
 impl<'c> Lane<'c> {
     /// Thread `t`'s lane: its communicator of `comms` (one shared: tags 2t and 2t+1; one
-    /// each: tags 0 and 1) and buffers of `most` bytes.
+    /// each: tags 0 and 1) and buffers of `most` bytes; `yielding` where threads outnumber
+    /// cores.
     pub fn new(
         comms: &'c [ThreadShared<SimpleCommunicator>],
         t: usize,
         pair: Pair,
         most: usize,
+        yielding: bool,
     ) -> Lane<'c> {
         let count = comms.len();
         Lane {
@@ -223,6 +263,7 @@ impl<'c> Lane<'c> {
             leader: pair.leader,
             send: buffer(most),
             recv: buffer(most),
+            yielding,
         }
     }
 }

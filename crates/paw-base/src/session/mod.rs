@@ -326,16 +326,21 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_output_directory_is_an_input_error_that_names_it() {
+    fn a_missing_output_directory_is_made_in_an_existing_parent_only() {
         let _env = ENV.lock().unwrap_or_else(|p| p.into_inner());
         let dir = tempfile::tempdir().unwrap();
-        let missing = dir.path().join("no-such-dir");
+        let missing = dir.path().join("no-such-dir").join("today");
         let (s, _vars) = session(&missing, &[]);
         let e = create(&s.unwrap()).unwrap_err();
         assert_eq!(e.code(), 2, "{e}");
         let text = e.to_string();
         assert!(text.contains("PAW_OUTPUT_DIR=") && text.contains("does not exist"), "{text}");
-        assert!(!missing.exists(), "a mistyped directory must not be created");
+        assert!(!dir.path().join("no-such-dir").exists(), "a mistyped tree must not be made");
+
+        let new = dir.path().join("today");
+        let (s, _vars) = session(&new, &[]);
+        drop(create(&s.unwrap()).unwrap());
+        assert!(new.join("t.dat").is_file());
     }
 
     #[test]

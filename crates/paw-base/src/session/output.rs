@@ -163,9 +163,8 @@ impl<T: Team> Session<T> {
         Ok(created)
     }
 
-    /// Checks the output directory, keeps earlier runs' files, and starts the run record.
-    /// A missing directory is an error, not created: a mistyped PAW_OUTPUT_DIR must not
-    /// scatter results into a new directory.
+    /// Checks the output directory (made if only its last part is missing), keeps earlier
+    /// runs' files, and starts the run record.
     fn prepare(&self, file: &str, keep: bool) -> std::io::Result<()> {
         if self.host_dir && !self.dir.is_dir() {
             existing_dir(self.dir.parent().unwrap_or(Path::new(".")))?;
@@ -173,7 +172,9 @@ impl<T: Team> Session<T> {
         }
         existing_dir(&self.dir)?;
         if !self.ledger.has_file() {
-            let name = dat::np_file(&self.info.benchmark, self.info.tasks).replace(".dat", ".json");
+            // The record's NNNN is its files': the threads of a node test, else the tasks.
+            let count = np_of(file).unwrap_or(self.info.tasks);
+            let name = dat::np_name(&self.info.benchmark, count) + ".json";
             self.keep(&name)?;
             self.ledger.place(self.dir.join(name))?;
         }
@@ -202,14 +203,34 @@ impl<T: Team> Session<T> {
     }
 }
 
-/// An error unless `dir` is an existing directory: a mistyped PAW_OUTPUT_DIR must not
-/// scatter results into a new directory.
+/// The NNNN of a file named `<stem>-np_NNNN.<ext>`.
+fn np_of(file: &str) -> Option<usize> {
+    let (_, tail) = file.rsplit_once("-np_")?;
+    tail.split('.').next()?.parse().ok()
+}
+
+/// Makes `dir` ready for output: an existing directory, or one made now in an existing
+/// parent (said on standard error). A missing parent is an error: a mistyped path must not
+/// scatter results into a new tree.
 pub fn existing_dir(dir: &Path) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind};
     if dir.is_dir() {
         return Ok(());
     }
-    let what = if dir.exists() { "is not a directory" } else { "does not exist" };
-    Err(std::io::Error::new(std::io::ErrorKind::NotFound, what))
+    if dir.exists() {
+        return Err(Error::new(ErrorKind::NotFound, "is not a directory"));
+    }
+    let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        let why = format!("does not exist, nor does {}, where it would be made", parent.display());
+        return Err(Error::new(ErrorKind::NotFound, why));
+    }
+    match std::fs::create_dir(dir) {
+        Ok(()) => eprintln!("{}: made the output directory {}", process::name(), dir.display()),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists && dir.is_dir() => {}
+        Err(e) => return Err(e),
+    }
+    Ok(())
 }
 
 /// Sets the record's final status and prints how many rows were NOISY (rank 0).
