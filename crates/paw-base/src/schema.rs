@@ -241,6 +241,29 @@ pub mod imb_csv {
     pub const T_MAX: &str = "t_max_us";
     /// Average over processes of the time per repetition, usec: the figure compared.
     pub const T_AVG: &str = "t_avg_us";
+    /// Overlap tables (non-blocking collectives and I/O): fastest process's t_ovrl, usec.
+    pub const T_OVRL_MIN: &str = "t_ovrl_min_us";
+    /// Slowest process's t_ovrl, usec.
+    pub const T_OVRL_MAX: &str = "t_ovrl_max_us";
+    /// Average over processes of t_ovrl, usec: the figure compared.
+    pub const T_OVRL_AVG: &str = "t_ovrl_avg_us";
+    /// IMB-P2P: fastest process's time per iteration of the pattern, usec.
+    pub const T_ITER_MIN: &str = "t_iter_min_us";
+    /// IMB-P2P: slowest process's time per iteration, usec.
+    pub const T_ITER_MAX: &str = "t_iter_max_us";
+    /// IMB-P2P: average over processes of the time per iteration, usec.
+    pub const T_ITER_AVG: &str = "t_iter_avg_us";
+    /// IMB-P2P: the table's t[usec], time per message (PingPong: one way), usec: the figure
+    /// compared.
+    pub const T_MESSAGE: &str = "t_message_us";
+    /// The columns a table's figure is read from, the first present counting.
+    pub const FIGURES: &[&str] = &[T_AVG, T_OVRL_AVG, T_MESSAGE];
+
+    /// The column of a table's figure among `headers`: its index and name.
+    pub fn figure<'h>(headers: impl IntoIterator<Item = &'h str>) -> Option<(usize, &'static str)> {
+        let headers: Vec<&str> = headers.into_iter().collect();
+        FIGURES.iter().find_map(|f| Some((headers.iter().position(|h| h == f)?, *f)))
+    }
     /// Message rate.
     pub const MSGS: &str = "rate_msg_per_s";
     /// Time of the operation alone, usec (overlap and passive tables).
@@ -299,5 +322,9 @@ mod tests {
         assert_eq!(imb_csv::suite_of("IMB-MPI1-PingPong-np_0002.csv"), Some("IMB-MPI1"));
         assert_eq!(imb_csv::suite_of("IMB-MPI1-np_0002.json"), None);
         assert_eq!(imb_csv::bandwidth(MB_PER_S), "bandwidth_MB_per_s");
+        let p2p = ["bytes", "t_iter_avg_us", "t_message_us"];
+        assert_eq!(imb_csv::figure(p2p), Some((2, imb_csv::T_MESSAGE)));
+        assert_eq!(imb_csv::figure(["t_avg_us"]), Some((0, imb_csv::T_AVG)));
+        assert_eq!(imb_csv::figure(["bytes"]), None);
     }
 }

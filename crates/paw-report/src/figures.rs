@@ -472,7 +472,7 @@ fn imb_rows(files: &[PathBuf]) -> Result<Vec<ImbRow>, String> {
             col(imb_csv::PROCESSES),
             col(imb_csv::MODE),
             col(imb_csv::BYTES),
-            col(imb_csv::T_AVG),
+            imb_csv::figure(headers.iter()).map(|(i, _)| i),
         ) else {
             continue;
         };

@@ -349,11 +349,21 @@ pub fn imb_table(csv: &Path, target: &Path) -> Result<Option<(PathBuf, Dat)>, St
         let (q, unit) = Unit::of_csv_column(h)?;
         (q == "bandwidth").then_some((i, unit.label))
     });
-    let times: Vec<(usize, &str)> =
-        [imb_csv::T_AVG, imb_csv::T_MIN, imb_csv::T_MAX, imb_csv::T_PURE, imb_csv::T_CPU]
-            .iter()
-            .filter_map(|n| Some((col(n)?, n.trim_end_matches("_us"))))
-            .collect();
+    let times: Vec<(usize, &str)> = [
+        imb_csv::T_AVG,
+        imb_csv::T_MIN,
+        imb_csv::T_MAX,
+        imb_csv::T_OVRL_AVG,
+        imb_csv::T_OVRL_MIN,
+        imb_csv::T_OVRL_MAX,
+        imb_csv::T_MESSAGE,
+        imb_csv::T_ITER_AVG,
+        imb_csv::T_PURE,
+        imb_csv::T_CPU,
+    ]
+    .iter()
+    .filter_map(|n| Some((col(n)?, n.trim_end_matches("_us"))))
+    .collect();
     let (Some(bytes), Some(bench), Some(np)) =
         (col(imb_csv::BYTES), col(imb_csv::BENCHMARK), col(imb_csv::PROCESSES))
     else {

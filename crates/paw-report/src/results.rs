@@ -284,12 +284,13 @@ fn imb_rows(path: &Path) -> Result<Vec<Measured>, String> {
     let mut reader = csv::Reader::from_path(path).map_err(at)?;
     let names = reader.headers().map_err(at)?.clone();
     let col = |n: &str| names.iter().position(|h| h == n);
-    let (Some(bytes), Some(t)) = (col(imb_csv::BYTES), col(imb_csv::T_AVG)) else {
+    let figure = imb_csv::figure(names.iter()).map(|(i, _)| i);
+    let (Some(bytes), Some(t)) = (col(imb_csv::BYTES), figure) else {
         return Err(format!(
-            "{}: no {} or {} column",
+            "{}: no {} column, or none of {}",
             path.display(),
             imb_csv::BYTES,
-            imb_csv::T_AVG
+            imb_csv::FIGURES.join(", ")
         ));
     };
     let group = col(imb_csv::GROUP);

@@ -63,8 +63,10 @@ fn check_block(b: &Block, dir: &std::path::Path, np: usize, most: f64) {
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
     for (i, row) in rows.iter().enumerate() {
-        let (avg, max): (f64, f64) =
-            (row[col("t_avg_us")].parse().unwrap(), row[col("t_max_us")].parse().unwrap());
+        let (avg, max): (f64, f64) = (
+            row[col("t_iter_avg_us")].parse().unwrap(),
+            row[col("t_iter_max_us")].parse().unwrap(),
+        );
         let t = avg / n_msg / if half { 2.0 } else { 1.0 };
         assert!(
             (b.col("t[usec]")[i] - t).abs() <= 0.006,
@@ -72,9 +74,13 @@ fn check_block(b: &Block, dir: &std::path::Path, np: usize, most: f64) {
             b.name,
             b.col("t[usec]")[i]
         );
+        // The CSV's t_message_us is the table's t[usec], to four decimals.
+        let message: f64 = row[col("t_message_us")].parse().unwrap();
+        assert!((message - t).abs() <= 1e-4, "{} row {i}: {message} vs {t}", b.name);
+        assert!((b.col("t[usec]")[i] - message).abs() <= 0.0051, "{} row {i}", b.name);
         let rate = n_msg * np as f64 * 1e6 / max;
         let msgs = b.col("Msg/sec")[i];
-        // t_max_us is written to 1e-4 usec.
+        // t_iter_max_us is written to 1e-4 usec.
         assert!(
             (msgs - rate).abs() <= 1.0 + rate * 1e-4 / max,
             "{} row {i}: {msgs} vs {rate}",

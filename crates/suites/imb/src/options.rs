@@ -177,7 +177,8 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
     };
     let portion = if suite.io { "I/O portions" } else { "message lengths" };
     let timeout = paw_core::vars::PAW_TIMEOUT.default;
-    let mut flags = vec![
+    let mut flags =
+        vec![
         Flag::whole(
             &["-npmin"],
             "P_min",
@@ -221,7 +222,7 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
             },
         )
         .default(format!("0, 1, 2, ..., {}", 1usize << st.max_msg_log)),
-        Flag::text(&["-msglog"], "[a:]b", "lengths 0 and 2^a .. 2^b", move |d: &mut Draft, v| {
+        Flag::text(&["-msglog"], "[a:]b", msglog_meaning(everyone(suite)), move |d: &mut Draft, v| {
             d.o.lengths = msglog_range(v, suite.settings.min_msg_log)?;
             d.msglog = true;
             // IMB-P2P: `-msglog a:b` is 2^a .. 2^b, without length 0.
@@ -538,6 +539,14 @@ fn map(v: &str) -> Result<(usize, usize), String> {
     match (p.parse::<usize>(), q.parse::<usize>()) {
         (Ok(p), Ok(q)) if p >= 1 && q >= 1 => Ok((p, q)),
         _ => Err(bad()),
+    }
+}
+
+/// What `-msglog` gives: IMB-P2P's `a:b` leaves length 0 out, as today's IMB-P2P does.
+fn msglog_meaning(everyone: bool) -> &'static str {
+    match everyone {
+        true => "lengths 2^a .. 2^b; b alone: 0, 1, 2, ..., 2^b",
+        false => "lengths 0 and 2^a .. 2^b",
     }
 }
 

@@ -83,9 +83,10 @@ pub fn general<K>(
              # MPI_Op                         :   MPI_SUM\n",
         )
     };
-    let warmup = match st.n_warmup {
-        0 => format!("none, {} MPI_Barrier before each timing", st.n_barr),
-        n => {
+    let warmup = match (st.own_warm_up, st.n_warmup) {
+        (Some(text), _) => text.to_string(),
+        (None, 0) => format!("none, {} MPI_Barrier before each timing", st.n_barr),
+        (None, n) => {
             format!("{n} runs at the largest length, {} MPI_Barrier before each timing", st.n_barr)
         }
     };
@@ -319,10 +320,18 @@ impl Columns {
         if self.group {
             cols.push(GROUP);
         }
-        cols.extend([BYTES, REPETITIONS, T_MIN, T_MAX, T_AVG]);
+        cols.extend([BYTES, REPETITIONS]);
+        // The times over the processes, named for what they time.
+        cols.extend(match (self.overlap, self.everyone.is_some()) {
+            (true, _) => [T_OVRL_MIN, T_OVRL_MAX, T_OVRL_AVG],
+            (_, true) => [T_ITER_MIN, T_ITER_MAX, T_ITER_AVG],
+            _ => [T_MIN, T_MAX, T_AVG],
+        });
         let mut cols: Vec<String> = cols.into_iter().map(String::from).collect();
         let bandwidth = imb_csv::bandwidth(self.edition.mbyte_unit());
-        if self.rate > 0 || self.everyone.is_some() {
+        if self.everyone.is_some() {
+            cols.extend([T_MESSAGE.to_string(), bandwidth, MSGS.to_string()]);
+        } else if self.rate > 0 {
             cols.extend([bandwidth, MSGS.to_string()]);
         } else if self.passive {
             cols.push(T_PURE.to_string());
@@ -356,9 +365,10 @@ impl Columns {
         if self.rate > 0 {
             let cols = [self.throughput(self.rate, x, t.max), messages(self.rate, t.max)];
             cells.extend(cols.map(|v| format!("{v:.4}")));
-        } else if let Some((_, q)) = self.everyone {
+        } else if let Some((half, q)) = self.everyone {
             let n = self.n_msg * q;
-            let cols = [self.throughput(n, x, t.max), messages(n, t.max)];
+            let cols =
+                [self.per_message(half, t), self.throughput(n, x, t.max), messages(n, t.max)];
             cells.extend(cols.map(|v| format!("{v:.4}")));
         } else if self.passive {
             cells.push(format!("{:.4}", t.pure));
@@ -389,7 +399,7 @@ impl Columns {
             s += &format!("{mb:>13.2}{msgs:>13.0}");
         } else if let Some((half, q)) = self.everyone {
             let n = self.n_msg * q;
-            let per_message = t.avg / self.n_msg as f64 / if half { 2.0 } else { 1.0 };
+            let per_message = self.per_message(half, t);
             let (mb, msgs) = (self.throughput(n, x, t.max), messages(n, t.max));
             s += &format!("{per_message:>13.2}{mb:>13.2}{msgs:>13.0}");
         } else if self.passive {
@@ -413,6 +423,12 @@ impl Columns {
 }
 
 impl Columns {
+    /// IMB-P2P's t[usec]: the mean time per iteration over the messages of one process's
+    /// share, halved for a round trip's one way.
+    fn per_message(&self, half: bool, t: &Times) -> f64 {
+        t.avg / self.n_msg as f64 / if half { 2.0 } else { 1.0 }
+    }
+
     /// Mbytes/sec for `n_msg` messages of `x` bytes in `usec` microseconds (guide §3.3.2),
     /// in the edition's Mbytes.
     pub fn throughput(&self, n_msg: usize, x: usize, usec: f64) -> f64 {

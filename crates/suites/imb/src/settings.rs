@@ -17,6 +17,10 @@ pub struct Settings {
     pub max_msg_log: u32,
     /// Runs of the pattern at the largest length before measuring (N_WARMUP; 0 for IO).
     pub n_warmup: usize,
+    /// The warm-up and synchronisation in words, where the kernels do their own (today's
+    /// suites: at every length); `None`: N_WARMUP runs at the largest length and N_BARR
+    /// barriers before each timing.
+    pub own_warm_up: Option<&'static str>,
     /// Barriers before each timing (N_BARR).
     pub n_barr: usize,
     /// CPU seconds to run concurrently with each non-blocking transfer (TARGET_CPU_SECS).
@@ -35,6 +39,7 @@ pub const MESSAGE_PASSING: Settings = Settings {
     min_msg_log: 0,
     max_msg_log: 22,
     n_warmup: 2,
+    own_warm_up: None,
     n_barr: 2,
     target_cpu_secs: 0.01,
     single_q: 2,
@@ -49,11 +54,17 @@ pub const IO: Settings = Settings {
     min_msg_log: 0,
     max_msg_log: 24,
     n_warmup: 0,
+    own_warm_up: None,
     n_barr: 2,
     target_cpu_secs: 0.1,
     single_q: 1,
     npmin: 1,
 };
+
+/// Today's IMB-NBC and IMB-RMA: their kernels' warm-up and barriers.
+pub const WARM_UP_2021: &str =
+    "a tenth of the repetitions (at least min(10, n)) untimed at every length, 2 MPI_Barrier \
+     before each timing";
 
 /// Bytes of a float, the unit of the reductions.
 pub const FLOAT: usize = 4;

@@ -287,7 +287,11 @@ pub static SUITE: Suite<Kernel> = Suite {
                over the active processes; I<coll>: t_ovrl, t_pure and t_CPU of the process \
                with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - t_ovrl) / \
                max(t_pure, t_CPU), held to 0..100.",
-    settings: settings::Settings { n_warmup: 0, ..settings::MESSAGE_PASSING },
+    settings: settings::Settings {
+        n_warmup: 0,
+        own_warm_up: Some(settings::WARM_UP_2021),
+        ..settings::MESSAGE_PASSING
+    },
     benchmarks: BENCHMARKS,
     windows: false,
     io: false,

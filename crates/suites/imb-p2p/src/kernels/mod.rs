@@ -344,6 +344,11 @@ pub static SUITE: Suite<Pattern> = Suite {
         msgs_per_sample: 100_000,
         overall_vol: 800 << 20,
         n_warmup: 0,
+        own_warm_up: Some(
+            "n/10 iterations untimed at every length (1 where that is 0 and n > 1); a barrier of \
+             zero-byte MPI_Sendrecv (to rank + 2^k from rank - 2^k) before the warm-up, after it \
+             (not for SendRecv_Replace) and after each timing",
+        ),
         ..settings::MESSAGE_PASSING
     },
     benchmarks: BENCHMARKS,

@@ -443,7 +443,11 @@ pub static SUITE: Suite<Pattern> = Suite {
                one-to-all benchmarks t[usec] (the slowest origin) and Mbytes/sec = X / t; \
                All_* and Exchange_* t_min, t_max, t_avg; Truly_passive_put t_pure and t_ovrl \
                of the origin.",
-    settings: settings::Settings { n_warmup: 0, ..settings::MESSAGE_PASSING },
+    settings: settings::Settings {
+        n_warmup: 0,
+        own_warm_up: Some(settings::WARM_UP_2021),
+        ..settings::MESSAGE_PASSING
+    },
     benchmarks: BENCHMARKS,
     windows: true,
     io: false,
