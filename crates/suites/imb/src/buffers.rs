@@ -9,30 +9,38 @@ pub fn buf_value(rank: usize, i: usize) -> f32 {
     (0.1 * (rank as f64 + 1.0) + i as f64) as f32
 }
 
-/// A buffer of floats with byte views.
+/// A buffer of floats with byte views, seen from a start that `-off_cache` moves.
 #[derive(Debug, Clone)]
 pub struct Buffer {
     data: Vec<f32>,
+    /// Where the views start, in floats ([`Buffer::at`]).
+    start: usize,
 }
 
 impl Buffer {
     /// A buffer of at least `bytes` bytes, filled with BUF_VALUE(rank, i).
     pub fn filled(bytes: usize, rank: usize) -> Buffer {
         let n = bytes.div_ceil(4);
-        Buffer { data: (0..n).map(|i| buf_value(rank, i)).collect() }
+        Buffer { data: (0..n).map(|i| buf_value(rank, i)).collect(), start: 0 }
     }
 
     /// A buffer holding `floats`.
     pub fn from_floats(floats: Vec<f32>) -> Buffer {
-        Buffer { data: floats }
+        Buffer { data: floats, start: 0 }
     }
 
     /// A buffer holding `bytes`, padded to a whole float with 0xff.
     pub fn from_bytes(bytes: &[u8]) -> Buffer {
-        let mut b = Buffer { data: vec![0.0; bytes.len().div_ceil(4)] };
+        let mut b = Buffer { data: vec![0.0; bytes.len().div_ceil(4)], start: 0 };
         b.poison();
         b.bytes_mut(bytes.len()).copy_from_slice(bytes);
         b
+    }
+
+    /// Moves the views to start `bytes` into the buffer (a multiple of 4; `-off_cache`).
+    pub fn at(&mut self, bytes: usize) {
+        debug_assert_eq!(bytes % 4, 0, "views start at a whole float");
+        self.start = bytes / 4;
     }
 
     /// Length in bytes.
@@ -45,18 +53,18 @@ impl Buffer {
         self.data.is_empty()
     }
 
-    /// The first `n` bytes.
+    /// The first `n` bytes from the start.
     pub fn bytes(&self, n: usize) -> &[u8] {
-        let all = &self.data[..];
+        let all = &self.data[self.start..];
         // SAFETY: f32 has no padding and u8 has alignment 1, so the floats' memory is a
         // valid byte slice of 4 x len bytes for the lifetime of the borrow.
         let b = unsafe { std::slice::from_raw_parts(all.as_ptr().cast::<u8>(), all.len() * 4) };
         &b[..n]
     }
 
-    /// The first `n` bytes, writable.
+    /// The first `n` bytes from the start, writable.
     pub fn bytes_mut(&mut self, n: usize) -> &mut [u8] {
-        let all = &mut self.data[..];
+        let all = &mut self.data[self.start..];
         // SAFETY: as in `bytes`; any byte pattern is a valid f32, so writes through the
         // byte view cannot create an invalid value; the exclusive borrow is the only view.
         let b =
@@ -64,20 +72,19 @@ impl Buffer {
         &mut b[..n]
     }
 
-    /// The first `n` floats.
+    /// The first `n` floats from the start.
     pub fn floats(&self, n: usize) -> &[f32] {
-        &self.data[..n]
+        &self.data[self.start..self.start + n]
     }
 
-    /// The first `n` floats, writable.
+    /// The first `n` floats from the start, writable.
     pub fn floats_mut(&mut self, n: usize) -> &mut [f32] {
-        &mut self.data[..n]
+        &mut self.data[self.start..self.start + n]
     }
 
     /// Overwrites every byte with 0xff (a NaN pattern no sender writes), before a check.
     pub fn poison(&mut self) {
-        let n = self.data.len() * 4;
-        self.bytes_mut(n).fill(0xff);
+        self.data.fill(f32::from_bits(u32::MAX));
     }
 
     /// Overwrites every byte with 0 (a check that adds into the buffer).

@@ -179,12 +179,12 @@ impl<K> Block<'_, K> {
 
         let lengths = match (b.class, b.has_bytes) {
             (Class::SingleElement, _) => vec![b.unit],
-            (_, true) => o.lengths.for_benchmark(b.unit),
+            (_, true) => o.lengths_for(b.unit),
             (_, false) => vec![0],
         };
         let largest = lengths.iter().copied().max().unwrap_or(0);
         let n_warmup = self.suite.settings.n_warmup;
-        if let Some(r) = started.as_mut().filter(|_| n_warmup > 0) {
+        if let Some(r) = started.as_mut().filter(|_| n_warmup > 0 && o.warm_up) {
             r.warm_up(largest, n_warmup).unwrap_or_else(|e| fail(b.name, largest, &e));
         }
         let arrangement = Arrangement {
@@ -227,6 +227,9 @@ fn fail(name: &str, x: usize, message: &str) -> ! {
     paw_core::fatal(&format!("{name} at {x} bytes: {message}"))
 }
 
+/// The shortest `-msg_pause` sleep.
+const MSG_PAUSE_LEAST: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// One table: every length of one benchmark in one mode on the active processes.
 struct Table<'a, K: 'static> {
     b: &'static Benchmark<K>,
@@ -254,8 +257,13 @@ impl<K> Table<'_, K> {
             if let Some(limit) = o.time {
                 reps = self.time_limited(r, x, reps, limit);
             }
+            let began = Instant::now();
             let mut mine = r.measure(mode, x, reps).unwrap_or_else(|e| fail(b.name, x, &e));
             paw_core::watchdog::alive();
+            if o.msg_pause {
+                // Today's IMB: a pause of a tenth of the length's time, at least 0.1 s.
+                std::thread::sleep(began.elapsed().div_f64(10.0).max(MSG_PAUSE_LEAST));
+            }
             if o.check {
                 mine.defects =
                     r.check(mode, x, reps).unwrap_or_else(|e| fail(b.name, x, &e)) as f64;

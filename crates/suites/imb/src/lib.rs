@@ -158,6 +158,72 @@ pub struct Benchmark<K: 'static> {
     pub kernel: K,
 }
 
+/// Today's IMB's general options (IMB 2021 `-off_cache`, `-zero_size` ...) that a suite
+/// takes: each where its kernels honour it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct General {
+    /// `-off_cache`: each repetition's buffers at a new offset.
+    pub off_cache: bool,
+    /// `-zero_size off`: no length-0 row.
+    pub zero_size: bool,
+    /// `-warm_up off`: no untimed runs before the measurements.
+    pub warm_up: bool,
+    /// `-root_shift`: the root of rooted collectives moves at every repetition.
+    pub root_shift: bool,
+    /// `-sync`: collectives time each repetition alone, a barrier after it.
+    pub sync: bool,
+    /// `-imb_barrier`: the suite's barriers are zero-byte MPI_Sendrecv.
+    pub imb_barrier: bool,
+    /// `-msg_pause`: a sleep after each length.
+    pub msg_pause: bool,
+}
+
+impl General {
+    /// Every general option.
+    pub const ALL: General = General {
+        off_cache: true,
+        zero_size: true,
+        warm_up: true,
+        root_shift: true,
+        sync: true,
+        imb_barrier: true,
+        msg_pause: true,
+    };
+    /// The options the driver alone honours (`-zero_size`, `-msg_pause`).
+    pub const DRIVER: General = General { zero_size: true, msg_pause: true, ..General::NONE };
+    /// None.
+    pub const NONE: General = General {
+        off_cache: false,
+        zero_size: false,
+        warm_up: false,
+        root_shift: false,
+        sync: false,
+        imb_barrier: false,
+        msg_pause: false,
+    };
+}
+
+/// Today's IMB's own barrier (`-imb_barrier on`, IMB-P2P): zero-byte MPI_Sendrecv to rank +
+/// 2^k from rank - 2^k, k = 0, 1, ... while 2^k < processes (collective over `comm`).
+pub fn sendrecv_barrier(comm: &SimpleCommunicator) {
+    let (n, r) = (comm.size() as usize, comm.rank() as usize);
+    let mut k = 1;
+    while k < n {
+        let to = comm.process_at_rank(((r + k) % n) as i32);
+        let from = comm.process_at_rank(((r + n - k) % n) as i32);
+        let mut none: [u8; 0] = [];
+        paw_core::mpi::point_to_point::send_receive_into_with_tags(
+            &[0u8; 0][..],
+            &to,
+            1000,
+            &mut none[..],
+            &from,
+            1000,
+        );
+        k *= 2;
+    }
+}
+
 /// One of the IMB suites.
 pub struct Suite<K: 'static> {
     /// Executable name (IMB-MPI1, IMB-NBC, ...).
@@ -176,6 +242,8 @@ pub struct Suite<K: 'static> {
     pub benchmarks: &'static [Benchmark<K>],
     /// IMB-IO: the `-dir` and `-prefix` options, "io portion" in the header.
     pub io: bool,
+    /// Today's IMB's general options it takes.
+    pub general: General,
     /// Its benchmarks use one-sided windows (IMB-EXT, IMB-RMA): a run with a group of one
     /// process is refused ([`options::windows_need_two`]).
     pub windows: bool,

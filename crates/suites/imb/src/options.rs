@@ -3,7 +3,7 @@
 //! Every rank parses the same [`Line`] (rank 0's arguments and the files they name).
 
 use crate::settings::{lengths_for_unit, process_counts, standard_lengths};
-use crate::{Class, Mode, Suite};
+use crate::{Class, Edition, Mode, Suite};
 use paw_core::cli::{self, Flag, Line};
 use paw_core::About;
 
@@ -88,6 +88,92 @@ pub struct Options {
     /// `-msgrd`: read one byte per 64-byte line of the receive buffer after each receive
     /// (IMB-P2P).
     pub msgrd: bool,
+    /// `-off_cache`: each repetition's buffers at a new offset, past the cache.
+    pub off_cache: Option<OffCache>,
+    /// `-zero_size`: the length-0 row runs (off: dropped).
+    pub zero_size: bool,
+    /// `-warm_up`: the untimed runs before the measurements.
+    pub warm_up: bool,
+    /// `-root_shift`: rooted collectives move the root at every repetition.
+    pub root_shift: bool,
+    /// `-sync`: collectives time each repetition alone, a barrier after it.
+    pub sync: bool,
+    /// `-imb_barrier`: barriers are zero-byte MPI_Sendrecv ([`crate::sendrecv_barrier`]).
+    pub imb_barrier: bool,
+    /// `-msg_pause`: sleep max(t/10, 0.1 s) after each length, t its wall time.
+    pub msg_pause: bool,
+}
+
+/// `-off_cache size[,line]`: the last-level cache the buffers are moved past (today's IMB,
+/// IMB_mem_manager.c).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OffCache {
+    /// Cache size, MiB (`-1`: 8).
+    pub size_mib: f64,
+    /// Cache line, bytes (64 unless given).
+    pub line: usize,
+}
+
+/// Where each repetition's buffer starts under `-off_cache`: repetition i at (i mod cycle)
+/// x offset bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spread {
+    /// Bytes between two repetitions' buffers.
+    pub offset: usize,
+    /// Repetitions before the first buffer is used again.
+    pub cycle: usize,
+}
+
+impl Spread {
+    /// No spread: every repetition at the start of the buffer.
+    pub const NONE: Spread = Spread { offset: 0, cycle: 1 };
+
+    /// Where repetition `i` starts, bytes.
+    pub fn at(&self, i: usize) -> usize {
+        i % self.cycle * self.offset
+    }
+
+    /// Bytes a buffer of `len` bytes per repetition needs.
+    pub fn bytes(&self, len: usize) -> usize {
+        len.max(self.cycle * self.offset)
+    }
+}
+
+impl OffCache {
+    /// IMB's defaults (IMB_mem_info.h: CACHE_SIZE 8 MiB, CACHE_LINE_SIZE 64 bytes).
+    pub const DEFAULT: OffCache = OffCache { size_mib: 8.0, line: 64 };
+
+    /// Intel's rule for `len` bytes per repetition and `reps` repetitions: the offset is
+    /// `len` rounded up to whole lines plus one line; the cycle min(reps, (2 x cache + offset
+    /// - 1) / offset), so that the buffers cycled through span twice the cache.
+    pub fn spread(&self, len: usize, reps: usize) -> Spread {
+        if self.size_mib <= 0.0 {
+            return Spread::NONE;
+        }
+        let offset = (len.div_ceil(self.line) + 1) * self.line;
+        let span = 2.0 * self.size_mib * (1u64 << 20) as f64;
+        let cycle = ((span + offset as f64 - 1.0) / offset as f64) as usize;
+        Spread { offset, cycle: cycle.min(reps).max(1) }
+    }
+}
+
+impl Options {
+    /// The lengths a benchmark with element size `unit` runs: [`Lengths::for_benchmark`],
+    /// without 0 under `-zero_size off`.
+    pub fn lengths_for(&self, unit: usize) -> Vec<usize> {
+        let all = self.lengths.for_benchmark(unit);
+        all.into_iter().filter(|&x| self.zero_size || x > 0).collect()
+    }
+
+    /// The barrier before timings: MPI_Barrier, or today's IMB's own (`-imb_barrier`).
+    pub fn barrier(&self, comm: &paw_core::mpi::topology::SimpleCommunicator) {
+        use paw_core::mpi::traits::*;
+        if self.imb_barrier {
+            crate::sendrecv_barrier(comm);
+        } else {
+            comm.barrier();
+        }
+    }
 }
 
 /// Today's IMB-P2P default of `-pause`, microseconds.
@@ -362,6 +448,7 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
             .default("IMB_out"),
         ]);
     }
+    flags.extend(general(suite));
     flags.extend([
         Flag::switch(
             &["-csv"],
@@ -386,6 +473,138 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
         Flag::help(&["-h", "-help", "--help"], "this help"),
     ]);
     flags
+}
+
+/// Today's IMB's general options that `suite` takes ([`crate::General`]), with Intel's
+/// meaning; a suite that follows IMB 3.0 says where its default is 3.0's.
+fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
+    let g = suite.general;
+    let v3 = suite.edition == Edition::V3;
+    let on = |b: bool| if b { "on" } else { "off" };
+    let mut flags = Vec::new();
+    if g.off_cache {
+        flags.push(
+            Flag::text(
+                &["-off_cache"],
+                "size[,line]",
+                "keep each repetition's buffers out of a last-level cache of size MiB and line \
+                 bytes (-1: 8 MiB, 64-byte lines): repetition i uses the buffers from (i mod k) \
+                 x d, d = the bytes rounded up to lines plus one line, k = min(repetitions, \
+                 (2 x size + d - 1) / d)",
+                |d: &mut Draft, v| {
+                    d.o.off_cache = Some(off_cache(v)?);
+                    Ok(())
+                },
+            )
+            .default("off"),
+        );
+    }
+    if g.zero_size {
+        flags.push(
+            Flag::on_off(&["-zero_size"], "off: no length-0 row", |d: &mut Draft, on| {
+                d.o.zero_size = on
+            })
+            .default("on"),
+        );
+    }
+    if g.warm_up {
+        let meaning = match suite.settings.own_warm_up {
+            Some(text) => format!("off: no untimed runs before the measurements ({text})"),
+            None => format!(
+                "off: no untimed runs before the measurements (IMB 3.0's N_WARMUP = {} runs at \
+                 the largest length; today's IMB warms up at every length)",
+                suite.settings.n_warmup
+            ),
+        };
+        flags.push(
+            Flag::on_off(&["-warm_up"], meaning, |d: &mut Draft, on| d.o.warm_up = on)
+                .default("on"),
+        );
+    }
+    if g.root_shift {
+        let rule = if v3 { " (IMB 3.0's rule, hence on; today's IMB: off)" } else { "" };
+        flags.push(
+            Flag::on_off(
+                &["-root_shift"],
+                format!(
+                    "the root of the rooted collectives moves to the next process at every \
+                     repetition{rule}"
+                ),
+                |d: &mut Draft, on| d.o.root_shift = on,
+            )
+            .default(on(v3)),
+        );
+    }
+    if g.sync {
+        let rule = if v3 {
+            " (IMB 3.0 times the repetitions back to back, hence off; today's IMB: on)"
+        } else {
+            ""
+        };
+        flags.push(
+            Flag::on_off(
+                &["-sync"],
+                format!(
+                    "collectives: each repetition timed alone, a barrier after it outside the \
+                     timing{rule}"
+                ),
+                |d: &mut Draft, on| d.o.sync = on,
+            )
+            .default(on(!v3)),
+        );
+    }
+    if g.imb_barrier {
+        flags.push(
+            Flag::on_off(
+                &["-imb_barrier"],
+                "the barriers before each timing (and -sync's) are zero-byte MPI_Sendrecv to \
+                 rank + 2^k from rank - 2^k, not MPI_Barrier",
+                |d: &mut Draft, on| d.o.imb_barrier = on,
+            )
+            .default("off"),
+        );
+    }
+    if g.msg_pause {
+        flags.push(
+            Flag::on_off(
+                &["-msg_pause"],
+                "sleep max(t/10, 0.1 s) after each length, t the wall time it took",
+                |d: &mut Draft, on| d.o.msg_pause = on,
+            )
+            .default("off"),
+        );
+    }
+    flags
+}
+
+/// `-off_cache size[,line]`: `-1` (or any negative size) for IMB's defaults.
+fn off_cache(v: &str) -> Result<OffCache, String> {
+    let bad = || {
+        "takes size[,line]: a cache size in MiB (-1: 8 MiB) and optionally its line in bytes, \
+         a multiple of 4 from 4 to 4096"
+            .to_string()
+    };
+    let (size, line) = match v.split_once(',') {
+        Some((s, l)) => (s, Some(l)),
+        None => (v, None),
+    };
+    let size: f64 = size.trim().parse().ok().filter(|s: &f64| s.is_finite()).ok_or_else(bad)?;
+    let line = match line {
+        None => OffCache::DEFAULT.line,
+        Some(l) => l
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&l: &usize| (4..=4096).contains(&l) && l % 4 == 0)
+            .ok_or_else(bad)?,
+    };
+    if size < 0.0 {
+        return Ok(OffCache { line, ..OffCache::DEFAULT });
+    }
+    if size > 1e6 {
+        return Err(bad());
+    }
+    Ok(OffCache { size_mib: size, line })
 }
 
 /// The options while the command line is read, and what the reading has seen.
@@ -451,6 +670,13 @@ pub fn parse<K>(
         pause_us: PAUSE_US,
         msgwr: true,
         msgrd: true,
+        off_cache: None,
+        zero_size: true,
+        warm_up: true,
+        root_shift: suite.edition == Edition::V3,
+        sync: suite.edition != Edition::V3,
+        imb_barrier: false,
+        msg_pause: false,
     };
     let chosen = vec![false; suite.benchmarks.len()];
     let mut d = Draft { o, msgsz: Vec::new(), msglen: false, msglog: false, chosen };
@@ -733,11 +959,51 @@ mod tests {
         ],
         windows: false,
         io: false,
+        general: crate::General::ALL,
         refuse_unrunnable: false,
         shape: |_, _| Some(String::new()),
         prologue: |_, _| Ok(String::new()),
         start,
     };
+
+    #[test]
+    fn off_cache_moves_each_repetitions_buffer_as_intels_rule() {
+        let c = OffCache::DEFAULT;
+        // 4 MiB: offset 65537 lines of 64 bytes; (16 MiB + offset - 1) / offset = 4.
+        let big = c.spread(4 << 20, 10);
+        assert_eq!(big, Spread { offset: 4_194_368, cycle: 4 });
+        assert_eq!([0, 1, 3, 4, 5].map(|i| big.at(i)), [0, 4_194_368, 12_583_104, 0, 4_194_368]);
+        assert_eq!(big.bytes(4 << 20), 4 * 4_194_368);
+        // Small messages: one line apart, as many as the repetitions.
+        assert_eq!(c.spread(0, 1000), Spread { offset: 64, cycle: 1000 });
+        assert_eq!(c.spread(1000, 1000), Spread { offset: 1088, cycle: 1000 });
+        assert_eq!(c.spread(1000, 1000).bytes(1000), 1_088_000);
+        let custom = OffCache { size_mib: 2.5, line: 128 };
+        assert_eq!(custom.spread(1 << 20, 1000), Spread { offset: 1_048_704, cycle: 5 });
+        assert_eq!(OffCache { size_mib: 0.0, line: 64 }.spread(8, 1000), Spread::NONE);
+        let o = |a: &str| parse(&args(a), 2, no_files).map(|o| o.off_cache);
+        assert_eq!(o("-off_cache -1"), Ok(Some(OffCache::DEFAULT)));
+        assert_eq!(o("-off_cache 16,128"), Ok(Some(OffCache { size_mib: 16.0, line: 128 })));
+        assert_eq!(o("-off_cache 2.5"), Ok(Some(OffCache { size_mib: 2.5, line: 64 })));
+        assert_eq!(o(""), Ok(None));
+        for bad in ["-off_cache x", "-off_cache 16,0", "-off_cache 16,66"] {
+            assert!(o(bad).unwrap_err().contains("takes size[,line]"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn general_options_keep_imb_3_0s_defaults_and_zero_size_off_drops_length_0() {
+        let o = parse(&[], 2, no_files).unwrap();
+        assert!(o.zero_size && o.warm_up && o.root_shift && !o.sync && !o.imb_barrier);
+        assert_eq!(o.lengths_for(1)[..3], [0, 1, 2]);
+        let o = parse(&args("-zero_size off -root_shift off -sync on -warm_up 0"), 2, no_files);
+        let o = o.unwrap();
+        assert_eq!(o.lengths_for(1)[..2], [1, 2]);
+        assert_eq!(o.lengths_for(4)[..2], [4, 8], "reductions start at a float");
+        assert!(!o.root_shift && o.sync && !o.warm_up);
+        let e = parse(&args("-sync maybe"), 2, no_files).unwrap_err();
+        assert!(e.starts_with("-sync maybe"), "{e}");
+    }
 
     fn parse(
         a: &[String],

@@ -56,6 +56,38 @@ fn slurm_line() -> String {
         .unwrap_or_default()
 }
 
+/// Header lines for today's IMB's general options set away from their defaults.
+fn general_options<K>(suite: &Suite<K>, o: &Options) -> String {
+    let v3 = suite.edition == crate::Edition::V3;
+    let line = |label: &str, value: &str| format!("# {label:<31}:   {value}\n");
+    let mut s = String::new();
+    if let Some(c) = o.off_cache {
+        let value = format!(
+            "{} MiB cache, {}-byte lines: each repetition's buffers at a new offset",
+            c.size_mib, c.line
+        );
+        s += &line("Off-cache (-off_cache)", &value);
+    }
+    if suite.general.root_shift && o.root_shift != v3 {
+        s += &line("Root shift (-root_shift)", on_off(o.root_shift));
+    }
+    if suite.general.sync && o.sync == v3 {
+        s += &line("Sync (-sync)", on_off(o.sync));
+    }
+    if o.msg_pause {
+        s += &line("Pause (-msg_pause)", "max(t/10, 0.1 s) after each length");
+    }
+    s
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
 /// The general information block and the list of benchmarks (guide §6); `extra` lines
 /// (the CPU_Exploit rate of IMB-IO) close it.
 pub fn general<K>(
@@ -67,7 +99,7 @@ pub fn general<K>(
     let [machine, system, release, version] = uname();
     let (major, minor) = paw_core::mpi::environment::version();
     let (min, max) = match &o.lengths {
-        Lengths::Log { hi, .. } => (0, 1usize << hi),
+        Lengths::Log { lo, hi } => (if o.zero_size { 0 } else { 1usize << lo }, 1usize << hi),
         Lengths::List(l) => (*l.iter().min().unwrap(), *l.iter().max().unwrap()),
     };
     let multi = if o.multi.is_some() { "(Multi-)" } else { "" };
@@ -83,12 +115,13 @@ pub fn general<K>(
              # MPI_Op                         :   MPI_SUM\n",
         )
     };
+    let barrier = if o.imb_barrier { "zero-byte MPI_Sendrecv barriers" } else { "MPI_Barrier" };
     let warmup = match (st.own_warm_up, st.n_warmup) {
-        (Some(text), _) => text.to_string(),
-        (None, 0) => format!("none, {} MPI_Barrier before each timing", st.n_barr),
-        (None, n) => {
-            format!("{n} runs at the largest length, {} MPI_Barrier before each timing", st.n_barr)
+        (Some(text), _) if o.warm_up => text.to_string(),
+        (None, n) if n > 0 && o.warm_up => {
+            format!("{n} runs at the largest length, {} {barrier} before each timing", st.n_barr)
         }
+        _ => format!("none, {} {barrier} before each timing", st.n_barr),
     };
     let mut s = format!(
         "{RULE}\n#    paw {}: the {} of the Intel MPI Benchmarks {}, re-implemented\n\
@@ -122,6 +155,7 @@ pub fn general<K>(
         suite.edition.mbyte_text(),
         repetition_rule(o),
     );
+    s += &general_options(suite, o);
     if suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate)) {
         s += &format!(
             "# Non-aggregate repetitions      :   min({}, max(1, {} MB / length)), {} at length 0\n",

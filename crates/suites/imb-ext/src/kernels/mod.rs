@@ -143,6 +143,7 @@ pub static SUITE: Suite<Kernel> = Suite {
     benchmarks: BENCHMARKS,
     windows: true,
     io: false,
+    general: paw_imb::General { warm_up: true, msg_pause: true, ..paw_imb::General::NONE },
     refuse_unrunnable: true,
     shape: |_, _| Some(String::new()),
     prologue,

@@ -265,6 +265,7 @@ pub static SUITE: Suite<Kernel> = Suite {
     benchmarks: BENCHMARKS,
     windows: false,
     io: true,
+    general: paw_imb::General { msg_pause: true, ..paw_imb::General::NONE },
     refuse_unrunnable: true,
     shape: |_, _| Some(String::new()),
     prologue,

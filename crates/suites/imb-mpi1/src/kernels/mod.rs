@@ -22,8 +22,8 @@ mod scatter;
 mod sendrecv;
 mod uniband;
 
-use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, test_corruption, Buffer, Expect};
+use paw_imb::options::Spread;
 use paw_imb::settings::{FLOAT, MESSAGE_PASSING};
 use paw_imb::{settings, Edition, Mode, Options, ProcessTimes, Run, Started, Suite};
 pub use paw_imb::{Class, Ctx};
@@ -129,48 +129,97 @@ pub(crate) fn one_each(_q: usize, x: usize, _reps: usize) -> (usize, usize) {
     (x, x)
 }
 
-/// One benchmark prepared on one group: its buffers, sized for the largest length.
+/// One benchmark prepared on one group: its buffers, sized for the largest length (and,
+/// with `-off_cache`, for its repetitions' offsets).
 pub struct Mpi1<'a> {
     b: &'static Benchmark,
     ctx: Ctx<'a>,
     bufs: Bufs,
-    window: usize,
+    o: Options,
 }
 
 /// The suite's `start`: buffers for the largest length of `b`.
 pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
-    let largest = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
-    let (send, recv) = (b.memory)(ctx.q, largest, 1);
+    let (mut send, mut recv) = (0, 0);
+    for x in o.lengths.for_benchmark(b.unit) {
+        let (s, r) = (b.memory)(ctx.q, x, 1);
+        let (ss, rs) = spreads(o, (s, r), o.per_sample);
+        (send, recv) = (send.max(ss.bytes(s)), recv.max(rs.bytes(r)));
+    }
     let bufs = Bufs {
         send: Buffer::filled(send, ctx.rank),
         recv: Buffer::filled(recv, ctx.rank),
         batch: mpi_ext::batch::Batch::with_capacity(2 * o.window_size.max(1)),
     };
-    Ok(Box::new(Mpi1 { b, ctx, bufs, window: o.window_size }))
+    Ok(Box::new(Mpi1 { b, ctx, bufs, o: o.clone() }))
+}
+
+/// Where each repetition's send and receive buffers start: moved past the cache with
+/// `-off_cache`, else at the start.
+fn spreads(o: &Options, (send, recv): (usize, usize), reps: usize) -> (Spread, Spread) {
+    match o.off_cache {
+        Some(c) => (c.spread(send, reps), c.spread(recv, reps)),
+        None => (Spread::NONE, Spread::NONE),
+    }
+}
+
+impl Mpi1<'_> {
+    /// The repetition a rooted collective takes its root from: `i` (IMB 3.0's moving
+    /// root), or 0 with `-root_shift off`.
+    fn root(&self, i: usize) -> usize {
+        if self.o.root_shift {
+            i
+        } else {
+            0
+        }
+    }
 }
 
 impl Run for Mpi1<'_> {
     fn warm_up(&mut self, x: usize, n: usize) -> Result<(), String> {
-        let plan = Plan::new(x, self.ctx.q, self.window);
+        let plan = Plan::new(x, self.ctx.q, self.o.window_size);
         for i in 0..n {
-            (self.b.kernel.pattern)(&self.ctx, &mut self.bufs, &plan, i);
+            let root = self.root(i);
+            (self.b.kernel.pattern)(&self.ctx, &mut self.bufs, &plan, root);
         }
         Ok(())
     }
 
     /// The timing of the guide's §5.2.8.1: N_BARR barriers, then `reps` runs of the
-    /// pattern between two MPI_Wtime reads, scaled by the time factor.
+    /// pattern between two MPI_Wtime reads, scaled by the time factor. With `-sync on` a
+    /// collective's runs are timed one by one, a barrier after each outside the timing
+    /// (today's IMB); with `-off_cache` run i uses the buffers at its offset.
     fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
-        let plan = Plan::new(x, self.ctx.q, self.window);
-        let k = &self.b.kernel;
+        let plan = Plan::new(x, self.ctx.q, self.o.window_size);
+        let (b, k) = (self.b, &self.b.kernel);
+        let (send, recv) = spreads(&self.o, (b.memory)(self.ctx.q, x, 1), reps);
         for _ in 0..MESSAGE_PASSING.n_barr {
-            self.ctx.comm.barrier();
+            self.o.barrier(self.ctx.comm);
         }
-        let start = paw_core::mpi::time();
-        for i in 0..reps {
-            (k.pattern)(&self.ctx, &mut self.bufs, &plan, i);
+        let mut elapsed = 0.0;
+        if self.o.sync && b.class == Class::Collective && b.has_bytes {
+            for i in 0..reps {
+                self.bufs.send.at(send.at(i));
+                self.bufs.recv.at(recv.at(i));
+                let start = paw_core::mpi::time();
+                let root = self.root(i);
+                (k.pattern)(&self.ctx, &mut self.bufs, &plan, root);
+                elapsed += paw_core::mpi::time() - start;
+                self.o.barrier(self.ctx.comm);
+            }
+        } else {
+            let start = paw_core::mpi::time();
+            for i in 0..reps {
+                self.bufs.send.at(send.at(i));
+                self.bufs.recv.at(recv.at(i));
+                let root = self.root(i);
+                (k.pattern)(&self.ctx, &mut self.bufs, &plan, root);
+            }
+            elapsed = paw_core::mpi::time() - start;
         }
-        let seconds = (paw_core::mpi::time() - start) / reps as f64 * k.time_factor;
+        self.bufs.send.at(0);
+        self.bufs.recv.at(0);
+        let seconds = elapsed / reps as f64 * k.time_factor;
         Ok(ProcessTimes { t: seconds * 1e6, ..Default::default() })
     }
 
@@ -178,8 +227,8 @@ impl Run for Mpi1<'_> {
     /// senders' buffer values make of it.
     fn check(&mut self, _: Mode, x: usize, _: usize) -> Result<u64, String> {
         let (ctx, k) = (&self.ctx, &self.b.kernel);
-        let plan = Plan::new(x, ctx.q, self.window);
-        let iteration = ctx.q - 1;
+        let plan = Plan::new(x, ctx.q, self.o.window_size);
+        let iteration = self.root(ctx.q - 1);
         let expect = (k.expect)(ctx.rank, ctx.q, &plan, iteration);
         if k.zeroed {
             self.bufs.recv.zero();
@@ -210,6 +259,7 @@ pub static SUITE: Suite<Kernel> = Suite {
     benchmarks: BENCHMARKS,
     windows: false,
     io: false,
+    general: paw_imb::General::ALL,
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),
     prologue: |_, _| Ok(String::new()),

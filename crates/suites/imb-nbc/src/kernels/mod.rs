@@ -188,6 +188,8 @@ pub struct Nbc<'a> {
     ctx: Ctx<'a>,
     bufs: Bufs,
     work: Exploit,
+    /// `-warm_up`: the untimed runs before each length.
+    warm_up: bool,
 }
 
 /// The suite's `start`: buffers for the largest length of `b`.
@@ -195,7 +197,7 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
     let largest = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
     let (send, recv) = (b.memory)(ctx.q, largest, 1);
     let bufs = Bufs { send: Buffer::filled(send, ctx.rank), recv: Buffer::filled(recv, ctx.rank) };
-    Ok(Box::new(Nbc { b, ctx, bufs, work: Exploit::new() }))
+    Ok(Box::new(Nbc { b, ctx, bufs, work: Exploit::new(), warm_up: o.warm_up }))
 }
 
 /// Untimed runs before each length's measurement: a tenth of the repetitions, at least
@@ -233,7 +235,7 @@ impl Run for Nbc<'_> {
     /// t_ovrl (post to completion) and t_CPU (the work alone).
     fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
         let plan = Plan::new(x, self.ctx.q);
-        for _ in 0..warm_ups(reps) {
+        for _ in 0..if self.warm_up { warm_ups(reps) } else { 0 } {
             (self.b.kernel.op)(&self.ctx, &mut self.bufs, &plan, 0, &mut || {});
         }
         let pure = self.timed(&plan, reps, false, &mut || {});
@@ -295,6 +297,7 @@ pub static SUITE: Suite<Kernel> = Suite {
     benchmarks: BENCHMARKS,
     windows: false,
     io: false,
+    general: paw_imb::General { warm_up: true, ..paw_imb::General::DRIVER },
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),
     prologue,

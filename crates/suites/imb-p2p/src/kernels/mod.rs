@@ -7,7 +7,7 @@ mod patterns;
 
 use mpi_ext::batch::Batch;
 use patterns::{grid2, grid3, neighbours, partner, Lcg};
-use paw_core::mpi::point_to_point::{send_receive_into_with_tags, send_receive_replace_into};
+use paw_core::mpi::point_to_point::send_receive_replace_into;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, sent_bytes, test_corruption, Buffer, Expect};
 use paw_imb::{settings, Class, Ctx, Edition, Mode, Options, ProcessTimes, Run, Started, Suite};
@@ -147,15 +147,7 @@ fn read_lines(buf: &[u8], on: bool) {
 impl P2p<'_> {
     /// Today's IMB-P2P barrier: zero-byte MPI_Sendrecv to rank + 2^k from rank - 2^k.
     fn barrier(&self) {
-        let (n, r) = (self.ctx.q, self.ctx.rank);
-        let mut k = 1;
-        while k < n {
-            let to = self.ctx.comm.process_at_rank(((r + k) % n) as i32);
-            let from = self.ctx.comm.process_at_rank(((r + n - k) % n) as i32);
-            let mut none: [u8; 0] = [];
-            send_receive_into_with_tags(&[0u8; 0][..], &to, 1000, &mut none[..], &from, 1000);
-            k *= 2;
-        }
+        paw_imb::sendrecv_barrier(self.ctx.comm);
     }
 
     /// `reps` iterations from the start of the draws and an identity ring.
@@ -354,6 +346,7 @@ pub static SUITE: Suite<Pattern> = Suite {
     benchmarks: BENCHMARKS,
     windows: false,
     io: false,
+    general: paw_imb::General::NONE,
     refuse_unrunnable: false,
     shape,
     prologue: |_, _| Ok(String::new()),

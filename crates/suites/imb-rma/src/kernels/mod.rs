@@ -217,6 +217,8 @@ pub struct Rma<'a, T: Element> {
     result: Landing<T>,
     /// Compare_and_swap's compare value (the window's initial value).
     compare: T,
+    /// `-warm_up`: the untimed timings before each length.
+    warm_up: bool,
 }
 
 /// The suite's `start`: window and buffers for the largest length and repetitions.
@@ -236,7 +238,7 @@ impl<'a, T: Element> Rma<'a, T> {
         let window = ctx.in_turn(|| Window::create(ctx.comm, T::windows(ctx.rank, window)));
         let origin = T::origins(ctx.rank, origin);
         let result = Landing::new(vec![T::default(); result]);
-        Rma { b, ctx, window, origin, result, compare: T::default() }
+        Rma { b, ctx, window, origin, result, compare: T::default(), warm_up: o.warm_up }
     }
 
     /// Elements per operation at length `x` (one for the atomics).
@@ -364,13 +366,17 @@ impl<T: Element> Run for Rma<'_, T> {
     fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
         let e = Self::elements(self.b, x);
         if self.b.kernel == Pattern::TrulyPassive {
-            self.truly_passive(e, warm_ups(reps));
+            if self.warm_up {
+                self.truly_passive(e, warm_ups(reps));
+            }
             let (pure, ovrl) = self.truly_passive(e, reps);
             return Ok(ProcessTimes { t: ovrl * 1e6, pure: pure * 1e6, ..Default::default() });
         }
         let (list, epoch) = accesses(self.b.kernel, self.ctx.rank, self.ctx.q, e, reps, mode);
-        let warm = warm_ups(reps);
-        self.timing(&list[..list.len() / reps.max(1) * warm], &epoch, e);
+        let warm = if self.warm_up { warm_ups(reps) } else { 0 };
+        if warm > 0 {
+            self.timing(&list[..list.len() / reps.max(1) * warm], &epoch, e);
+        }
         let seconds = self.timing(&list, &epoch, e);
         // A process that only exposes its window reports -1: left out of the statistics.
         let t = if list.is_empty() { -1.0 } else { seconds / reps.max(1) as f64 * 1e6 };
@@ -451,6 +457,7 @@ pub static SUITE: Suite<Pattern> = Suite {
     benchmarks: BENCHMARKS,
     windows: true,
     io: false,
+    general: paw_imb::General { warm_up: true, msg_pause: true, ..paw_imb::General::NONE },
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),
     prologue,
