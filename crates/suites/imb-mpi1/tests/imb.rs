@@ -388,3 +388,30 @@ fn uniband_and_biband_count_windows_of_messages_per_pair() {
     let bad = Launch::mpi(BIN, 2).args(["Uniband", "-window_size", "0"]).run();
     bad.failure("-window_size 0: takes a whole number from 1 to 65536");
 }
+
+#[test]
+fn todays_general_options_change_the_run_as_intels_do() {
+    let (out, blocks) = run(
+        2,
+        "PingPong Bcast Allreduce -msglog 1:3 -zero_size off -off_cache -1 -root_shift off \
+         -sync on -imb_barrier on -warm_up off -check",
+    );
+    out.success();
+    assert_eq!(blocks.len(), 3, "{}", out.report());
+    for b in &blocks {
+        let first = if b.name == "Allreduce" { 4.0 } else { 2.0 };
+        assert_eq!(b.col("#bytes")[0], first, "{}: no length-0 row", b.name);
+        assert!(b.col("defects").iter().all(|&d| d == 0.0), "{}: {:?}", b.name, b.rows);
+    }
+    for line in [
+        "# Minimum message length in bytes:   2",
+        "# Warm-up, synchronisation       :   none, 2 zero-byte MPI_Sendrecv barriers before each timing",
+        "# Off-cache (-off_cache)         :   8 MiB cache, 64-byte lines",
+        "# Root shift (-root_shift)       :   off",
+        "# Sync (-sync)                   :   on",
+    ] {
+        assert!(out.stdout.contains(line), "{line}\n{}", out.report());
+    }
+    let out = Launch::mpi(BIN, 2).args(["PingPong", "-off_cache", "16,0"]).run();
+    out.failure("-off_cache 16,0: takes size[,line]");
+}

@@ -858,6 +858,12 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
                     send.max(recv)
                 ));
             }
+            // -off_cache: the buffers span their repetitions' offsets.
+            let spread = |len: usize| match o.off_cache {
+                Some(c) => c.spread(len, most_repetitions(o, xmax)).bytes(len),
+                None => len,
+            };
+            let (send, recv) = (spread(send), spread(recv));
             if send + recv > worst.0 {
                 worst = (send + recv, b.name, q, xmax);
             }
