@@ -231,6 +231,8 @@ pub mod imb_csv {
     pub const MODE: &str = "mode";
     /// The group (`-multi 1`).
     pub const GROUP: &str = "group";
+    /// Threads per process (IMB-MT).
+    pub const THREADS: &str = "threads";
     /// Message length.
     pub const BYTES: &str = "bytes";
     /// Repetitions.

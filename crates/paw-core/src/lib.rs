@@ -51,7 +51,8 @@ mod runtime;
 mod suite;
 
 pub use paw::{
-    agree, broadcast_text, shared_line, start_mpi, start_suite, waiting_barrier, Pair, Paw, World,
+    agree, broadcast_text, shared_line, start_mpi, start_mpi_threaded, start_suite,
+    start_suite_threaded, waiting_barrier, Pair, Paw, World,
 };
 pub use paw_base::*;
 pub use runtime::{mca_files, mpi_library_version};

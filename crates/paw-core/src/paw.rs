@@ -107,6 +107,16 @@ pub fn start_mpi(name: &'static str) -> Result<SimpleCommunicator> {
     Ok(crate::runtime::adopt_mpi(name, universe))
 }
 
+/// [`start_mpi`] with MPI_Init_thread at `level`: MPI_COMM_WORLD and the level granted.
+pub fn start_mpi_threaded(
+    name: &'static str,
+    level: Threading,
+) -> Result<(SimpleCommunicator, Threading)> {
+    let (universe, granted) = mpi::initialize_with_threading(level)
+        .ok_or_else(|| Error::runtime("MPI was already initialised"))?;
+    Ok((crate::runtime::adopt_mpi(name, universe), granted))
+}
+
 /// An MPI benchmark's session. MPI stays initialised until [`crate::main`] returns, so
 /// create it inside `paw_core::main`.
 ///
@@ -271,7 +281,29 @@ pub fn start_suite<F, O>(
     vars: &[&Var],
     parse: impl FnOnce(&Line, usize) -> std::result::Result<Option<O>, String>,
 ) -> Result<Option<(SimpleCommunicator, O)>> {
-    let world = start_mpi(about.name)?;
+    suite_line(about, start_mpi(about.name)?, flags, vars, parse)
+}
+
+/// [`start_suite`] with MPI_Init_thread at `level`; the level granted comes with the options.
+pub fn start_suite_threaded<F, O>(
+    about: &About,
+    level: Threading,
+    flags: &[Flag<F>],
+    vars: &[&Var],
+    parse: impl FnOnce(&Line, usize) -> std::result::Result<Option<O>, String>,
+) -> Result<Option<(SimpleCommunicator, Threading, O)>> {
+    let (world, granted) = start_mpi_threaded(about.name, level)?;
+    let started = suite_line(about, world, flags, vars, parse)?;
+    Ok(started.map(|(world, o)| (world, granted, o)))
+}
+
+fn suite_line<F, O>(
+    about: &About,
+    world: SimpleCommunicator,
+    flags: &[Flag<F>],
+    vars: &[&Var],
+    parse: impl FnOnce(&Line, usize) -> std::result::Result<Option<O>, String>,
+) -> Result<Option<(SimpleCommunicator, O)>> {
     let line = shared_line(&world, flags, vars)?;
     match parse(&line, world.size() as usize).map_err(Error::input)? {
         Some(opts) => Ok(Some((world, opts))),

@@ -40,6 +40,8 @@ pub struct Block {
     pub name: String,
     /// Processes per group.
     pub processes: usize,
+    /// Threads per process (IMB-MT's `(threads: T)`; 1 elsewhere).
+    pub threads: usize,
     /// Processes waiting in MPI_Barrier.
     pub idle: usize,
     /// World ranks of each group (Multi- runs).
@@ -79,7 +81,13 @@ pub fn parse(stdout: &str) -> Vec<Block> {
         }
         let Some(b) = blocks.last_mut() else { continue };
         if let Some(q) = t.strip_prefix("# #processes = ") {
-            b.processes = q.trim().parse().unwrap();
+            // IMB-MT: `2 (threads: 1)`.
+            let (p, threads) = match q.split_once(" (threads: ") {
+                Some((p, t)) => (p, t.trim_end_matches(')').trim().parse().unwrap()),
+                None => (q, 1),
+            };
+            b.processes = p.trim().parse().unwrap();
+            b.threads = threads;
         } else if let Some(rest) = t.strip_prefix("# ( ") {
             let n = numbers(rest);
             if rest.contains("groups of") {

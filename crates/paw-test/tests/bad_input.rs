@@ -31,6 +31,7 @@ enum Kind {
 
 /// Valid arguments of each suite with a command line of its own.
 const SUITE_ARGS: &[(&str, &str)] = &[
+    ("IMB-MT", "-count 1 -repeat 10"),
     ("b_eff", ""),
     ("b_eff_io", "-T 1 -MB 256"),
     ("com", "-o 2"),
@@ -47,7 +48,8 @@ fn kind(list: &str, name: &str) -> Option<Kind> {
         "GPU" => Kind::Gpu,
         "MPI4" => Kind::Mpi4,
         "TOOL" => Kind::Report,
-        "SUITE" if name.starts_with("IMB-") => Kind::Imb,
+        // IMB-MT has IMB-MT's options only, not the other IMB suites' table.
+        "SUITE" if name.starts_with("IMB-") && name != "IMB-MT" => Kind::Imb,
         "SUITE" => Kind::Suite(SUITE_ARGS.iter().find(|(n, _)| *n == name)?.1),
         _ => Kind::Paw,
     })

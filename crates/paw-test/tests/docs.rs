@@ -85,6 +85,7 @@ const SUITES: &[(&str, &str, usize, &str)] = &[
     ("IMB-NBC", "doc/imb-nbc.md", 2, "Iallreduce -msglog 0:1 -csv"),
     ("IMB-RMA", "doc/imb-rma.md", 2, "Unidir_put -msglog 0:1 -csv"),
     ("IMB-P2P", "doc/imb-p2p.md", 2, "PingPong -msglog 1 -pause 0 -csv"),
+    ("IMB-MT", "doc/imb-mt.md", 2, "PingPongMT -count 1 -repeat 10 -csv"),
     ("IMB-EXT", "doc/imb-ext.md", 2, "Unidir_Put -msglog 0:1 -csv"),
     ("IMB-IO", "doc/imb-io.md", 1, "S_Write_Indv -msglog 0:1 -csv -dir {dir}"),
     ("b_eff", "doc/b_eff.md", 2, "-short -mem 1 -pattern pingpong"),

@@ -2,14 +2,14 @@
 //! paw's alike: for the same benchmarks and process count, the same names (with a
 //! stencil's grid), process counts, modes, column heads and invalid-count lines. The
 //! excerpts in intel-2021/ are blocks of Intel's programs' output (built outside the
-//! project, run with Open MPI 4.1), kept with two rows each.
+//! project, run with Open MPI 4.1), kept with two rows each; IMB-MT's in full.
 
 use paw_test::binaries::bin;
 use paw_test::imb::parse;
 use paw_test::Launch;
 
 /// (binary, excerpt, processes, arguments of paw's run).
-const CASES: [(&str, &str, usize, &str); 5] = [
+const CASES: [(&str, &str, usize, &str); 6] = [
     ("IMB-MPI1", "mpi1-np2.txt", 2, "Uniband Biband -msglog 0:1"),
     ("IMB-NBC", "nbc-np2.txt", 2, "Ialltoall Iallreduce Ibarrier -msglog 0:1"),
     (
@@ -25,13 +25,21 @@ const CASES: [(&str, &str, usize, &str); 5] = [
         "PingPong Unirandom Stencil2D Stencil3D -msglog 1 -pause 0 -iter 100",
     ),
     ("IMB-P2P", "p2p-np4.txt", 4, "Stencil2D Stencil3D -msglog 1 -pause 0 -iter 100"),
+    (
+        "IMB-MT",
+        "mt-np2.txt",
+        2,
+        "PingPongMT UniBandMT BarrierMT AllReduceMT -count 1,2 -repeat 100",
+    ),
 ];
 
-type Shape = (String, usize, String, Vec<String>);
+type Shape = (String, usize, usize, String, Vec<String>);
 
 fn shapes(text: &str) -> (Vec<Shape>, Vec<String>) {
-    let blocks =
-        parse(text).into_iter().map(|b| (b.name, b.processes, b.mode, b.columns)).collect();
+    let blocks = parse(text)
+        .into_iter()
+        .map(|b| (b.name, b.processes, b.threads, b.mode, b.columns))
+        .collect();
     let invalid =
         text.lines().filter(|l| l.starts_with("# !! Benchmark")).map(|l| l.trim().to_string());
     (blocks, invalid.collect())
@@ -50,6 +58,13 @@ fn intel_and_paw_outputs_read_alike() {
         assert_eq!(ours, theirs, "{name} {args} against {excerpt}\n{}", out.report());
         for b in parse(&intel).iter().chain(&parse(&out.stdout)) {
             assert!(!b.rows.is_empty(), "{}: rows read", b.name);
+        }
+        // The lengths and repetitions are Intel's too.
+        let first = |text: &str| -> Vec<Vec<f64>> {
+            parse(text).iter().map(|b| b.rows.iter().map(|r| r[0]).collect()).collect()
+        };
+        if name == "IMB-MT" {
+            assert_eq!(first(&out.stdout), first(&intel), "{name}: #bytes (#repetitions)");
         }
     }
 }
