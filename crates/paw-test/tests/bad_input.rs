@@ -230,8 +230,20 @@ fn run(name: &str, start: Start, case: &Case, help_vars: &[String]) -> Outcome {
     } else if case.readonly_record {
         // The run record is every run's first file: an earlier, read-only one is in the way.
         let dir = tempfile::tempdir().unwrap();
-        let tasks = np.unwrap_or(1);
-        let record = dir.path().join(format!("{name}-np_{tasks:04}.json"));
+        // Its NNNN is the tasks; a node test's, its files' (the threads): learnt from a run.
+        let count = match np {
+            Some(tasks) => tasks,
+            None => {
+                let mut probe = Launch::direct(&program).timeout(Duration::from_secs(20));
+                for (k, v) in SMALL.iter().filter(|(k, _)| help_vars.iter().any(|h| h == k)) {
+                    probe = probe.env(k, v);
+                }
+                let files = probe.run().files();
+                let json = files.iter().find(|f| f.ends_with(".json")).expect("a run record");
+                json.rsplit_once("-np_").and_then(|(_, n)| n[..4].parse().ok()).unwrap()
+            }
+        };
+        let record = dir.path().join(format!("{name}-np_{count:04}.json"));
         std::fs::write(&record, "{}").unwrap();
         let mut perms = std::fs::metadata(&record).unwrap().permissions();
         perms.set_readonly(true);
