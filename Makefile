@@ -51,7 +51,7 @@ EXTRA_BINS := rayon_overhead posix_io
 GPU_BINS := gpu_dgemm gpu_sgemm \
 	gpu_in_pinned gpu_out_pinned gpu_inout_pinned gpu_in_nopin gpu_out_nopin gpu_inout_nopin \
 	$(foreach m,alloc keep,$(foreach a,al noal,$(foreach d,in out inout,gpu_$(m)_$(a)_$(d))))
-SUITE_BINS := IMB-MPI1 IMB-NBC IMB-RMA IMB-P2P IMB-MT IMB-EXT IMB-IO b_eff b_eff_io com laten rma allred globalop
+SUITE_BINS := IMB-MPI1 IMB-NBC IMB-MPI4 IMB-RMA IMB-P2P IMB-MT IMB-EXT IMB-IO b_eff b_eff_io com laten rma allred globalop
 TOOL_BINS := paw-report
 BINS := $(CORE_BINS) $(P2P_BINS) $(COL_BINS) $(MPI4_BINS) $(BLAS_BINS) $(EXTRA_BINS) $(GPU_BINS) $(SUITE_BINS) \
 	$(TOOL_BINS)

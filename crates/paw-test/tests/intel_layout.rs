@@ -2,14 +2,15 @@
 //! paw's alike: for the same benchmarks and process count, the same names (with a
 //! stencil's grid), process counts, modes, column heads and invalid-count lines. The
 //! excerpts in intel-2021/ are blocks of Intel's programs' output (built outside the
-//! project, run with Open MPI 4.1), kept with two rows each; IMB-MT's in full.
+//! project, run with Open MPI 4.1; IMB-MPI4 with MPICH 4), kept with two rows each; IMB-MT's
+//! and IMB-MPI4's in full.
 
 use paw_test::binaries::bin;
 use paw_test::imb::parse;
 use paw_test::Launch;
 
 /// (binary, excerpt, processes, arguments of paw's run).
-const CASES: [(&str, &str, usize, &str); 6] = [
+const CASES: [(&str, &str, usize, &str); 7] = [
     ("IMB-MPI1", "mpi1-np2.txt", 2, "Uniband Biband -msglog 0:1"),
     ("IMB-NBC", "nbc-np2.txt", 2, "Ialltoall Iallreduce Ibarrier -msglog 0:1"),
     (
@@ -31,6 +32,12 @@ const CASES: [(&str, &str, usize, &str); 6] = [
         2,
         "PingPongMT UniBandMT BarrierMT AllReduceMT -count 1,2 -repeat 100",
     ),
+    (
+        "IMB-MPI4",
+        "mpi4-np2.txt",
+        2,
+        "Bcast_persist Allreduce_persist Barrier_persist Allreduce_persist_pure -msglog 0:1",
+    ),
 ];
 
 type Shape = (String, usize, usize, String, Vec<String>);
@@ -48,6 +55,10 @@ fn shapes(text: &str) -> (Vec<Shape>, Vec<String>) {
 #[test]
 fn intel_and_paw_outputs_read_alike() {
     for (name, excerpt, np, args) in CASES {
+        if name == "IMB-MPI4" && !paw_test::has_mpi4() {
+            eprintln!("IMB-MPI4: the library under test has no MPI-4 collectives; skipped");
+            continue;
+        }
         let path =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/intel-2021").join(excerpt);
         let intel = std::fs::read_to_string(&path).unwrap();

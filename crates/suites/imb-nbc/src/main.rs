@@ -5,8 +5,6 @@
 //! this suite is its table of kernels (kernels/); the CPU work the collectives overlap is
 //! paw-imb's `cpu`. See doc/imb-nbc.md.
 
-mod kernels;
-
 fn main() -> std::process::ExitCode {
-    paw_imb::run(&kernels::SUITE)
+    paw_imb::run(&paw_imb_nbc::kernels::SUITE)
 }

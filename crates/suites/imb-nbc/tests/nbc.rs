@@ -1,11 +1,13 @@
 //! IMB-NBC under mpirun: the parsed output must hold every default benchmark at every
 //! process count and length, today's repetitions, overlap recomputed from its columns by
-//! today's rule, t_min <= t_avg <= t_max for the pure twins, and clean checks.
+//! today's rule, t_min <= t_avg <= t_max for the pure twins, and clean checks. IMB-MPI4 (the
+//! persistent collectives, timed the same way) is held to the same, on an MPI-4 library.
 
 use paw_test::imb::{corrupted, repetitions, Block};
 use paw_test::Launch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_IMB-NBC");
+const MPI4: &str = env!("CARGO_BIN_EXE_IMB-MPI4");
 
 /// The default list in today's IMB's order: (name, reduction).
 const DEFAULT: [(&str, bool); 13] = [
@@ -32,7 +34,7 @@ fn lengths(hi: u32, reduction: bool) -> Vec<f64> {
 
 /// Lengths and repetitions (`-iter per_sample`, 40 MiB), and the table's own invariants.
 fn check_block(b: &Block, reduction: bool, hi: u32, per_sample: f64) {
-    let x = if b.name.starts_with("Ibarrier") {
+    let x = if b.name.starts_with("Ibarrier") || b.name.starts_with("Barrier_persist") {
         assert_eq!(b.rows.len(), 1, "{}: one row", b.name);
         vec![0.0]
     } else {
@@ -155,4 +157,50 @@ fn list_tags_the_pure_twins_and_bad_input_is_one_line() {
     bad.failure("unknown benchmark \"Iallreduce_impure\"");
     let bad = Launch::mpi(BIN, 2).args(["-window_size", "4"]).run();
     bad.failure("unknown option \"-window_size\"");
+}
+
+/// IMB-MPI4's default list, in today's IMB's order.
+const MPI4_DEFAULT: [&str; 13] = [
+    "Bcast_persist",
+    "Allgather_persist",
+    "Allgatherv_persist",
+    "Gather_persist",
+    "Gatherv_persist",
+    "Scatter_persist",
+    "Scatterv_persist",
+    "Alltoall_persist",
+    "Alltoallv_persist",
+    "Reduce_persist",
+    "Reduce_scatter_persist",
+    "Allreduce_persist",
+    "Barrier_persist",
+];
+
+/// IMB-MPI4: the thirteen persistent collectives in today's order, IMB-NBC's tables and
+/// rules, clean checks and a flipped byte caught; on a library without MPI-4 one line and
+/// status 2.
+#[test]
+fn mpi4_runs_the_persistent_collectives_or_refuses_without_mpi_4() {
+    if !paw_test::has_mpi4() {
+        let out = Launch::mpi(MPI4, 2).run();
+        out.failure("IMB-MPI4 needs an MPI-4 library");
+        assert_eq!(out.code, Some(2), "{}", out.report());
+        assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
+        return;
+    }
+    let (out, blocks) = paw_test::imb::run(MPI4, 2, "-msglog 0:10 -iter 40 -check");
+    assert!(out.stdout.contains("MPI-4 part"), "{}", out.report());
+    let names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, MPI4_DEFAULT);
+    for b in &blocks {
+        assert!(b.col("defects").iter().all(|&d| d == 0.0), "{}: {:?}", b.name, b.rows);
+        let reduction = b.name.contains("educe");
+        check_block(b, reduction, 10, 40.0);
+    }
+    let args =
+        ["-check", "-msglog", "0:3", "-iter", "10", "Allgather_persist", "Alltoallv_persist_pure"];
+    for b in corrupted(MPI4, 3, &args) {
+        let d = b.col("defects");
+        assert!(d[0] == 0.0 && d[1..].iter().all(|&x| x == 1.0), "{}: {d:?}", b.name);
+    }
 }

@@ -3,8 +3,11 @@
 //! [`BENCHMARKS`] in today's IMB's order. The collectives themselves are in [`ops`]; the
 //! timing around them, the same for all, is [`Nbc::measure`].
 
-mod ops;
+pub mod mpi4;
+pub mod ops;
+pub mod persist;
 
+use mpi_ext::persistent::Persistent;
 use ops::{Expected, Op};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, test_corruption, Buffer};
@@ -24,11 +27,22 @@ const PLAIN: &[Mode] = &[Mode::Plain];
 /// Barriers before each timed loop (N_BARR).
 const N_BARR: usize = 2;
 
-/// How an IMB-NBC benchmark runs its collective.
+/// How a benchmark posts its collective.
+#[derive(Debug, Clone, Copy)]
+pub enum Post {
+    /// IMB-NBC: the non-blocking collective posted, overlapped and waited for at every
+    /// iteration.
+    Immediate(Op),
+    /// IMB-MPI4: a persistent collective made once per length (untimed), then started,
+    /// overlapped and waited for at every iteration.
+    Persistent(persist::Init),
+}
+
+/// How an IMB-NBC or IMB-MPI4 benchmark runs its collective.
 #[derive(Debug, Clone, Copy)]
 pub struct Kernel {
-    /// Post, overlap, wait.
-    pub op: Op,
+    /// How the collective is posted.
+    pub post: Post,
     /// What the receive buffer holds afterwards.
     pub expect: Expected,
     /// Ireduce's overlap loop takes root i mod Q, as today's IMB's does; the others keep
@@ -95,6 +109,17 @@ const fn pair(
     unit: usize,
     memory: fn(usize, usize, usize) -> (usize, usize),
 ) -> [Benchmark; 2] {
+    posted(names, Post::Immediate(op), expect, unit, memory)
+}
+
+/// The overlap benchmark `name` and its `_pure` twin, posted by `post`.
+const fn posted(
+    names: [&'static str; 2],
+    post: Post,
+    expect: Expected,
+    unit: usize,
+    memory: fn(usize, usize, usize) -> (usize, usize),
+) -> [Benchmark; 2] {
     let overlap = Benchmark {
         name: names[0],
         class: Class::Collective,
@@ -105,7 +130,7 @@ const fn pair(
         overlap: true,
         default: true,
         memory,
-        kernel: Kernel { op, expect, cycle_root: false, sync: true },
+        kernel: Kernel { post, expect, cycle_root: false, sync: true },
     };
     let pure = Benchmark { name: names[1], overlap: false, default: false, ..overlap };
     [overlap, pure]
@@ -183,6 +208,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
 ];
 
 /// One benchmark prepared on one group.
+#[derive(Debug)]
 pub struct Nbc<'a> {
     b: &'static Benchmark,
     ctx: Ctx<'a>,
@@ -212,21 +238,57 @@ impl Nbc<'_> {
     /// Seconds per iteration.
     fn timed(&mut self, plan: &Plan, reps: usize, cycle: bool, between: &mut dyn FnMut()) -> f64 {
         let (ctx, k) = (&self.ctx, &self.b.kernel);
-        for _ in 0..N_BARR {
-            ctx.comm.barrier();
-        }
-        let mut t = 0.0;
-        for i in 0..reps {
-            let root = if cycle { i % ctx.q } else { 0 };
-            let start = paw_core::mpi::time();
-            (k.op)(ctx, &mut self.bufs, plan, root, between);
-            t += paw_core::mpi::time() - start;
-            if k.sync {
-                ctx.comm.barrier();
+        match k.post {
+            Post::Immediate(op) => timed_loop(ctx, k.sync, reps, cycle, &mut |root| {
+                op(ctx, &mut self.bufs, plan, root, between)
+            }),
+            Post::Persistent(init) => {
+                let mut request = init(ctx, &mut self.bufs, plan, 0);
+                timed_loop(ctx, k.sync, reps, false, &mut |_| overlapped(&mut request, between))
             }
         }
-        t / reps.max(1) as f64
     }
+
+    /// `n` untimed runs (a persistent collective made once for them).
+    fn untimed(&mut self, plan: &Plan, root: usize, n: usize) {
+        let (ctx, k) = (&self.ctx, &self.b.kernel);
+        match k.post {
+            Post::Immediate(op) => {
+                (0..n).for_each(|_| op(ctx, &mut self.bufs, plan, root, &mut || {}))
+            }
+            Post::Persistent(init) if n > 0 => {
+                let mut request = init(ctx, &mut self.bufs, plan, root);
+                (0..n).for_each(|_| request.run());
+            }
+            Post::Persistent(_) => {}
+        }
+    }
+}
+
+/// N_BARR barriers, then `reps` runs of `one` (given the root: i mod Q with `cycle`, else
+/// 0), each timed alone, a barrier after each with `sync`: seconds per run.
+fn timed_loop(ctx: &Ctx, sync: bool, reps: usize, cycle: bool, one: &mut dyn FnMut(usize)) -> f64 {
+    for _ in 0..N_BARR {
+        ctx.comm.barrier();
+    }
+    let mut t = 0.0;
+    for i in 0..reps {
+        let root = if cycle { i % ctx.q } else { 0 };
+        let start = paw_core::mpi::time();
+        one(root);
+        t += paw_core::mpi::time() - start;
+        if sync {
+            ctx.comm.barrier();
+        }
+    }
+    t / reps.max(1) as f64
+}
+
+/// A started persistent collective: `between` while it is in flight, then its completion.
+fn overlapped(request: &mut Persistent<'_>, between: &mut dyn FnMut()) {
+    request.start();
+    between();
+    request.wait();
 }
 
 impl Run for Nbc<'_> {
@@ -235,9 +297,7 @@ impl Run for Nbc<'_> {
     /// t_ovrl (post to completion) and t_CPU (the work alone).
     fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
         let plan = Plan::new(x, self.ctx.q);
-        for _ in 0..if self.warm_up { warm_ups(reps) } else { 0 } {
-            (self.b.kernel.op)(&self.ctx, &mut self.bufs, &plan, 0, &mut || {});
-        }
+        self.untimed(&plan, 0, if self.warm_up { warm_ups(reps) } else { 0 });
         let pure = self.timed(&plan, reps, false, &mut || {});
         if !self.b.overlap {
             return Ok(ProcessTimes { t: pure * 1e6, ..Default::default() });
@@ -260,13 +320,13 @@ impl Run for Nbc<'_> {
 
     /// One more run, root Q-1 for the rooted ones, into a poisoned receive buffer.
     fn check(&mut self, _: Mode, x: usize, _: usize) -> Result<u64, String> {
-        let (ctx, k) = (&self.ctx, &self.b.kernel);
-        let plan = Plan::new(x, ctx.q);
-        let root = ctx.q - 1;
-        let expect = (k.expect)(ctx.rank, ctx.q, &plan, root);
+        let plan = Plan::new(x, self.ctx.q);
+        let (q, rank) = (self.ctx.q, self.ctx.rank);
+        let root = q - 1;
+        let expect = (self.b.kernel.expect)(rank, q, &plan, root);
         self.bufs.recv.poison_against(&expect);
-        (k.op)(ctx, &mut self.bufs, &plan, root, &mut || {});
-        if x > 0 && test_corruption(ctx.rank) {
+        self.untimed(&plan, root, 1);
+        if x > 0 && test_corruption(rank) {
             self.bufs.recv.bytes_mut(1)[0] ^= 1;
         }
         Ok(defects(&expect, &self.bufs.recv) as u64)
@@ -300,17 +360,26 @@ pub static SUITE: Suite<Kernel> = Suite {
     general: paw_imb::General { warm_up: true, ..paw_imb::General::DRIVER },
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),
-    prologue,
+    prologue: nbc_prologue,
     start,
 };
 
-/// Measures the CPU work's rate on every process (once, before any benchmark); the header
-/// line gives rank 0's.
-fn prologue(
+/// IMB-NBC's prologue: the CPU-work line.
+fn nbc_prologue(
     o: &Options,
     world: &paw_core::mpi::topology::SimpleCommunicator,
 ) -> Result<String, String> {
-    if !o.benchmarks.iter().any(|&i| BENCHMARKS[i].overlap) {
+    prologue(o, world, BENCHMARKS)
+}
+
+/// Measures the CPU work's rate on every process (once, before any benchmark of `table`
+/// that overlaps); the header line gives rank 0's.
+fn prologue(
+    o: &Options,
+    world: &paw_core::mpi::topology::SimpleCommunicator,
+    table: &[Benchmark],
+) -> Result<String, String> {
+    if !o.benchmarks.iter().any(|&i| table[i].overlap) {
         return Ok(String::new());
     }
     let rate = paw_imb::cpu::rate();
