@@ -66,6 +66,10 @@ const WINDOW: usize = 64;
 const COUNTS: &str = "1,2,4,8";
 
 fn flags() -> Vec<Flag<Options>> {
+    let [csv, timeout] = paw_imb::options::paw_flags(
+        |o: &mut Options| o.csv = true,
+        |o: &mut Options, s| o.timeout = Some(s),
+    );
     vec![
         Flag::text(
             &["-thread_level"],
@@ -151,21 +155,8 @@ fn flags() -> Vec<Flag<Options>> {
         Flag::switch(&["-noheader"], "no banner before the tables", |o: &mut Options| {
             o.noheader = true
         }),
-        Flag::switch(
-            &["-csv"],
-            "also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with a JSON run \
-             record; setting PAW_OUTPUT_DIR does the same",
-            |o: &mut Options| o.csv = true,
-        )
-        .default("off"),
-        Flag::whole(
-            &["-timeout"],
-            "s",
-            "end the job when one length takes over s seconds (0: never)",
-            (0, u64::MAX),
-            |o: &mut Options, s| o.timeout = Some(s),
-        )
-        .default(format!("PAW_TIMEOUT, else {}", paw_core::vars::PAW_TIMEOUT.default)),
+        csv,
+        timeout,
         Flag::switch(&["-list"], "print the benchmarks", |o: &mut Options| o.list = true),
         Flag::help(&["-h", "-help", "--help"], "this help"),
     ]

@@ -262,7 +262,6 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
         ("", String::new())
     };
     let portion = if suite.io { "I/O portions" } else { "message lengths" };
-    let timeout = paw_core::vars::PAW_TIMEOUT.default;
     let mut flags =
         vec![
         Flag::whole(
@@ -449,22 +448,11 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
         ]);
     }
     flags.extend(general(suite));
+    flags.extend(paw_flags(
+        |d: &mut Draft| d.o.csv = true,
+        |d: &mut Draft, s| d.o.timeout = Some(s),
+    ));
     flags.extend([
-        Flag::switch(
-            &["-csv"],
-            "also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with a JSON run \
-             record; setting PAW_OUTPUT_DIR does the same",
-            |d: &mut Draft| d.o.csv = true,
-        )
-        .default("off"),
-        Flag::whole(
-            &["-timeout"],
-            "s",
-            "end the job when one length takes over s seconds (0: never)",
-            (0, u64::MAX),
-            |d: &mut Draft, s| d.o.timeout = Some(s),
-        )
-        .default(format!("PAW_TIMEOUT, else {timeout}")),
         Flag::switch(
             &["-list"],
             "print the benchmarks, those run only when named tagged (non-default)",
@@ -473,6 +461,30 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
         Flag::help(&["-h", "-help", "--help"], "this help"),
     ]);
     flags
+}
+
+/// The options paw adds to every IMB suite (IMB-MT's too): `-csv` and `-timeout`.
+pub fn paw_flags<D: 'static>(
+    csv: impl Fn(&mut D) + 'static,
+    timeout: impl Fn(&mut D, u64) + 'static,
+) -> [Flag<D>; 2] {
+    [
+        Flag::switch(
+            &["-csv"],
+            "also write each table as a CSV file into PAW_OUTPUT_DIR (or .), with a JSON run \
+             record; setting PAW_OUTPUT_DIR does the same",
+            csv,
+        )
+        .default("off"),
+        Flag::whole(
+            &["-timeout"],
+            "s",
+            "end the job when one length takes over s seconds (0: never)",
+            (0, u64::MAX),
+            timeout,
+        )
+        .default(format!("PAW_TIMEOUT, else {}", paw_core::vars::PAW_TIMEOUT.default)),
+    ]
 }
 
 /// Today's IMB's general options that `suite` takes ([`crate::General`]), with Intel's

@@ -337,7 +337,6 @@ impl Run for Nbc<'_> {
 pub static SUITE: Suite<Kernel> = Suite {
     name: "IMB-NBC",
     what: "MPI-NBC part",
-    edition: Edition::V2021,
     timed: "per benchmark, process count and length, on each active process: untimed warm-up \
             runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; \
             then n iterations, each timed from posting the non-blocking collective to its \
@@ -349,12 +348,25 @@ pub static SUITE: Suite<Kernel> = Suite {
                over the active processes; I<coll>: t_ovrl, t_pure and t_CPU of the process \
                with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - t_ovrl) / \
                max(t_pure, t_CPU), held to 0..100.",
+    benchmarks: BENCHMARKS,
+    prologue: nbc_prologue,
+    ..BASE
+};
+
+/// What IMB-NBC and IMB-MPI4 share: today's rules, IMB-MPI1's settings with the warm-up at
+/// every length inside the kernels, no modes, the same start.
+const BASE: Suite<Kernel> = Suite {
+    name: "",
+    what: "",
+    edition: Edition::V2021,
+    timed: "",
+    reported: "",
     settings: settings::Settings {
         n_warmup: 0,
         own_warm_up: Some(settings::WARM_UP_2021),
         ..settings::MESSAGE_PASSING
     },
-    benchmarks: BENCHMARKS,
+    benchmarks: &[],
     windows: false,
     io: false,
     general: paw_imb::General { warm_up: true, ..paw_imb::General::DRIVER },

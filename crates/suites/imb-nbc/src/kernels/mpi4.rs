@@ -4,11 +4,11 @@
 //! prologue refuses one that does not.
 
 use super::{
-    all_to_all, gathers, one_each, ops, persist, posted, prologue as cpu_line, scatters, start,
-    Benchmark, Kernel, Post,
+    all_to_all, gathers, one_each, ops, persist, posted, prologue as cpu_line, scatters, Benchmark,
+    Kernel, Post, BASE,
 };
-use paw_imb::settings::{self, FLOAT};
-use paw_imb::{Edition, Options, Suite};
+use paw_imb::settings::FLOAT;
+use paw_imb::{Options, Suite};
 
 const fn twins(
     names: [&'static str; 2],
@@ -147,7 +147,6 @@ pub const BENCHMARKS: &[Benchmark] = &[
 pub static SUITE: Suite<Kernel> = Suite {
     name: "IMB-MPI4",
     what: "MPI-4 part",
-    edition: Edition::V2021,
     timed: "per benchmark, process count and length, on each active process: the persistent \
             collective made (MPI_<coll>_init, untimed); untimed warm-up runs (a tenth of the \
             repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; then n iterations, \
@@ -160,19 +159,9 @@ pub static SUITE: Suite<Kernel> = Suite {
                t_pure over the active processes; <coll>_persist: t_ovrl, t_pure and t_CPU of \
                the process with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - \
                t_ovrl) / max(t_pure, t_CPU), held to 0..100.",
-    settings: settings::Settings {
-        n_warmup: 0,
-        own_warm_up: Some(settings::WARM_UP_2021),
-        ..settings::MESSAGE_PASSING
-    },
     benchmarks: BENCHMARKS,
-    windows: false,
-    io: false,
-    general: paw_imb::General { warm_up: true, ..paw_imb::General::DRIVER },
-    refuse_unrunnable: false,
-    shape: |_, _| Some(String::new()),
     prologue,
-    start,
+    ..BASE
 };
 
 /// Refuses a library without the MPI-4 persistent collectives (one line naming it and the
