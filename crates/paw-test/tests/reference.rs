@@ -25,13 +25,16 @@ fn p2p_send_into(dir: &Path, max: usize, btl: Option<&str>) {
 }
 
 #[test]
-fn a_reference_of_three_runs_passes_a_fourth_and_fails_tcp_bandwidth() {
+fn a_reference_of_five_runs_passes_a_sixth_and_fails_tcp_bandwidth() {
     let top = tempfile::tempdir().unwrap();
     let run = |name: &str| top.path().join(name).display().to_string();
-    for r in ["r1", "r2", "r3", "r4"] {
+    // Five runs: their median deviation, which sets the tolerance, is then that of the
+    // three closest; with three, one run that went astray here (256 KiB bandwidth moves
+    // by 15 % between runs on a noisy VM) widened it enough to pass a TCP run.
+    for r in ["r1", "r2", "r3", "r4", "r5", "r6"] {
         p2p_send_into(Path::new(&run(r)), 262144, None);
     }
-    let made = report(&["reference", &run("r1"), &run("r2"), &run("r3")]);
+    let made = report(&["reference", &run("r1"), &run("r2"), &run("r3"), &run("r4"), &run("r5")]);
     let reference = String::from_utf8_lossy(&made.stdout).into_owned();
     assert!(made.status.success(), "{reference}");
     assert!(reference.contains("runs = ["), "{reference}");
@@ -41,9 +44,9 @@ fn a_reference_of_three_runs_passes_a_fourth_and_fails_tcp_bandwidth() {
         let out = report(&["check", "--reference", file.to_str().unwrap(), dir]);
         (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
     };
-    let (code, text) = check(&run("r4"));
+    let (code, text) = check(&run("r6"));
     assert_eq!(code, Some(0), "{reference}\n{text}");
-    eprintln!("measured: a fourth run against the reference of three\n{reference}\n{text}");
+    eprintln!("measured: a sixth run against the reference of five\n{reference}\n{text}");
 
     if paw_test::is_open_mpi() {
         p2p_send_into(Path::new(&run("tcp")), 262144, Some("self,tcp"));
