@@ -27,18 +27,6 @@ impl Lookup for ProcessEnv {
     }
 }
 
-/// The settings in effect: the process environment, and the variables the command line's
-/// OSU-style options set ([`crate::osu`]; a variable set both ways and differently is
-/// refused at start-up, so either may answer).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Settings;
-
-impl Lookup for Settings {
-    fn get(&self, name: &str) -> Option<String> {
-        std::env::var(name).ok().or_else(|| crate::osu::given(name).map(|g| g.value.clone()))
-    }
-}
-
 impl<F: Fn(&str) -> Option<String>> Lookup for F {
     fn get(&self, name: &str) -> Option<String> {
         self(name)

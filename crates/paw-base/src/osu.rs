@@ -1,11 +1,10 @@
 //! OSU's options on paw's own binaries. Each is one more spelling of paw's variables
 //! ([`vars::SPELLINGS`]): `-m 1:4M` sets MIN_P2P_SIZE and MAX_P2P_SIZE, `-i` NLOOP, `-x`
 //! PAW_WARMUP, `-z` PAW_TAIL, `-c` PAW_CHECK. A binary takes the options whose variables it
-//! reads. The values given are read through [`crate::config::Settings`] as the
-//! environment's are; a variable set both ways to different values is refused.
+//! reads. The values given are read through [`Settings`] as the environment's are; a
+//! variable set both ways to different values is refused.
 
 use crate::config::{self, Lookup};
-use crate::spec::Spec;
 use crate::vars::{self, Accepts, Sets, Spelling, Var};
 use std::sync::OnceLock;
 
@@ -21,6 +20,18 @@ pub struct Given {
 }
 
 static GIVEN: OnceLock<Vec<Given>> = OnceLock::new();
+
+/// The settings in effect: the process environment, and the variables the command line's
+/// options set (a variable set both ways and differently is refused at start-up, so either
+/// may answer).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings;
+
+impl Lookup for Settings {
+    fn get(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok().or_else(|| given(name).map(|g| g.value.clone()))
+    }
+}
 
 /// Makes `given` the command line's settings for the rest of the process (the first call
 /// decides).
@@ -38,11 +49,12 @@ pub fn all() -> &'static [Given] {
     GIVEN.get().map_or(&[], |g| g.as_slice())
 }
 
-/// The options a benchmark takes: those whose variables it all reads, one per spelling.
-pub fn offered(spec: &Spec) -> Vec<&'static Spelling> {
+/// The options a benchmark that reads the variables `reads` says it reads takes: those
+/// whose variables it all reads, one per spelling.
+pub fn offered(reads: &dyn Fn(&str) -> bool) -> Vec<&'static Spelling> {
     let mut out: Vec<&'static Spelling> = Vec::new();
     for s in vars::SPELLINGS {
-        let read = s.sets.vars().iter().all(|v| spec.reads_var(v.name));
+        let read = s.sets.vars().iter().all(|v| reads(v.name));
         if read && !out.iter().any(|o| o.short == s.short) {
             out.push(s);
         }
@@ -51,9 +63,9 @@ pub fn offered(spec: &Spec) -> Vec<&'static Spelling> {
 }
 
 /// The options of `-h`: one line each, with the variables they set.
-pub fn help_lines(spec: &Spec) -> String {
+pub fn help_lines(reads: &dyn Fn(&str) -> bool) -> String {
     let mut out = String::new();
-    for s in offered(spec) {
+    for s in offered(reads) {
         let synopsis = format!("{} {}", s.short, s.value);
         let sets = match s.sets {
             Sets::Value(v) => format!("{}={}", v.name, s.value),
@@ -65,25 +77,30 @@ pub fn help_lines(spec: &Spec) -> String {
     out
 }
 
-/// Reads the arguments (without the program name): `None` for `-h`/`--help`, else the
-/// variables the options set; an error is one line naming the argument and what is taken.
-pub fn parse(spec: &Spec, args: &[String]) -> Result<Option<Vec<Given>>, String> {
+/// Reads the arguments (without the program name) of the benchmark `name` that reads the
+/// variables `reads` says: `None` for `-h`/`--help`, else the variables the options set; an
+/// error is one line naming the argument and what is taken.
+pub fn parse(
+    name: &str,
+    reads: &dyn Fn(&str) -> bool,
+    args: &[String],
+) -> Result<Option<Vec<Given>>, String> {
     if args.iter().any(|a| a == "-h" || a == "--help") {
         return Ok(None);
     }
-    let offered = offered(spec);
+    let offered = offered(reads);
     let mut given: Vec<Given> = Vec::new();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let Some((spelling, attached)) = match_option(&offered, arg) else {
-            return Err(unknown(spec, &offered, arg));
+            return Err(unknown(name, &offered, arg));
         };
         let value = match (spelling.value.is_empty(), attached) {
             (true, None) => String::new(),
             (true, Some(a)) => return Err(switch_with_value(spelling, arg, a)),
             (false, Some(a)) => a.to_string(),
             (false, None) => rest.next().cloned().ok_or_else(|| {
-                format!("{arg}: takes a value, {} (see {} -h)", spelling.value, spec.name)
+                format!("{arg}: takes a value, {} (see {name} -h)", spelling.value)
             })?,
         };
         let typed =
@@ -190,21 +207,19 @@ fn checked(var: &Var, text: &str) -> Result<String, String> {
     }
 }
 
-fn unknown(spec: &Spec, offered: &[&Spelling], arg: &str) -> String {
+fn unknown(name: &str, offered: &[&Spelling], arg: &str) -> String {
     if offered.is_empty() {
         return format!(
-            "unknown argument {arg:?}; {} takes no arguments except -h/--help (settings are \
-             environment variables)",
-            spec.name
+            "unknown argument {arg:?}; {name} takes no arguments except -h/--help (settings \
+             are environment variables)"
         );
     }
     let list: Vec<String> =
         offered.iter().map(|s| format!("{} {}", s.short, s.value).trim_end().to_string()).collect();
     format!(
-        "unknown argument {arg:?}; {} takes {} and -h (OSU's spellings of its variables; see {} -h)",
-        spec.name,
-        list.join(", "),
-        spec.name
+        "unknown argument {arg:?}; {name} takes {} and -h (OSU's spellings of its variables; \
+         see {name} -h)",
+        list.join(", ")
     )
 }
 
@@ -221,7 +236,7 @@ fn vars_named(name: &str) -> Option<&'static Var> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{Check, Files, Ranks};
+    use crate::spec::{Check, Files, Ranks, Spec};
     use crate::team::Combine;
 
     const SPEC: Spec = Spec {
@@ -238,6 +253,14 @@ mod tests {
 
     fn args(a: &str) -> Vec<String> {
         a.split_whitespace().map(String::from).collect()
+    }
+
+    fn parse(spec: &Spec, args: &[String]) -> Result<Option<Vec<Given>>, String> {
+        super::parse(spec.name, &|v| spec.reads_var(v), args)
+    }
+
+    fn offered(spec: &Spec) -> Vec<&'static Spelling> {
+        super::offered(&|v| spec.reads_var(v))
     }
 
     fn set(a: &str) -> Vec<(&'static str, String)> {
@@ -305,6 +328,6 @@ mod tests {
         assert_eq!(short(&SPEC), ["-m", "-i", "-x", "-z", "-c"]);
         let col = Spec { vars: &[vars::COL_SIZES, vars::MEASURE], ..SPEC };
         assert_eq!(short(&col), ["-m", "-i", "-x"]);
-        assert!(help_lines(&col).contains("MIN_COL_SIZE=MIN and MAX_COL_SIZE=MAX"));
+        assert!(help_lines(&|v| col.reads_var(v)).contains("MIN_COL_SIZE=MIN and MAX_COL_SIZE=MAX"));
     }
 }

@@ -221,7 +221,7 @@ impl Spec {
 
     /// The full `-h` text.
     pub fn help_text(&self) -> String {
-        let options = osu::help_lines(self);
+        let options = osu::help_lines(&|v| self.reads_var(v));
         let mut vars = String::new();
         for v in self.reads() {
             let (accepts, default) = (v.accepts.describe(), v.default);
@@ -257,7 +257,7 @@ impl Spec {
     /// benchmark takes ([`osu::parse`]).
     pub fn read_args(&self, args: impl IntoIterator<Item = String>) -> Args {
         let args: Vec<String> = args.into_iter().collect();
-        match osu::parse(self, &args) {
+        match osu::parse(self.name, &|v| self.reads_var(v), &args) {
             Ok(Some(given)) => Args::Run(given),
             Ok(None) => Args::Help,
             Err(e) => Args::Bad(e),

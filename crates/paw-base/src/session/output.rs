@@ -5,10 +5,11 @@
 use super::Session;
 use crate::about::one_line;
 use crate::bench::Bench;
-use crate::config::{Loops, Settings, Until};
+use crate::config::{Loops, Until};
 use crate::dat::{self, Column, DatFile, DatSpec, Layout, Place, Table};
 use crate::error::{Error, Result};
 use crate::meta::{self};
+use crate::osu::Settings;
 use crate::record::{Ledger, Setting};
 use crate::spec::Check;
 use crate::team::Team;

@@ -4,9 +4,10 @@
 use super::Session;
 use crate::bench::{Bench, Singles, Tail, Timing};
 use crate::calib::{Calibration, Policy};
-use crate::config::{self, Family, Lookup, Loops, ProcessEnv, Settings, SizeRange, Until};
+use crate::config::{self, Family, Lookup, Loops, ProcessEnv, SizeRange, Until};
 use crate::error::{Error, Result};
 use crate::meta::{self};
+use crate::osu::Settings;
 use crate::spec::Check;
 use crate::team::{Combine, Team};
 use crate::vars::{Accepts, Unread, Var};
