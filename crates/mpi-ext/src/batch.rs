@@ -5,8 +5,10 @@
 //! what its closure adds, then waits for all of it; buffers must live for the batch's
 //! lifetime parameter, which outlives the call, so MPI never writes freed memory.
 
+use crate::region::{Bytes, BytesMut};
 use crate::{count, datatype, Plain};
 use mpi::datatype::Equivalence;
+use mpi::datatype::{Collection, Pointer, PointerMut};
 use mpi::ffi;
 use mpi::topology::Process;
 use mpi::traits::*;
@@ -63,6 +65,45 @@ impl<'b> Posting<'_, 'b> {
                 to.rank(),
                 tag,
                 to.as_raw(),
+                &mut req,
+            )
+        };
+        self.requests.push(req);
+    }
+
+    /// MPI_Isend of `buf` (host or device memory, see [`crate::region`]) to `to` with `tag`.
+    pub fn isend_bytes(&mut self, to: &Process<'_>, buf: Bytes<'b>, tag: i32) {
+        let mut req = null_request();
+        // SAFETY: `buf` is valid for 'b (its maker's promise), which outlives the Waitall
+        // in drop; `req` is stored and completed by that Waitall.
+        unsafe {
+            ffi::MPI_Isend(
+                buf.pointer(),
+                buf.count(),
+                datatype::<u8>(),
+                to.rank(),
+                tag,
+                to.as_raw(),
+                &mut req,
+            )
+        };
+        self.requests.push(req);
+    }
+
+    /// MPI_Irecv into `buf` (host or device memory, see [`crate::region`]) from `from`
+    /// with `tag`.
+    pub fn irecv_bytes(&mut self, from: &Process<'_>, mut buf: BytesMut<'b>, tag: i32) {
+        let mut req = null_request();
+        // SAFETY: `buf` is exclusive for 'b (its maker's promise), which outlives the
+        // Waitall in drop, so nothing else touches it while MPI writes bytes into it.
+        unsafe {
+            ffi::MPI_Irecv(
+                buf.pointer_mut(),
+                buf.count(),
+                datatype::<u8>(),
+                from.rank(),
+                tag,
+                from.as_raw(),
                 &mut req,
             )
         };

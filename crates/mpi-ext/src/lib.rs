@@ -12,6 +12,8 @@
 //! - [`collective`]: MPI_Reduce_scatter (the form with a count per rank).
 //! - [`persistent`]: MPI-4 persistent collectives (MPI_Allreduce_init, MPI_Bcast_init), where
 //!   the library has them.
+//! - [`region`]: message buffers by address ([`region::Bytes`], [`region::BytesMut`]): host
+//!   slices, or GPU memory passed to a CUDA-aware library.
 //! - [`threads`]: communicators shared by threads, at MPI_THREAD_MULTIPLE only.
 //! - [`topology`]: MPI_Dims_create (a balanced grid of processes) and the neighbourhood
 //!   collectives MPI_Neighbor_allgather and MPI_Neighbor_alltoall.
@@ -23,6 +25,7 @@ pub mod batch;
 pub mod collective;
 pub mod io;
 pub mod persistent;
+pub mod region;
 pub mod rma;
 pub mod threads;
 pub mod topology;
@@ -69,4 +72,22 @@ pub fn error_string(code: c_int) -> String {
     }
     buf.truncate(len.clamp(0, buf.len() as c_int) as usize);
     String::from_utf8_lossy(&buf).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The MPI library's own answer to "may MPI calls take CUDA device memory?": the result of
+/// `MPIX_Query_cuda_support()` (Open MPI, MPICH 4, Intel MPI) after MPI_Init, or `None`
+/// when the library has no such function. The symbol is looked up at run time, so one
+/// build serves libraries with and without it.
+pub fn cuda_support() -> Option<bool> {
+    const NAME: &std::ffi::CStr = c"MPIX_Query_cuda_support";
+    // SAFETY: dlsym with RTLD_DEFAULT searches the loaded objects for a symbol name given
+    // as a NUL-terminated string; it returns null when there is none.
+    let symbol = unsafe { libc::dlsym(libc::RTLD_DEFAULT, NAME.as_ptr()) };
+    if symbol.is_null() {
+        return None;
+    }
+    // SAFETY: the MPI libraries declare it `int MPIX_Query_cuda_support(void)`; it only
+    // reads the library's state, valid after MPI_Init.
+    let query: extern "C" fn() -> c_int = unsafe { std::mem::transmute(symbol) };
+    Some(query() != 0)
 }

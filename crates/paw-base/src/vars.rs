@@ -220,6 +220,11 @@ var!(
     "1: a variable that looks like paw's but is not read is an error, not a warning",
     Accepts::Whole(0, 1)
 );
+var!(
+    PAW_BUFFER,
+    "host",
+    "where message buffers live: host (malloc), device (GPU memory, cuMemAlloc, on the GPU of the task's node-local rank) or managed (cuMemAllocManaged); two values, e.g. device,host, place the first half of the tasks (the pairs' first tasks) and the second half (OSU's D H)"
+);
 var!(OPENBLAS_NUM_THREADS, "all cores", "threads OpenBLAS uses");
 var!(OMP_NUM_THREADS, "all cores", "threads, when the more specific variable is unset");
 var!(RAYON_NUM_THREADS, "all cores", "threads of the rayon pool");
@@ -245,6 +250,8 @@ pub const MEASURE: &[Var] =
 pub const COMBINE: &[Var] = &[PAW_COMBINE];
 /// PAW_TAIL (latency tests with percentile columns).
 pub const TAIL: &[Var] = &[PAW_TAIL];
+/// PAW_BUFFER (tests that can pass GPU memory to MPI).
+pub const BUFFER: &[Var] = &[PAW_BUFFER];
 /// PAW_CHECK (benchmarks with [`crate::Check::Data`]).
 pub const CHECK: &[Var] = &[PAW_CHECK];
 /// OPENBLAS_NUM_THREADS, OMP_NUM_THREADS (BLAS benchmarks).
@@ -264,6 +271,7 @@ pub const OWN: &[&[Var]] = &[
     MEASURE,
     COMBINE,
     TAIL,
+    BUFFER,
     CHECK,
     EVERY,
 ];

@@ -12,7 +12,8 @@ use crate::{failed, Gpu};
 use cudarc::driver::{result, sys};
 use paw_base::Result;
 
-/// Device memory from cuMemAlloc (not a stream-ordered pool), freed on drop.
+/// Device memory from cuMemAlloc (not a stream-ordered pool), or managed memory from
+/// cuMemAllocManaged, freed on drop.
 #[derive(Debug)]
 pub struct DeviceBuffer {
     gpu: Gpu,
@@ -31,8 +32,22 @@ impl DeviceBuffer {
         Ok(DeviceBuffer { gpu: gpu.clone(), ptr, len })
     }
 
-    /// The device address.
-    pub(crate) fn ptr(&self) -> sys::CUdeviceptr {
+    /// `len` bytes of managed memory (cuMemAllocManaged, attached globally: any device
+    /// and the host may touch it), every byte written (0xa5) through a copy.
+    pub fn managed(gpu: &Gpu, len: usize) -> Result<DeviceBuffer> {
+        gpu.bind()?;
+        let flags = sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL;
+        // SAFETY: a plain allocation in the current context (bound just above).
+        let ptr = unsafe { result::malloc_managed(len.max(1), flags) }
+            .map_err(|e| failed(&format!("allocating {len} bytes of managed memory"), e))?;
+        let mut buf = DeviceBuffer { gpu: gpu.clone(), ptr, len };
+        copy_in(&mut buf, &vec![0xa5; len])?;
+        Ok(buf)
+    }
+
+    /// The device address (unified: the same number in every context and on the host),
+    /// for calls that take device pointers, such as MPI's with a CUDA-aware library.
+    pub fn address(&self) -> sys::CUdeviceptr {
         self.ptr
     }
 

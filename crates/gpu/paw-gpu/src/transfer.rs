@@ -206,7 +206,7 @@ impl Lane {
         };
         let bytes = host.bytes_mut();
         let (host_ptr, host_len) = (bytes.as_mut_ptr(), bytes.len());
-        let (dev, dev_len) = kept.as_ref().map_or((0, 0), |d| (d.ptr(), d.len()));
+        let (dev, dev_len) = kept.as_ref().map_or((0, 0), |d| (d.address(), d.len()));
         Ok(Lane {
             gpu: gpu.clone(),
             _host: host,

@@ -5,15 +5,16 @@
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Paw, Spec};
-use paw_mpi::Sweep;
+use paw_core::{check, Paw, Spec};
+use paw_mpi::{Bytes, BytesMut, Sweep};
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_a2a",
     "MPI_Alltoall of SIZE bytes between every pair of tasks (PAW 1.6 section 7.1, IMB's loop)",
     "MPI_Alltoall",
     "bytes each task sends to each task",
-    "a2a"
+    "a2a",
+    ::paw_core::vars::BUFFER
 );
 
 fn main() -> std::process::ExitCode {
@@ -22,17 +23,21 @@ fn main() -> std::process::ExitCode {
         let (sweep, _) = Sweep::collective(&paw, &[])?;
         let most = sweep.largest();
         let (p, me) = (paw.size(), paw.rank() as usize);
-        let call = |send: &[u8], recv: &mut [u8]| paw.world().all_to_all_into(send, recv);
+        let call = |send: Bytes, mut recv: BytesMut| paw.world().all_to_all_into(&send, &mut recv);
+        let mut buffers = (sweep.memory().alloc(most * p)?, sweep.memory().alloc(most * p)?);
         sweep.run(
-            &mut (buffer(most * p), buffer(most * p)),
-            |(send, recv), n| call(&send[..n * p], &mut recv[..n * p]),
+            &mut buffers,
+            |(send, recv), n| call(send.at(n * p), recv.at_mut(n * p)),
             |(send, recv), c| {
                 // Block j goes from this task to task j: its pattern names both ends.
-                for (to, block) in send[..c.n * p].chunks_exact_mut(c.n).enumerate() {
-                    check::fill(block, (me * p + to) as i32, c.size, c.seq);
-                }
-                call(&send[..c.n * p], &mut recv[..c.n * p]);
-                check::blocks(&recv[..c.n * p], c.n, |from| (from * p + me) as i32, c.size, c.seq)
+                send.write(c.n * p, |s| {
+                    for (to, block) in s.chunks_exact_mut(c.n).enumerate() {
+                        check::fill(block, (me * p + to) as i32, c.size, c.seq);
+                    }
+                });
+                call(send.at(c.n * p), recv.at_mut(c.n * p));
+                let got = recv.read(c.n * p);
+                check::blocks(&got, c.n, |from| (from * p + me) as i32, c.size, c.seq)
             },
         )
     })

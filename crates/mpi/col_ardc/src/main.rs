@@ -6,15 +6,16 @@
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Paw, Spec};
-use paw_mpi::Sweep;
+use paw_core::{check, Paw, Spec};
+use paw_mpi::{Bytes, BytesMut, Sweep};
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_ardc",
     "MPI_Allreduce (MPI_SUM over MPI_UINT8_T) of SIZE bytes (PAW 1.6 section 7.1, IMB's loop)",
     "MPI_Allreduce (MPI_SUM over MPI_UINT8_T)",
     "bytes of the vector reduced",
-    "ardc"
+    "ardc",
+    ::paw_core::vars::BUFFER
 );
 
 fn main() -> std::process::ExitCode {
@@ -23,16 +24,17 @@ fn main() -> std::process::ExitCode {
         let (sweep, _) = Sweep::collective(&paw, &[])?;
         let most = sweep.largest();
         let (p, tasks) = (paw.size() as i32, paw.size());
-        let call = |send: &[u8], recv: &mut [u8]| {
-            paw.world().all_reduce_into(send, recv, SystemOperation::sum())
+        let call = |send: Bytes, mut recv: BytesMut| {
+            paw.world().all_reduce_into(&send, &mut recv, SystemOperation::sum())
         };
+        let mut buffers = (sweep.memory().alloc(most)?, sweep.memory().alloc(most)?);
         sweep.run(
-            &mut (buffer(most), buffer(most)),
-            |(send, recv), n| call(&send[..n], &mut recv[..n]),
+            &mut buffers,
+            |(send, recv), n| call(send.at(n), recv.at_mut(n)),
             |(send, recv), c| {
-                check::fill_summand(&mut send[..c.n], paw.rank(), c.size, c.seq, tasks);
-                call(&send[..c.n], &mut recv[..c.n]);
-                check::differences(&recv[..c.n], &check::sum_of(0..p, tasks, c.size, c.seq))
+                send.write(c.n, |s| check::fill_summand(s, paw.rank(), c.size, c.seq, tasks));
+                call(send.at(c.n), recv.at_mut(c.n));
+                check::differences(&recv.read(c.n), &check::sum_of(0..p, tasks, c.size, c.seq))
             },
         )
     })

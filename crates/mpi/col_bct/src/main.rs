@@ -5,15 +5,16 @@
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Paw, Spec};
-use paw_mpi::Sweep;
+use paw_core::{check, Paw, Spec};
+use paw_mpi::{BytesMut, Sweep};
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_bct",
     "MPI_Bcast of SIZE bytes from a root task (PAW 1.6 section 7.1, IMB's loop)",
     "MPI_Bcast from a root task",
     "bytes broadcast",
-    "bct"
+    "bct",
+    ::paw_core::vars::BUFFER
 );
 
 fn main() -> std::process::ExitCode {
@@ -21,17 +22,19 @@ fn main() -> std::process::ExitCode {
         let paw = Paw::init(&SPEC)?;
         let (sweep, roots) = Sweep::collective(&paw, &[])?;
         let most = sweep.largest();
-        let call =
-            |root: i32, data: &mut [u8]| paw.world().process_at_rank(root).broadcast_into(data);
+        let call = |root: i32, mut data: BytesMut| {
+            paw.world().process_at_rank(root).broadcast_into(&mut data)
+        };
+        let data = sweep.memory().alloc(most)?;
         sweep.run(
-            &mut (buffer(most), roots),
-            |(data, roots), n| call(roots.take(), &mut data[..n]),
+            &mut (data, roots),
+            |(data, roots), n| call(roots.take(), data.at_mut(n)),
             |(data, _), c| {
                 if paw.rank() == 0 {
-                    check::fill(&mut data[..c.n], 0, c.size, c.seq);
+                    data.write(c.n, |d| check::fill(d, 0, c.size, c.seq));
                 }
-                call(0, &mut data[..c.n]);
-                check::mismatches(&data[..c.n], 0, c.size, c.seq)
+                call(0, data.at_mut(c.n));
+                check::mismatches(&data.read(c.n), 0, c.size, c.seq)
             },
         )
     })

@@ -7,6 +7,7 @@ use paw_core::check;
 use paw_core::mpi::traits::*;
 use paw_core::schema::{BYTES, USEC};
 use paw_core::{vars, Axis, Check, Combine, DatSpec, Files, Paw, Policy, Ranks, Spec, Timing};
+use paw_mpi::memory::Memory;
 use paw_mpi::{send_pingpong, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
@@ -20,7 +21,7 @@ one-way latency = sample / (2 NLOOP), usec, {ranks} (PAW section \
 7).",
     ranks: Ranks::Exactly(2),
     combine: Combine::Min,
-    vars: &[vars::MEASURE, vars::COMBINE, vars::TAIL, vars::CHECK],
+    vars: &[vars::MEASURE, vars::COMBINE, vars::TAIL, vars::BUFFER, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: Files::Text("latency.dat (usec)"),
 };
@@ -30,8 +31,8 @@ fn main() -> std::process::ExitCode {
         let paw = Paw::init(&SPEC)?;
         let leader = paw.rank() == 0;
         let peer = paw.world().process_at_rank(1 - paw.rank());
-        let mut send = [0x5au8; 1];
-        let mut recv = [0u8; 1];
+        let memory = Memory::new(&paw)?;
+        let (mut send, mut recv) = (memory.alloc(1)?, memory.alloc(1)?);
 
         let mut bench = paw.bench(Timing::Batch { ops_per_iter: 2.0 }, Policy::Calibrated)?;
         let mut out = paw.dat(
@@ -40,20 +41,21 @@ fn main() -> std::process::ExitCode {
                 file: "latency.dat".into(),
                 x: Axis::new("message size", BYTES),
                 y: Axis::new("one-way latency", USEC),
-                notes: vec![],
+                notes: memory.notes(),
                 echo: true,
                 extra: bench.tail_columns(),
             },
         )?;
-        let m = bench.measure(1, || send_pingpong(leader, &peer, &send, &mut recv))?;
+        let (s, mut r) = (send.at(1), recv.at_mut(1));
+        let m = bench.measure(1, || send_pingpong(leader, &peer, &s, &mut r))?;
         let mut wrong = 0;
         if paw.checking() {
-            check::fill(&mut send, paw.rank(), 1, 0);
-            send_pingpong(leader, &peer, &send, &mut recv);
-            wrong = check::mismatches(&recv, 1 - paw.rank(), 1, 0);
+            send.write(1, |s| check::fill(s, paw.rank(), 1, 0));
+            send_pingpong(leader, &peer, &send.at(1), &mut recv.at_mut(1));
+            wrong = check::mismatches(&recv.read(1), 1 - paw.rank(), 1, 0);
         }
         let row = m.row(|t| t * 1e6).verdict(paw.verdict(wrong));
-        out.row_with(send.len(), &row, &m.tail(|t| t * 1e6));
+        out.row_with(1, &row, &m.tail(|t| t * 1e6));
         paw.checks_passed()
     })
 }

@@ -8,7 +8,7 @@ use mpi_ext::batch::Batch;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
 use paw_core::{vars, Check, Combine, Paw, Ranks, Spec, Timing};
-use paw_mpi::{Sweep, PAIR_CHECK};
+use paw_mpi::{Bytes, BytesMut, Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_isend_bidir",
@@ -23,7 +23,7 @@ time per exchange = sample / NLOOP, usec, {ranks} (PAW section 7); \
 bidirectional bandwidth per pair = 2 x SIZE / time per exchange, MB/s (MB = 2^20 B).",
     ranks: Ranks::Even,
     combine: Combine::Min,
-    vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
+    vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::BUFFER, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: paw_mpi::pair_files(
         "isend_bidir",
@@ -33,14 +33,14 @@ bidirectional bandwidth per pair = 2 x SIZE / time per exchange, MB/s (MB = 2^20
 };
 
 /// One exchange: both messages in flight at once, completed by one MPI_Waitall.
-fn exchange(batch: &mut Batch, leader: bool, partner: &Process<'_>, send: &[u8], recv: &mut [u8]) {
+fn exchange(batch: &mut Batch, leader: bool, partner: &Process<'_>, send: Bytes, recv: BytesMut) {
     batch.run(|b| {
         if leader {
-            b.isend(partner, send, 0);
-            b.irecv(partner, recv, 0);
+            b.isend_bytes(partner, send, 0);
+            b.irecv_bytes(partner, recv, 0);
         } else {
-            b.irecv(partner, recv, 0);
-            b.isend(partner, send, 0);
+            b.irecv_bytes(partner, recv, 0);
+            b.isend_bytes(partner, send, 0);
         }
     })
 }

@@ -8,7 +8,7 @@ use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
 use paw_core::{vars, Check, Combine, Paw, Ranks, Spec, Timing};
-use paw_mpi::{Sweep, PAIR_CHECK};
+use paw_mpi::{Bytes, BytesMut, Sweep, PAIR_CHECK};
 
 const SPEC: Spec = Spec {
     name: "p2p_isend_ping",
@@ -30,12 +30,12 @@ bandwidth per pair = SIZE / time per message, MB/s (MB = 2^20 B).",
 };
 
 /// One message from the leader to its partner.
-fn ping(leader: bool, partner: &Process<'_>, send: &[u8], recv: &mut [u8]) {
+fn ping(leader: bool, partner: &Process<'_>, send: Bytes<'_>, mut recv: BytesMut<'_>) {
     request::scope(|scope| {
         if leader {
-            partner.immediate_send(scope, send).wait_without_status();
+            partner.immediate_send(scope, &send).wait_without_status();
         } else {
-            partner.immediate_receive_into(scope, recv).wait_without_status();
+            partner.immediate_receive_into(scope, &mut recv).wait_without_status();
         }
     })
 }

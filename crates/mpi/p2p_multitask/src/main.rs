@@ -36,6 +36,8 @@ fn main() -> std::process::ExitCode {
         let sweep = Sweep::start(&paw, only, timing, &[])?.scaled((paw.size() / 2) as f64);
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
-        sweep.run_pair(true, |send, recv| isend_pingpong(pair.leader, &partner, send, recv))
+        sweep.run_pair(true, |send, mut recv| {
+            isend_pingpong(pair.leader, &partner, &send, &mut recv)
+        })
     })
 }

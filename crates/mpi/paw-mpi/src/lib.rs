@@ -4,6 +4,7 @@
 //! overlap measurement of the non-blocking collectives ([`nbc`]).
 #![warn(missing_docs)]
 
+pub mod memory;
 pub mod message_rate;
 pub mod nbc;
 pub mod neighbor;
@@ -15,7 +16,9 @@ mod sweep;
 
 pub use sweep::{Probe, Sweep};
 
+pub use mpi_ext::region::{Bytes, BytesMut};
 use paw_core::mpi::collective::SystemOperation;
+use paw_core::mpi::datatype::{Buffer, BufferMut};
 use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
@@ -170,7 +173,11 @@ pub const WINDOW_SIZE: Var = Var {
 /// One ping-pong of PAW Table 7.5: the leader runs MPI_Send then MPI_Recv, its partner
 /// MPI_Recv then MPI_Send.
 #[inline]
-pub fn send_pingpong(leader: bool, partner: &Process<'_>, send: &[u8], recv: &mut [u8]) {
+pub fn send_pingpong<S, R>(leader: bool, partner: &Process<'_>, send: &S, recv: &mut R)
+where
+    S: Buffer + ?Sized,
+    R: BufferMut + ?Sized,
+{
     if leader {
         partner.send(send);
         partner.receive_into(recv);
@@ -183,7 +190,11 @@ pub fn send_pingpong(leader: bool, partner: &Process<'_>, send: &[u8], recv: &mu
 /// One ping-pong of PAW Table 7.4: the leader runs MPI_Isend, MPI_Wait, MPI_Irecv,
 /// MPI_Wait; its partner MPI_Irecv, MPI_Wait, MPI_Isend, MPI_Wait.
 #[inline]
-pub fn isend_pingpong(leader: bool, partner: &Process<'_>, send: &[u8], recv: &mut [u8]) {
+pub fn isend_pingpong<S, R>(leader: bool, partner: &Process<'_>, send: &S, recv: &mut R)
+where
+    S: Buffer + ?Sized,
+    R: BufferMut + ?Sized,
+{
     request::scope(|scope| {
         if leader {
             partner.immediate_send(scope, send).wait_without_status();
@@ -222,7 +233,8 @@ macro_rules! pingpong_main {
                  per pair = SIZE / one-way time, MB/s (MB = 2^20 B).",
                 Min,
                 [::paw_core::vars::P2P_SIZES, ::paw_core::vars::MEASURE,
-                 ::paw_core::vars::COMBINE, ::paw_core::vars::TAIL, ::paw_core::vars::CHECK],
+                 ::paw_core::vars::COMBINE, ::paw_core::vars::TAIL, ::paw_core::vars::BUFFER,
+                 ::paw_core::vars::CHECK],
                 $crate::pair_files($stem, "one-way time", "bandwidth per pair")
             ),
             |spec| $crate::pingpong(spec, $crate::pingpong_main!(@call $kind))
@@ -235,15 +247,15 @@ macro_rules! pingpong_main {
         "MPI_Isend, MPI_Wait, MPI_Irecv, MPI_Wait, tasks n/2..n-1 MPI_Irecv, MPI_Wait, \
          MPI_Isend, MPI_Wait"
     };
-    (@call send) => { $crate::send_pingpong };
-    (@call isend) => { $crate::isend_pingpong };
+    (@call send) => { |l, p, s, mut r| $crate::send_pingpong(l, p, &s, &mut r) };
+    (@call isend) => { |l, p, s, mut r| $crate::isend_pingpong(l, p, &s, &mut r) };
 }
 
-/// Runs the ping-pong test `spec` describes with `kernel` ([`send_pingpong`] or
-/// [`isend_pingpong`]) between each task and its partner.
+/// Runs the ping-pong test `spec` describes with `kernel(leader, partner, send, recv)`
+/// ([`send_pingpong`] or [`isend_pingpong`]) between each task and its partner.
 pub fn pingpong(
     spec: &'static paw_core::Spec,
-    kernel: fn(bool, &Process<'_>, &[u8], &mut [u8]),
+    kernel: impl Fn(bool, &Process<'_>, Bytes<'_>, BytesMut<'_>),
 ) -> std::process::ExitCode {
     paw_core::main(spec.name, || {
         let paw = Paw::init(spec)?;

@@ -2,11 +2,11 @@
 //! windows of WINDOW_SIZE messages in flight per pair, one way or both ways at once. A main
 //! is one line, [`mrate_main!`](crate::mrate_main), which makes its Spec and calls [`main`].
 
-use crate::{window_size, Sweep};
+use crate::{window_size, Bytes, BytesMut, Sweep};
 use mpi_ext::batch::Batch;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Paw, Spec, Timing};
+use paw_core::{check, Paw, Spec, Timing};
 
 /// A message-rate test's SPEC and `main`: `mrate_main!(one_way|both_ways, name, PAW
 /// section, file stem)`.
@@ -41,7 +41,7 @@ macro_rules! mrate_main {
                 ),
                 Max,
                 [&[$crate::WINDOW_SIZE], ::paw_core::vars::P2P_SWEEP, ::paw_core::vars::MEASURE,
-                 ::paw_core::vars::COMBINE, ::paw_core::vars::CHECK],
+                 ::paw_core::vars::COMBINE, ::paw_core::vars::BUFFER, ::paw_core::vars::CHECK],
                 ::paw_core::Files::Sweep(::paw_core::SweepFiles {
                     stem: $stem,
                     time: "time per message",
@@ -86,23 +86,22 @@ pub fn main(spec: &'static Spec, both_ways: bool) -> std::process::ExitCode {
         // Receive slots: every task's both ways, the receivers' one way.
         let slots = if both_ways || !pair.leader { ws } else { 0 };
         let per_window = if both_ways { 2 * ws } else { ws };
-        let mut state = (
-            buffer(sizes.max as usize),
-            buffer(slots * sizes.max as usize),
-            Batch::with_capacity(per_window),
-        );
         let timing = Timing::Batch { ops_per_iter: per_window as f64 };
         let each = if both_ways { " and direction" } else { "" };
         let note = format!("WINDOW_SIZE = {ws} messages in flight per pair{each}");
         let sweep = Sweep::start(&paw, sizes, timing, &[&note])?.scaled((paw.size() / 2) as f64);
+        let memory = sweep.memory();
+        let max = sweep.range().max as usize;
+        let mut state =
+            (memory.alloc(max)?, memory.alloc(slots * max)?, Batch::with_capacity(per_window));
         let window = Window { leader: pair.leader, peer: &partner, ws, both_ways };
         sweep.run(
             &mut state,
-            |(send, recv, batch), n| window.run(batch, &send[..n], &mut recv[..slots * n]),
+            |(send, recv, batch), n| window.run(batch, send.at(n), recv.at_mut(slots * n)),
             |(send, recv, batch), p| {
-                check::fill(&mut send[..p.n], paw.rank(), p.size, p.seq);
-                window.run(batch, &send[..p.n], &mut recv[..slots * p.n]);
-                check::slots(&recv[..slots * p.n], p.n, pair.partner, p.size, p.seq)
+                send.write(p.n, |s| check::fill(s, paw.rank(), p.size, p.seq));
+                window.run(batch, send.at(p.n), recv.at_mut(slots * p.n));
+                check::slots(&recv.read(slots * p.n), p.n, pair.partner, p.size, p.seq)
             },
         )
     })
@@ -120,26 +119,26 @@ impl Window<'_> {
     /// Every send from the same buffer, every receive into its own slot of `slots`: one way,
     /// the leader's WINDOW_SIZE MPI_Isend against its partner's MPI_Irecv; both ways, each
     /// task's WINDOW_SIZE (MPI_Isend, MPI_Irecv) pairs, the partner's receive first.
-    fn run(&self, batch: &mut Batch, send: &[u8], slots: &mut [u8]) {
+    fn run(&self, batch: &mut Batch, send: Bytes<'_>, mut slots: BytesMut<'_>) {
         let (leader, peer) = (self.leader, self.peer);
         batch.run(|b| {
             if !self.both_ways && leader {
                 for _ in 0..self.ws {
-                    b.isend(peer, send, 0);
+                    b.isend_bytes(peer, send, 0);
                 }
                 return;
             }
-            for slot in slots.chunks_exact_mut(send.len()) {
+            for slot in slots.slots(send.len()) {
                 match (self.both_ways, leader) {
                     (true, true) => {
-                        b.isend(peer, send, 0);
-                        b.irecv(peer, slot, 0);
+                        b.isend_bytes(peer, send, 0);
+                        b.irecv_bytes(peer, slot, 0);
                     }
                     (true, false) => {
-                        b.irecv(peer, slot, 0);
-                        b.isend(peer, send, 0);
+                        b.irecv_bytes(peer, slot, 0);
+                        b.isend_bytes(peer, send, 0);
                     }
-                    _ => b.irecv(peer, slot, 0),
+                    _ => b.irecv_bytes(peer, slot, 0),
                 }
             }
         })

@@ -3,11 +3,13 @@
 //! with PAW_CHECK=1, and the two files its [`SweepFiles`] names. A binary gives its set-up,
 //! the timed calls and the check.
 
+use crate::memory::Memory;
 use crate::{collective_bench, Roots};
+use mpi_ext::region::{Bytes, BytesMut};
 use paw_core::schema::{BYTES, NONE, USEC};
 use paw_core::{
-    buffer, check, vars, Axis, Bench, Column, DatFile, DatSpec, Error, Extra, Family, Files,
-    Measurement, Paw, Policy, Second, SizeRange, SweepFiles, Timing, World, MB,
+    check, vars, Axis, Bench, Column, DatFile, DatSpec, Error, Extra, Family, Files, Measurement,
+    Paw, Policy, Second, SizeRange, SweepFiles, Timing, World, MB,
 };
 
 /// One data check's place: the size, its bytes as an index, its position in the sweep.
@@ -33,6 +35,7 @@ pub struct Sweep<'a> {
     time: DatFile,
     second: DatFile,
     scale: f64,
+    memory: Memory,
 }
 
 impl<'a> Sweep<'a> {
@@ -86,7 +89,9 @@ impl<'a> Sweep<'a> {
                 paw.spec().name
             )));
         };
+        let memory = Memory::new(paw)?;
         let mut notes: Vec<String> = notes.iter().map(|n| n.to_string()).collect();
+        notes.extend(memory.notes());
         let mut extra = vec![];
         if files.extra == Extra::Spread {
             notes.push(
@@ -133,12 +138,17 @@ impl<'a> Sweep<'a> {
             },
         )?;
         let warm_up = paw.spec().reads().any(|v| is_warm_up(v.name));
-        Ok(Sweep { paw, bench, sizes, warm_up, rounds, files, time, second, scale: 1.0 })
+        Ok(Sweep { paw, bench, sizes, warm_up, rounds, files, time, second, scale: 1.0, memory })
     }
 
     /// The sizes measured.
     pub fn range(&self) -> &SizeRange {
         &self.sizes
+    }
+
+    /// Where the message buffers are (PAW_BUFFER, where the binary reads it).
+    pub fn memory(&self) -> &Memory {
+        &self.memory
     }
 
     /// The largest buffer the sweep and its warm-up need, bytes.
@@ -206,25 +216,26 @@ impl<'a> Sweep<'a> {
 
 impl Sweep<'_> {
     /// Runs a pair test: `kernel(send, recv)` is one timed operation of a SIZE between this
-    /// task and its partner ([`Paw::pair`]), on buffers of that length. The check fills
-    /// `send` with this task's pattern, runs `kernel` once more and compares `recv` with the
-    /// partner's pattern: on both tasks where data moves `both_ways`, else on the partner
-    /// (the receiver) only.
+    /// task and its partner ([`Paw::pair`]), on buffers of that length in the memory
+    /// PAW_BUFFER names. The check fills `send` with this task's pattern, runs `kernel` once
+    /// more and compares `recv` with the partner's pattern: on both tasks where data moves
+    /// `both_ways`, else on the partner (the receiver) only.
     pub fn run_pair(
         self,
         both_ways: bool,
-        kernel: impl FnMut(&[u8], &mut [u8]),
+        kernel: impl FnMut(Bytes<'_>, BytesMut<'_>),
     ) -> paw_core::Result<()> {
         let (pair, rank) = (self.paw.pair(), self.paw.rank());
-        let mut state = (buffer(self.largest()), buffer(self.largest()), kernel);
+        let most = self.largest();
+        let mut state = (self.memory.alloc(most)?, self.memory.alloc(most)?, kernel);
         self.run(
             &mut state,
-            |(send, recv, kernel), n| kernel(&send[..n], &mut recv[..n]),
+            |(send, recv, kernel), n| kernel(send.at(n), recv.at_mut(n)),
             |(send, recv, kernel), p| {
-                check::fill(&mut send[..p.n], rank, p.size, p.seq);
-                kernel(&send[..p.n], &mut recv[..p.n]);
+                send.write(p.n, |s| check::fill(s, rank, p.size, p.seq));
+                kernel(send.at(p.n), recv.at_mut(p.n));
                 if both_ways || !pair.leader {
-                    check::mismatches(&recv[..p.n], pair.partner, p.size, p.seq)
+                    check::mismatches(&recv.read(p.n), pair.partner, p.size, p.seq)
                 } else {
                     0
                 }
