@@ -93,7 +93,7 @@ impl<'a> BytesMut<'a> {
 
     /// Its `n`-byte slots, one after another (the receive slots of a window).
     pub fn slots(&mut self, n: usize) -> impl Iterator<Item = BytesMut<'_>> {
-        let (ptr, count) = (self.ptr, if n == 0 { 0 } else { self.len / n });
+        let (ptr, count) = (self.ptr, self.len.checked_div(n).unwrap_or(0));
         // The pointer arithmetic stays inside the region: slot i ends at (i + 1) n <= len.
         (0..count).map(move |i| BytesMut {
             ptr: ptr.wrapping_add(i * n),

@@ -59,8 +59,14 @@ fn kind(list: &str, name: &str) -> Option<Kind> {
 /// range starts at 0 ([`zero_allowed`]).
 const ZERO_ALLOWED: &[&str] = &["PAW_MAX_TIME", "PAW_TOLERANCE"];
 /// Variables whose values are text, not numbers.
-const TEXT: &[&str] =
-    &["PAW_OUTPUT_DIR", "PAW_IO_DIR", "PAW_THREAD_LEVEL", "PAW_COMBINE", "PAW_FIXTURE"];
+const TEXT: &[&str] = &[
+    "PAW_OUTPUT_DIR",
+    "PAW_IO_DIR",
+    "PAW_THREAD_LEVEL",
+    "PAW_COMBINE",
+    "PAW_FIXTURE",
+    "PAW_BUFFER",
+];
 
 /// What every suite refuses: an unknown option (each parses its own command line) and an
 /// output directory that does not exist (each starts its run the same way; IMB's entries
@@ -159,6 +165,17 @@ fn paw_cases(
                 .env(&max, 8),
             );
         }
+    }
+    if vars.iter().any(|v| v == "PAW_BUFFER") {
+        cases.push(
+            Case::new("PAW_BUFFER not a placement", &["PAW_BUFFER=\"gpu\"", "accepted"])
+                .env("PAW_BUFFER", "gpu"),
+        );
+        // No GPU or no CUDA-aware MPI here: the library's answer, or the GPU, is missing.
+        cases.push(
+            Case::new("PAW_BUFFER=device without what it needs", &["PAW_BUFFER", "GPU"])
+                .env("PAW_BUFFER", "device,host"),
+        );
     }
     if let Some(np) = wrong_np {
         let mut c =

@@ -151,7 +151,12 @@ fn open_gpu(place: Place, local: usize) -> std::result::Result<Option<Gpu>, Stri
         return Ok(None);
     }
     let count = paw_gpu::devices().map_err(|e| format!("PAW_BUFFER={}: {e}", place.name()))?;
-    Gpu::open(local % count).map(Some).map_err(|e| e.to_string())
+    let gpu = Gpu::open(local % count).map_err(|e| e.to_string())?;
+    // The primary context must outlive MPI_Finalize, which still releases the library's
+    // streams and IPC mappings in it (Intel MPI fails there, or crashes, once the last
+    // reference is dropped): one reference is kept until the process ends.
+    std::mem::forget(gpu.clone());
+    Ok(Some(gpu))
 }
 
 #[derive(Debug)]
