@@ -219,3 +219,19 @@ impl MsgBuf {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placements_name_one_place_for_all_or_one_per_half() {
+        assert_eq!(placement("device"), Ok([Place::Device; 2]));
+        assert_eq!(placement("device,host"), Ok([Place::Device, Place::Host]));
+        assert_eq!(placement("managed, device"), Ok([Place::Managed, Place::Device]));
+        for bad in ["gpu", "", "device,host,host", "Device", "cuda"] {
+            let e = placement(bad).unwrap_err();
+            assert!(e.starts_with(&format!("PAW_BUFFER={bad:?}")) && e.contains("accepted"), "{e}");
+        }
+    }
+}
