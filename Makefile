@@ -10,7 +10,9 @@
 #   make plots      render every .dat under results/ to PNG
 #   make clean      remove build output and results/
 #
-# Variables: MPI (openmpi, the default, or mpich: Debian's MPICH, built into target/mpich/),
+# Variables: MPI (openmpi, the default; mpich: Debian's MPICH, built into target/mpich/;
+# impi, ompi5, mpich5: Intel MPI 2021.19, Open MPI 5.0.11, MPICH 5.0.2 from their Python
+# wheels, installed without root by scripts/mpi-wheel, built into target/<name>/),
 # MPIRUN (mpirun, mpiexec, srun ...), NP (tasks for the multi-task tests), MPIFLAGS (extra
 # launcher options), PREFIX, RESULTS, BLAS_MAX, IO_FILE_SIZE, GPU_MAX, GPU_BLAS_MAX,
 # TESTFLAGS (options for the test binaries, e.g. --nocapture to see the figures tests measure).
@@ -26,8 +28,35 @@ export CARGO_TARGET_DIR := $(CURDIR)/target/mpich
 export PAW_TEST_MPIRUN := mpiexec.mpich
 MPIRUN ?= mpiexec.mpich
 BINDIR := target/mpich/release
+else ifeq ($(MPI),impi)
+# Intel MPI from its wheel (scripts/mpi-wheel): MPICH's ABI, so built with Debian's MPICH
+# headers; its launcher puts Intel's libmpi.so.12 in place of libmpich.so.12.
+export MPICC := mpicc.mpich
+export CARGO_TARGET_DIR := $(CURDIR)/target/impi
+export PAW_TEST_MPIRUN := $(CURDIR)/target/mpi/impi/paw-mpirun
+MPIRUN ?= $(PAW_TEST_MPIRUN)
+BINDIR := target/impi/release
+else ifeq ($(MPI),ompi5)
+# Open MPI 5 from its wheel: its own compiler wrapper and library.
+WHEEL := $(CURDIR)/target/mpi/ompi5
+export OPAL_PREFIX := $(WHEEL)
+export LD_LIBRARY_PATH := $(WHEEL)/lib$(if $(LD_LIBRARY_PATH),:$(LD_LIBRARY_PATH))
+export MPICC := $(WHEEL)/bin/mpicc
+export CARGO_TARGET_DIR := $(CURDIR)/target/ompi5
+export PAW_TEST_MPIRUN := $(WHEEL)/paw-mpirun
+MPIRUN ?= $(PAW_TEST_MPIRUN)
+BINDIR := target/ompi5/release
+else ifeq ($(MPI),mpich5)
+# MPICH 5 from its wheel.
+WHEEL := $(CURDIR)/target/mpi/mpich5
+export LD_LIBRARY_PATH := $(WHEEL)/lib$(if $(LD_LIBRARY_PATH),:$(LD_LIBRARY_PATH))
+export MPICC := $(WHEEL)/bin/mpicc
+export CARGO_TARGET_DIR := $(CURDIR)/target/mpich5
+export PAW_TEST_MPIRUN := $(WHEEL)/paw-mpirun
+MPIRUN ?= $(PAW_TEST_MPIRUN)
+BINDIR := target/mpich5/release
 else
-$(error MPI=$(MPI): accepted values are openmpi and mpich)
+$(error MPI=$(MPI): accepted values are openmpi, mpich, impi, ompi5 and mpich5)
 endif
 NP ?= 2
 MPIFLAGS ?=
