@@ -6,6 +6,7 @@
 #   make extras     build, then run stream, rayon_overhead, posix_io into results/extras/
 #   make gpu        build, then run the GPU tests (cuBLAS GEMM, transfers) into results/gpu/
 #   make test       build and run every test (unit tests and mpirun launches)
+#   make smoke      build, then launch every binary once (np 2, small settings) and check its files
 #   make install    copy the benchmarks to $(PREFIX) (default ./bin)
 #   make plots      render every .dat under results/ to PNG
 #   make clean      remove build output and results/
@@ -92,7 +93,7 @@ IO_FILE_SIZE ?= 268435456
 GPU_MAX ?= 67108864
 GPU_BLAS_MAX ?= 4096
 
-.PHONY: all build deps core blas extras gpu install test plots clean
+.PHONY: all build deps core blas extras gpu install smoke test plots clean
 
 all: build
 
@@ -135,6 +136,11 @@ install: build
 	mkdir -p "$(PREFIX)"
 	for b in $(BINS); do install -m 0755 "$(BINDIR)/$$b" "$(PREFIX)/$$b"; done
 	@echo "installed $(BINS) into $(PREFIX)"
+
+# Every binary of the lists above launched once at np 2 with small settings, its files
+# checked (the every_binary test): a quick look at another MPI library (make smoke MPI=ompi5).
+smoke: build
+	$(CARGO) test $(CARGOFLAGS) -p paw-test --test every_binary -- $(TESTFLAGS)
 
 # The ReFrame library's test runs ReFrame from its own virtual environment (target/reframe-venv).
 test: build
