@@ -10,9 +10,11 @@ use crate::{count, datatype, Plain};
 use mpi::datatype::Equivalence;
 use mpi::datatype::{Collection, Pointer, PointerMut};
 use mpi::ffi;
+use mpi::ffi::MPI_Datatype;
 use mpi::topology::Process;
 use mpi::traits::*;
 use std::cell::Cell;
+use std::ffi::{c_int, c_void};
 use std::marker::PhantomData;
 
 /// Reusable storage for the requests of one batch.
@@ -54,60 +56,23 @@ impl std::fmt::Debug for Posting<'_, '_> {
 impl<'b> Posting<'_, 'b> {
     /// MPI_Isend of `buf` to `to` with `tag`.
     pub fn isend<T: Equivalence>(&mut self, to: &Process<'_>, buf: &'b [T], tag: i32) {
-        let mut req = null_request();
-        // SAFETY: `buf` is borrowed for 'b, which outlives the Waitall in drop; `req` is a
-        // valid out-parameter, stored and completed by that Waitall.
-        unsafe {
-            ffi::MPI_Isend(
-                buf.as_ptr().cast(),
-                count(buf.len()),
-                datatype::<T>(),
-                to.rank(),
-                tag,
-                to.as_raw(),
-                &mut req,
-            )
-        };
-        self.requests.push(req);
+        // SAFETY: `buf` is borrowed for 'b, which outlives the Waitall in drop.
+        unsafe { self.post_isend(to, buf.as_ptr().cast(), count(buf.len()), datatype::<T>(), tag) }
     }
 
     /// MPI_Isend of `buf` (host or device memory, see [`crate::region`]) to `to` with `tag`.
     pub fn isend_bytes(&mut self, to: &Process<'_>, buf: Bytes<'b>, tag: i32) {
-        let mut req = null_request();
         // SAFETY: `buf` is valid for 'b (its maker's promise), which outlives the Waitall
-        // in drop; `req` is stored and completed by that Waitall.
-        unsafe {
-            ffi::MPI_Isend(
-                buf.pointer(),
-                buf.count(),
-                datatype::<u8>(),
-                to.rank(),
-                tag,
-                to.as_raw(),
-                &mut req,
-            )
-        };
-        self.requests.push(req);
+        // in drop.
+        unsafe { self.post_isend(to, buf.pointer(), buf.count(), datatype::<u8>(), tag) }
     }
 
     /// MPI_Irecv into `buf` (host or device memory, see [`crate::region`]) from `from`
     /// with `tag`.
     pub fn irecv_bytes(&mut self, from: &Process<'_>, mut buf: BytesMut<'b>, tag: i32) {
-        let mut req = null_request();
         // SAFETY: `buf` is exclusive for 'b (its maker's promise), which outlives the
         // Waitall in drop, so nothing else touches it while MPI writes bytes into it.
-        unsafe {
-            ffi::MPI_Irecv(
-                buf.pointer_mut(),
-                buf.count(),
-                datatype::<u8>(),
-                from.rank(),
-                tag,
-                from.as_raw(),
-                &mut req,
-            )
-        };
-        self.requests.push(req);
+        unsafe { self.post_irecv(from, buf.pointer_mut(), buf.count(), datatype::<u8>(), tag) }
     }
 
     /// MPI_Irecv into `buf` from `from` with `tag`.
@@ -126,25 +91,50 @@ impl<'b> Posting<'_, 'b> {
         n: usize,
         tag: i32,
     ) {
-        let ptr = buf.as_mut_ptr();
+        let (ptr, len) = (buf.as_mut_ptr().cast(), count(buf.len()));
         for _ in 0..n {
-            let mut req = null_request();
             // SAFETY: `buf` is borrowed exclusively for 'b, which outlives the Waitall in
             // drop, so no Rust code reads or frees it while MPI writes it; the receives only
             // write bytes of a Plain type (every bit pattern valid), in whatever order.
-            unsafe {
-                ffi::MPI_Irecv(
-                    ptr.cast(),
-                    count(buf.len()),
-                    datatype::<T>(),
-                    from.rank(),
-                    tag,
-                    from.as_raw(),
-                    &mut req,
-                )
-            };
-            self.requests.push(req);
+            unsafe { self.post_irecv(from, ptr, len, datatype::<T>(), tag) }
         }
+    }
+
+    /// MPI_Isend, its request stored for the Waitall in drop.
+    ///
+    /// # Safety
+    /// `count` elements of `datatype` at `ptr` stay valid and unwritten until that Waitall.
+    unsafe fn post_isend(
+        &mut self,
+        to: &Process<'_>,
+        ptr: *const c_void,
+        count: c_int,
+        datatype: MPI_Datatype,
+        tag: i32,
+    ) {
+        let mut req = null_request();
+        // SAFETY: the caller's promise on the buffer; `req` is a valid out-parameter.
+        unsafe { ffi::MPI_Isend(ptr, count, datatype, to.rank(), tag, to.as_raw(), &mut req) };
+        self.requests.push(req);
+    }
+
+    /// MPI_Irecv, its request stored for the Waitall in drop.
+    ///
+    /// # Safety
+    /// `count` elements of `datatype` at `ptr` are writable with any bits, and nothing else
+    /// touches them, until that Waitall.
+    unsafe fn post_irecv(
+        &mut self,
+        from: &Process<'_>,
+        ptr: *mut c_void,
+        count: c_int,
+        datatype: MPI_Datatype,
+        tag: i32,
+    ) {
+        let mut req = null_request();
+        // SAFETY: the caller's promise on the buffer; `req` is a valid out-parameter.
+        unsafe { ffi::MPI_Irecv(ptr, count, datatype, from.rank(), tag, from.as_raw(), &mut req) };
+        self.requests.push(req);
     }
 }
 
