@@ -302,6 +302,15 @@ const LAUNCHER_PREFIXES: &[&str] = &[
     "PMIX_MCA_psec",
     "HFI_NO_BACKTRACE",
     "PSM2_DEVICES",
+    // Intel MPI's hydra: the job's identifier, the machine and pinning it found, its defaults.
+    "I_MPI_HYDRA_UUID",
+    "I_MPI_INFO_",
+    "I_MPI_PIN_INFO",
+    "I_MPI_PIN_MAPPING",
+    "I_MPI_BIND_WIN_ALLOCATE",
+    "I_MPI_HYDRA_TOPOLIB",
+    "I_MPI_INTERNAL_MEM_POLICY",
+    "I_MPI_RETURN_WIN_MEM_NUMA",
 ];
 
 /// Whether an environment variable tunes MPI, threading or BLAS and belongs in the header.
@@ -405,6 +414,8 @@ mod tests {
         assert!(!is_tuning("MAX_P2P_SIZE"), "paw's own variables go on the settings line");
         assert!(!is_tuning("OMPI_MCA_orte_hnp_uri"));
         assert!(!is_tuning("PSM2_DEVICES"), "set by the launcher");
+        assert!(is_tuning("I_MPI_FABRICS"));
+        assert!(!is_tuning("I_MPI_HYDRA_UUID"), "a new value for every job");
         assert!(!is_tuning("PATH"));
     }
 
