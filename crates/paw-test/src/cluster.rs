@@ -3,7 +3,7 @@
 //! test fails.
 
 use crate::binaries::workspace;
-use crate::launch::Launch;
+use crate::launch::{launch_lock, Launch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -57,7 +57,12 @@ impl Cluster {
         for (host, rate) in slow {
             args.extend(["--slow".to_string(), host.to_string(), rate.to_string()]);
         }
+        // Exclusive, as a launch: making namespaces and links stalls a measurement's TCP
+        // (Intel MPI's bidirectional 4 MiB exchange lost a fifth of the link to another
+        // test's cluster coming up).
+        let lock = launch_lock(false);
         let out = cluster.script_command().args(&args).output().expect("run netns-cluster");
+        drop(lock);
         assert!(
             out.status.success(),
             "netns-cluster up failed:\n{}{}",
@@ -103,7 +108,9 @@ impl Cluster {
 
 impl Drop for Cluster {
     fn drop(&mut self) {
+        let lock = launch_lock(false);
         let out = self.script_command().arg("down").output();
+        drop(lock);
         if !out.as_ref().is_ok_and(|o| o.status.success()) {
             eprintln!("netns-cluster down failed for {}: {out:?}", self.prefix);
         }

@@ -490,6 +490,18 @@ pub fn is_open_mpi() -> bool {
     })
 }
 
+/// Whether the launcher is Intel MPI's hydra.
+pub fn is_intel_mpi() -> bool {
+    static INTEL_MPI: OnceLock<bool> = OnceLock::new();
+    *INTEL_MPI.get_or_init(|| {
+        Command::new(launcher())
+            .arg("--version")
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).contains("Intel(R) MPI"))
+            .unwrap_or(false)
+    })
+}
+
 /// Whether the library under test has MPI-4's persistent collectives: not Open MPI before
 /// 5 (the binaries of the Makefile's MPI4 list refuse to run there).
 pub fn has_mpi4() -> bool {
@@ -539,7 +551,7 @@ pub fn launcher_is_graceful() -> bool {
 
 /// Holds the lock every test process takes for a launch: exclusive, so that launches run
 /// one at a time, or shared among launches that measure nothing.
-fn launch_lock(shared: bool) -> File {
+pub(crate) fn launch_lock(shared: bool) -> File {
     let path = std::env::temp_dir().join("paw-test-launch.lock");
     let f = File::options()
         .create(true)

@@ -22,7 +22,7 @@ pub mod slurm;
 
 pub use disk::SmallDisk;
 pub use launch::{
-    crowded, has_mpi4, help_variables, is_open_mpi, launcher, launcher_is_graceful,
+    crowded, has_mpi4, help_variables, is_intel_mpi, is_open_mpi, launcher, launcher_is_graceful,
     srun_mpi_plugin, task_counts, variables_read, Interrupt, Launch, Outcome, DEFAULT_TIMEOUT,
     SMALL,
 };

@@ -87,7 +87,11 @@ fn bandwidth_on_a_rate_limited_link_is_the_link_goodput() {
         out.success();
         let dat = out.dat(&format!("{file}-np_0002.dat"));
         assert!(dat.y_unit().unwrap_or("").contains("MB = 2^20 B"), "{}", out.report());
-        let got = dat.numbers("MEDIAN")[0];
+        // Intel MPI's exchange both ways over libfabric's TCP (Debian's 1.17) stalls 21 or
+        // 42 ms in some samples of 89 ms (110, 131 ms; in about a third of the runs the
+        // median): its fastest sample (the bandwidth file's MAX) is the link's.
+        let stalls = paw_test::is_intel_mpi() && directions == 2.0;
+        let got = dat.numbers(if stalls { "MAX" } else { "MEDIAN" })[0];
         assert_near(name, got, directions * goodput / MIB, 0.05, &out);
     }
 
