@@ -478,39 +478,33 @@ pub fn launcher() -> String {
     std::env::var("PAW_TEST_MPIRUN").unwrap_or_else(|_| "mpirun".to_string())
 }
 
-/// Whether the launcher is Open MPI's (it needs --oversubscribe beyond the core count).
-pub fn is_open_mpi() -> bool {
-    static OPEN_MPI: OnceLock<bool> = OnceLock::new();
-    *OPEN_MPI.get_or_init(|| {
+/// What the launcher's `--version` prints (empty if it cannot be run).
+fn launcher_version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
         Command::new(launcher())
             .arg("--version")
             .output()
-            .map(|o| String::from_utf8_lossy(&o.stdout).contains("Open MPI"))
-            .unwrap_or(false)
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
     })
+}
+
+/// Whether the launcher is Open MPI's (it needs --oversubscribe beyond the core count).
+pub fn is_open_mpi() -> bool {
+    launcher_version().contains("Open MPI")
 }
 
 /// Whether the launcher is Intel MPI's hydra.
 pub fn is_intel_mpi() -> bool {
-    static INTEL_MPI: OnceLock<bool> = OnceLock::new();
-    *INTEL_MPI.get_or_init(|| {
-        Command::new(launcher())
-            .arg("--version")
-            .output()
-            .map(|o| String::from_utf8_lossy(&o.stdout).contains("Intel(R) MPI"))
-            .unwrap_or(false)
-    })
+    launcher_version().contains("Intel(R) MPI")
 }
 
 /// Whether the library under test has MPI-4's persistent collectives: not Open MPI before
 /// 5 (the binaries of the Makefile's MPI4 list refuse to run there).
 pub fn has_mpi4() -> bool {
-    static MPI4: OnceLock<bool> = OnceLock::new();
-    *MPI4.get_or_init(|| {
-        let out = Command::new(launcher()).arg("--version").output();
-        let v = out.map(|o| String::from_utf8_lossy(&o.stdout).to_string()).unwrap_or_default();
-        !v.contains("Open MPI") || v.contains("(Open MPI) 5")
-    })
+    let v = launcher_version();
+    !v.contains("Open MPI") || v.contains("(Open MPI) 5")
 }
 
 /// srun's MPI plugin for the MPI library of the binaries: `pmix` for Open MPI (Debian's
