@@ -1,7 +1,7 @@
 //! OSU's options on paw's own binaries. Each is one more spelling of paw's variables
 //! ([`vars::SPELLINGS`]): `-m 1:4M` sets MIN_P2P_SIZE and MAX_P2P_SIZE, `-i` NLOOP, `-x`
-//! PAW_WARMUP, `-z` PAW_TAIL, `-c` PAW_CHECK. A binary takes the options whose variables it
-//! reads. The values given are read through [`Settings`] as the environment's are; a
+//! PAW_WARMUP, `-z` PAW_TAIL, `-c` PAW_CHECK, `-d cuda [SRC DST]` PAW_BUFFER. A binary takes
+//! the options whose variables it reads. The values given are read through [`Settings`] as the environment's are; a
 //! variable set both ways to different values is refused.
 
 use crate::config::{self, Lookup};
@@ -71,6 +71,9 @@ pub fn help_lines(reads: &dyn Fn(&str) -> bool) -> String {
             Sets::Value(v) => format!("{}={}", v.name, s.value),
             Sets::Range(a, b) => format!("{}=MIN and {}=MAX (K, M, G suffixes)", a.name, b.name),
             Sets::Fixed(v, value) => format!("{}={value}", v.name),
+            Sets::Placement(v) => {
+                format!("{}=device; SRC DST (H, D, M) place each half of the tasks", v.name)
+            }
         };
         out.push_str(&format!("  {:<22} {sets} ({})\n", synopsis.trim_end(), s.long));
     }
@@ -102,6 +105,15 @@ pub fn parse(
             (false, None) => rest.next().cloned().ok_or_else(|| {
                 format!("{arg}: takes a value, {} (see {name} -h)", spelling.value)
             })?,
+        };
+        // OSU's buffer placements follow the accelerator as two words of their own.
+        let next: Vec<&String> = rest.clone().take(2).collect();
+        let value = match (spelling.sets, &next[..]) {
+            (Sets::Placement(_), [src, dst]) if placement(src).is_some() => {
+                rest.nth(1);
+                format!("{value} {src} {dst}")
+            }
+            _ => value,
         };
         let typed =
             if value.is_empty() { arg.clone() } else { format!("{} {value}", spelling.short) };
@@ -167,10 +179,45 @@ fn switch_with_value(s: &Spelling, arg: &str, value: &str) -> String {
     }
 }
 
+/// PAW_BUFFER's word for one of OSU's buffer letters: H host, D device, M (MH, MD) managed.
+fn placement(letter: &str) -> Option<&'static str> {
+    match letter {
+        "H" => Some("host"),
+        "D" => Some("device"),
+        "M" | "MH" | "MD" => Some("managed"),
+        _ => None,
+    }
+}
+
+/// PAW_BUFFER's value for OSU's `cuda [SRC DST]` (`managed`: older OSU's managed memory).
+fn placements(value: &str) -> Result<String, String> {
+    let words: Vec<&str> = value.split_whitespace().collect();
+    let all = match words.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+        Some("cuda") => "device",
+        Some("managed") => "managed",
+        _ => {
+            return Err(format!(
+                "paw's device buffers are CUDA's; accepted: cuda or managed, then optionally                  SRC DST, each H, D or M ({})",
+                vars::PAW_BUFFER.name
+            ))
+        }
+    };
+    match words[1..] {
+        [] => Ok(all.to_string()),
+        [src, dst] => match (placement(src), placement(dst)) {
+            (Some(a), Some(b)) if a == b => Ok(a.to_string()),
+            (Some(a), Some(b)) => Ok(format!("{a},{b}")),
+            _ => Err(format!("SRC DST {src} {dst}: each is H, D or M (MH, MD)")),
+        },
+        _ => Err(format!("{value}: SRC DST are two letters, each H, D or M")),
+    }
+}
+
 /// The variables `value` of `spelling` sets, each checked against what the variable accepts.
 fn values(spelling: &Spelling, value: &str) -> Result<Vec<(Var, String)>, String> {
     match spelling.sets {
         Sets::Fixed(v, fixed) => Ok(vec![(v, fixed.to_string())]),
+        Sets::Placement(v) => Ok(vec![(v, placements(value)?)]),
         Sets::Value(v) => Ok(vec![(v, checked(&v, value)?)]),
         Sets::Range(lo, hi) => {
             let (min, max) = match value.split_once(':') {
@@ -227,7 +274,7 @@ fn vars_named(name: &str) -> Option<&'static Var> {
     vars::SPELLINGS
         .iter()
         .flat_map(|s| match &s.sets {
-            Sets::Value(v) | Sets::Fixed(v, _) => vec![v],
+            Sets::Value(v) | Sets::Fixed(v, _) | Sets::Placement(v) => vec![v],
             Sets::Range(a, b) => vec![a, b],
         })
         .find(|v| v.name == name)
@@ -286,6 +333,28 @@ mod tests {
         assert_eq!(set("-i100 --warmup=3"), [s("NLOOP", "100"), s("PAW_WARMUP", "3")]);
         assert_eq!(set("-i 1 -i 7"), [s("NLOOP", "7")], "the last one counts, as in getopt");
         assert_eq!(parse(&SPEC, &args("-i 1 --help")), Ok(None));
+    }
+
+    #[test]
+    fn accelerator_and_placements_set_paw_buffer() {
+        let gpu = Spec { vars: &[vars::P2P_SIZES, vars::BUFFER], ..SPEC };
+        let buffer = |a: &str| match parse(&gpu, &args(a)) {
+            Ok(Some(g)) => Ok(g.iter().map(|g| (g.value.clone(), g.option.clone())).collect()),
+            other => Err(format!("{other:?}")),
+        };
+        let one = |v: &str, o: &str| Ok(vec![(v.to_string(), o.to_string())]);
+        assert_eq!(buffer("-d cuda"), one("device", "-d cuda"));
+        assert_eq!(buffer("-d cuda D D"), one("device", "-d cuda D D"));
+        assert_eq!(buffer("-d cuda D H"), one("device,host", "-d cuda D H"));
+        assert_eq!(buffer("--accelerator=cuda MD H"), one("managed,host", "-d cuda MD H"));
+        assert_eq!(buffer("-d managed"), one("managed", "-d managed"));
+        let both = parse(&gpu, &args("-d cuda H D -m 8")).unwrap().unwrap();
+        assert_eq!(both.len(), 2, "placements end where the next option starts: {both:?}");
+        let e = |a: &str| parse(&gpu, &args(a)).unwrap_err();
+        assert!(e("-d rocm").contains("accepted: cuda or managed"), "{}", e("-d rocm"));
+        assert!(e("-d cuda D").starts_with("unknown argument \"D\""), "{}", e("-d cuda D"));
+        assert!(e("-d cuda D X").contains("each is H, D or M"), "{}", e("-d cuda D X"));
+        assert!(parse(&SPEC, &args("-d cuda")).unwrap_err().starts_with("unknown argument \"-d\""));
     }
 
     #[test]

@@ -285,6 +285,9 @@ pub enum Sets {
     Range(Var, Var),
     /// The option alone sets the variable to this value (`-c`: PAW_CHECK=1).
     Fixed(Var, &'static str),
+    /// OSU's accelerator and buffer placements (`-d cuda D H`): the variable takes the
+    /// placement of each half of the tasks, as PAW_BUFFER spells it.
+    Placement(Var),
 }
 
 /// An option of the OSU micro-benchmarks that is one more spelling of paw's variables. A
@@ -320,13 +323,19 @@ pub const SPELLINGS: &[Spelling] = &[
     Spelling { short: "-x", long: "--warmup", value: "N", sets: Sets::Value(PAW_WARMUP) },
     Spelling { short: "-z", long: "--tail-lat", value: "", sets: Sets::Fixed(PAW_TAIL, "1000") },
     Spelling { short: "-c", long: "--validation", value: "", sets: Sets::Fixed(PAW_CHECK, "1") },
+    Spelling {
+        short: "-d",
+        long: "--accelerator",
+        value: "cuda [SRC DST]",
+        sets: Sets::Placement(PAW_BUFFER),
+    },
 ];
 
 impl Sets {
     /// The variables set.
     pub fn vars(&self) -> Vec<Var> {
         match *self {
-            Sets::Value(v) | Sets::Fixed(v, _) => vec![v],
+            Sets::Value(v) | Sets::Fixed(v, _) | Sets::Placement(v) => vec![v],
             Sets::Range(a, b) => vec![a, b],
         }
     }

@@ -57,6 +57,26 @@ fn each_option_gives_the_settings_of_its_environment_twin() {
     twin.success();
     assert_eq!(header(&tail, "latency.dat").0, header(&twin, "latency.dat").0);
     assert!(tail.dat("latency.dat").numbers("P99").iter().all(|&p| p > 0.0));
+
+    // -d cuda SRC DST is PAW_BUFFER: H H is host, ...
+    let host = Launch::mpi(bin("latency"), 2).args(["-d", "cuda", "H", "H"]).run();
+    host.success();
+    let twin = Launch::mpi(bin("latency"), 2).env("PAW_BUFFER", "host").run();
+    twin.success();
+    let (settings, options) = header(&host, "latency.dat");
+    assert_eq!(settings, header(&twin, "latency.dat").0);
+    assert!(settings.split_whitespace().any(|w| w == "PAW_BUFFER=host"), "{settings}");
+    assert_eq!(options.as_deref(), Some("PAW_BUFFER from -d cuda H H"));
+    // ... and D H asks for GPU memory, which a library that is not CUDA-aware, or a machine
+    // without a GPU, refuses on every task.
+    let device = Launch::mpi(bin("latency"), 2).args(["-d", "cuda", "D", "H"]).run();
+    if device.code == Some(0) {
+        let (settings, _) = header(&device, "latency.dat");
+        assert!(settings.split_whitespace().any(|w| w == "PAW_BUFFER=device,host"), "{settings}");
+    } else {
+        device.failure("PAW_BUFFER");
+        assert_eq!(device.code, Some(2), "{}", device.report());
+    }
 }
 
 #[test]
@@ -73,7 +93,9 @@ fn a_variable_set_both_ways_differently_is_one_line_and_exit_2() {
 
     // An option the binary does not take names what it takes.
     let out = Launch::mpi(bin("latency"), 2).args(["-m", "4"]).run();
-    out.failure("unknown argument \"-m\"; latency takes -i N, -x N, -z, -c and -h");
+    out.failure(
+        "unknown argument \"-m\"; latency takes -i N, -x N, -z, -c, -d cuda [SRC DST] and -h",
+    );
     assert_eq!(out.code, Some(2), "{}", out.report());
     let out = Launch::mpi(bin("p2p_send"), 2).args(["-z50,95"]).run();
     out.failure("-z50,95: paw's tail columns are always P50, P90, P99 and PMAX");
