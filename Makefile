@@ -37,25 +37,18 @@ export CARGO_TARGET_DIR := $(CURDIR)/target/impi
 export PAW_TEST_MPIRUN := $(CURDIR)/target/mpi/impi/paw-mpirun
 MPIRUN ?= $(PAW_TEST_MPIRUN)
 BINDIR := target/impi/release
-else ifeq ($(MPI),ompi5)
-# Open MPI 5 from its wheel: its own compiler wrapper and library.
-WHEEL := $(CURDIR)/target/mpi/ompi5
+else ifneq ($(filter $(MPI),ompi5 mpich5),)
+# Open MPI 5 or MPICH 5 from its wheel: its own compiler wrapper and library.
+WHEEL := $(CURDIR)/target/mpi/$(MPI)
+ifeq ($(MPI),ompi5)
 export OPAL_PREFIX := $(WHEEL)
+endif
 export LD_LIBRARY_PATH := $(WHEEL)/lib$(if $(LD_LIBRARY_PATH),:$(LD_LIBRARY_PATH))
 export MPICC := $(WHEEL)/bin/mpicc
-export CARGO_TARGET_DIR := $(CURDIR)/target/ompi5
+export CARGO_TARGET_DIR := $(CURDIR)/target/$(MPI)
 export PAW_TEST_MPIRUN := $(WHEEL)/paw-mpirun
 MPIRUN ?= $(PAW_TEST_MPIRUN)
-BINDIR := target/ompi5/release
-else ifeq ($(MPI),mpich5)
-# MPICH 5 from its wheel.
-WHEEL := $(CURDIR)/target/mpi/mpich5
-export LD_LIBRARY_PATH := $(WHEEL)/lib$(if $(LD_LIBRARY_PATH),:$(LD_LIBRARY_PATH))
-export MPICC := $(WHEEL)/bin/mpicc
-export CARGO_TARGET_DIR := $(CURDIR)/target/mpich5
-export PAW_TEST_MPIRUN := $(WHEEL)/paw-mpirun
-MPIRUN ?= $(PAW_TEST_MPIRUN)
-BINDIR := target/mpich5/release
+BINDIR := target/$(MPI)/release
 else
 $(error MPI=$(MPI): accepted values are openmpi, mpich, impi, ompi5 and mpich5)
 endif
