@@ -1,6 +1,8 @@
 //! paw-report's command line: its commands and options (clap), and what each does.
 
-use crate::{check, check_lines, compare, html, plot_files, plot_runs, reference, report};
+use crate::{
+    check, check_lines, compare, html, plot_files, plot_runs, reference, report, side_by_side,
+};
 use crate::{reframe_reference, render_comparison, summary, summary_csv, Report, FLOOR};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -88,6 +90,45 @@ pub enum Command {
         /// The new run's directory.
         new: PathBuf,
     },
+    /// paw's programs beside their originals: per row the ratio of medians, 95% interval.
+    ///
+    /// Per suite paw's program and the original run alternately on the same command line,
+    /// -k pairs (paw first in odd pairs, the original in even ones); paw's `latency` probes
+    /// the one-way latency before and after each pair, and a pair between probes more than
+    /// 2x apart (the machine changed level) is set aside and counted. Per row both medians
+    /// over the kept pairs, paw / original and a 95% bootstrap interval over the pairs; per
+    /// suite the geometric mean of its rows. Suites: all, or any of IMB-MPI1 IMB-EXT IMB-IO
+    /// IMB-NBC IMB-RMA IMB-P2P b_eff b_eff_io com laten rma allred osu_latency osu_bw
+    /// osu_allreduce osu_iallreduce.
+    SideBySide {
+        /// The originals' folder, in build-refs' layout (imb/, beff/, beffio/, presta/, osu/).
+        #[arg(long, value_name = "DIR")]
+        originals: Option<PathBuf>,
+        /// Pairs of runs per suite.
+        #[arg(short, value_name = "PAIRS", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=1000))]
+        k: u16,
+        /// paw's binaries.
+        #[arg(long, value_name = "DIR", default_value = "target/release")]
+        bindir: PathBuf,
+        /// The launcher with its options, split at spaces.
+        #[arg(long, value_name = "COMMAND", default_value = "mpirun")]
+        mpirun: String,
+        /// Processes.
+        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(2..))]
+        np: u16,
+        /// Seconds a run may take before it is stopped.
+        #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+        timeout: u64,
+        /// Both programs' command line in place of the suite's own, split at spaces.
+        #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
+        args: Option<String>,
+        /// Write the table of headlines into FILE, between its side-by-side markers.
+        #[arg(long, value_name = "FILE")]
+        truth: Option<PathBuf>,
+        /// The suites.
+        #[arg(required = true, value_parser = suite_name)]
+        suites: Vec<String>,
+    },
     /// Plots: a PNG beside each file, or several runs overlaid.
     ///
     /// A PNG beside each .dat file or IMB table given; given two or more directories, the
@@ -116,6 +157,15 @@ fn percent(v: &str) -> Result<f64, String> {
 /// A percentage above 0 and below 100, as a percentage.
 fn percent_of(v: &str) -> Result<f64, String> {
     percent(v).map(|p| p * 100.0)
+}
+
+/// A suite of `side-by-side`, or `all`.
+fn suite_name(v: &str) -> Result<String, String> {
+    if v == "all" || side_by_side::suite(v).is_some() {
+        return Ok(v.to_string());
+    }
+    let names: Vec<&str> = side_by_side::SUITES.iter().map(|s| s.name).collect();
+    Err(format!("accepted: all, {}", names.join(", ")))
 }
 
 /// A ReFrame `system:partition`.
@@ -179,6 +229,20 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
                 return Ok(ExitCode::from(1));
             }
         }
+        Command::SideBySide { originals, k, bindir, mpirun, np, timeout, args, truth, suites } => {
+            // The runs start in scratch folders: the folders as absolute paths.
+            let absolute = |p: PathBuf| std::path::absolute(&p).unwrap_or(p);
+            let setup = side_by_side::Setup {
+                originals: absolute(originals.unwrap_or_else(|| std::env::temp_dir().join("refs"))),
+                bindir: absolute(bindir),
+                mpirun: mpirun.split_whitespace().map(String::from).collect(),
+                np: np.into(),
+                pairs: k.into(),
+                timeout,
+                args: args.map(|a| a.split_whitespace().map(String::from).collect()),
+            };
+            side_by_side_run(&setup, &suites, truth.as_deref())?;
+        }
         Command::Plot { o, paths } => {
             for p in plot(&o, &paths)? {
                 println!("paw-report: {}", p.display());
@@ -186,6 +250,50 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `paw-report side-by-side`: each suite run and printed, the table written to `truth`.
+fn side_by_side_run(
+    setup: &side_by_side::Setup,
+    names: &[String],
+    truth: Option<&Path>,
+) -> Result<(), String> {
+    let chosen: Vec<&'static side_by_side::Suite> = if names.iter().any(|n| n == "all") {
+        side_by_side::SUITES.iter().collect()
+    } else {
+        names.iter().filter_map(|n| side_by_side::suite(n)).collect()
+    };
+    let mut outcomes = Vec::new();
+    for suite in chosen {
+        let o = side_by_side::run(suite, setup, &mut |line| eprintln!("paw-report: {line}"))?;
+        println!("{}", side_by_side::render(&o));
+        outcomes.push(o);
+    }
+    if let Some(file) = truth {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let library = outcomes.first().map_or("", |o| o.library.as_str());
+        let machine = machine();
+        let table =
+            side_by_side::truth_table(&outcomes, &machine, library, &paw_base::meta::utc_now());
+        std::fs::write(file, side_by_side::replace_table(&text, &table))
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        eprintln!("paw-report: the table is in {}", file.display());
+    }
+    Ok(())
+}
+
+/// This machine in a few words: its CPU model and cores, and its kernel.
+fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo.lines().find_map(|l| {
+        l.strip_prefix("model name")?.split_once(':').map(|(_, m)| m.trim().to_string())
+    });
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!(
+        "{}, {cores} cores, {}",
+        model.unwrap_or_else(|| "unknown CPU".into()),
+        paw_base::meta::uname()
+    )
 }
 
 /// `paw-report plot`: files drawn beside themselves, or directories overlaid in `out`.

@@ -9,10 +9,12 @@ mod compare;
 mod dat;
 mod figures;
 mod html;
+pub mod imb_output;
 mod nodes;
 mod plot;
 mod reference;
 mod results;
+pub mod side_by_side;
 mod summary;
 
 pub use compare::{

@@ -1,6 +1,5 @@
-//! IMB output read the way IMB parsers read it: blocks start at `# Benchmarking`, carry
-//! `# #processes` (or the Multi- groups) and `# MODE:`, and their table starts at the
-//! column header line. For the IMB-EXT and IMB-IO tests.
+//! IMB suites launched and their output checked: paw-report's reader of IMB's output
+//! (`paw_report::imb_output`), with panics for the tests, and the invariants of a table.
 
 use crate::{Launch, Outcome};
 use std::path::Path;
@@ -33,86 +32,11 @@ pub fn corrupted(program: impl AsRef<Path>, np: usize, args: &[&str]) -> Vec<Blo
     parse(&out.stdout)
 }
 
-/// One `# Benchmarking` block.
-#[derive(Debug, Default, Clone)]
-pub struct Block {
-    /// Benchmark name, with its `Multi-` prefix.
-    pub name: String,
-    /// Processes per group.
-    pub processes: usize,
-    /// Threads per process (IMB-MT's `(threads: T)`; 1 elsewhere).
-    pub threads: usize,
-    /// Processes waiting in MPI_Barrier.
-    pub idle: usize,
-    /// World ranks of each group (Multi- runs).
-    pub groups: Vec<Vec<usize>>,
-    /// World ranks of the active processes in their `-map` order.
-    pub rank_order: Vec<usize>,
-    /// `AGGREGATE`, `NON-AGGREGATE`, or empty.
-    pub mode: String,
-    /// Column heads.
-    pub columns: Vec<String>,
-    /// Rows of numbers.
-    pub rows: Vec<Vec<f64>>,
-}
+pub use paw_report::imb_output::Block;
 
-impl Block {
-    /// The values of column `name`.
-    pub fn col(&self, name: &str) -> Vec<f64> {
-        let i = self.columns.iter().position(|c| c == name);
-        let i =
-            i.unwrap_or_else(|| panic!("{}: no column {name} in {:?}", self.name, self.columns));
-        self.rows.iter().map(|r| r[i]).collect()
-    }
-}
-
-fn numbers(s: &str) -> Vec<usize> {
-    s.split_whitespace().filter_map(|w| w.parse().ok()).collect()
-}
-
-/// The blocks of an IMB output.
+/// The blocks of an IMB output; panics on a line that is not IMB's.
 pub fn parse(stdout: &str) -> Vec<Block> {
-    let mut blocks: Vec<Block> = Vec::new();
-    for line in stdout.lines() {
-        let t = line.trim();
-        if let Some(name) = t.strip_prefix("# Benchmarking ") {
-            blocks.push(Block { name: name.trim().to_string(), ..Block::default() });
-            continue;
-        }
-        let Some(b) = blocks.last_mut() else { continue };
-        if let Some(q) = t.strip_prefix("# #processes = ") {
-            // IMB-MT: `2 (threads: 1)`.
-            let (p, threads) = match q.split_once(" (threads: ") {
-                Some((p, t)) => (p, t.trim_end_matches(')').trim().parse().unwrap()),
-                None => (q, 1),
-            };
-            b.processes = p.trim().parse().unwrap();
-            b.threads = threads;
-        } else if let Some(rest) = t.strip_prefix("# ( ") {
-            let n = numbers(rest);
-            if rest.contains("groups of") {
-                b.processes = n[1];
-            } else if rest.contains("additional") {
-                b.idle = n[0];
-            }
-        } else if let Some(rest) = t.strip_prefix("# Group ") {
-            b.groups.push(numbers(rest.split_once(':').unwrap().1));
-        } else if let Some(rest) = t.strip_prefix("# rank order") {
-            b.rank_order = numbers(rest.split_once(':').unwrap().1);
-        } else if let Some(mode) = t.strip_prefix("#    MODE: ") {
-            b.mode = mode.trim().to_string();
-        } else if t.starts_with("#bytes")
-            || t.starts_with("#repetitions")
-            || t.starts_with("#group")
-        {
-            b.columns = t.split_whitespace().map(String::from).collect();
-        } else if !t.is_empty() && !t.starts_with('#') && !b.columns.is_empty() {
-            let row: Vec<f64> = t.split_whitespace().map(|c| c.parse().unwrap()).collect();
-            assert_eq!(row.len(), b.columns.len(), "torn row {t:?}");
-            b.rows.push(row);
-        }
-    }
-    blocks
+    paw_report::imb_output::parse(stdout).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// IMB's repetitions at length `x`: `per_sample` at 0, else min(per_sample, max(1, vol /

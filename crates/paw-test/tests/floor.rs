@@ -8,7 +8,8 @@
 //! CPUs (a 2-core EPYC VM here: MPICH 0.17-0.26 usec or 0.60-0.69 usec, Open MPI 0.14-0.17
 //! or about 0.35, bound or not), and a floor taken in one level cannot judge a run made in
 //! the other. A collective is judged only between two latency runs within a factor 2 of
-//! each other (the levels are 2-4x apart), against the lower; and as a level can also
+//! each other (the levels are 2-4x apart; `paw-report side-by-side` sets pairs aside by the
+//! same rule), against the lower; and as a level can also
 //! change and change back inside one collective's run, unseen by the two around it, a
 //! collective below the floor is measured again: it fails when 3 judged runs are below, as
 //! a definition that times less than a message is every time (at most 10 runs).
@@ -17,6 +18,7 @@
 //! memory here takes a few hundred round trips after a pause to reach its latency (20 give
 //! 1.6-2 usec, 1000 give 0.45), while its 1-byte Allreduce does not slow down.
 
+use paw_report::side_by_side::same_level;
 use paw_test::binaries::bin;
 use paw_test::Launch;
 use std::time::Duration;
@@ -65,7 +67,7 @@ fn every_collective_at_one_byte_takes_at_least_a_one_way_message() {
             let (median, fastest) = one_byte(name, stem);
             let after = one_way();
             let floor = before.min(after);
-            let steady = before.max(after) <= 2.0 * floor;
+            let steady = same_level(before, after);
             eprintln!(
                 "{name}: median {median:.3} usec (fastest task {fastest:.3}), one-way \
                  {before:.3} before, {after:.3} after{}",

@@ -1,0 +1,298 @@
+//! `paw-report side-by-side`: paw's programs and their originals run alternately on the same
+//! command line, k pairs, with the machine's one-way latency probed before and after each
+//! pair; pairs run across a change of the machine's level are set aside, and per row the
+//! ratio of both medians over the kept pairs is given with a 95 % interval.
+
+mod read;
+mod stats;
+mod suites;
+
+pub use read::{Read, Rows};
+pub use stats::{median, ratios, same_level, Ratio};
+pub use suites::{suite, Side, Suite, SUITES};
+
+use crate::Dat;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where and how the programs are run.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The originals' folder (build-refs' layout).
+    pub originals: PathBuf,
+    /// paw's binaries.
+    pub bindir: PathBuf,
+    /// The launcher and its options.
+    pub mpirun: Vec<String>,
+    /// Processes.
+    pub np: usize,
+    /// Pairs of runs.
+    pub pairs: usize,
+    /// Seconds a run may take.
+    pub timeout: u64,
+    /// A command line for both programs in place of the suite's own.
+    pub args: Option<Vec<String>>,
+}
+
+/// One pair: both programs' rows and the one-way latency before and after, usec.
+#[derive(Debug, Clone)]
+pub struct Pair {
+    /// paw's rows.
+    pub paw: Rows,
+    /// The original's rows.
+    pub original: Rows,
+    /// The probe before the pair.
+    pub before: f64,
+    /// The probe after it.
+    pub after: f64,
+}
+
+/// A suite's outcome.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The suite.
+    pub suite: &'static Suite,
+    /// Pairs kept.
+    pub kept: usize,
+    /// Pairs set aside: run across a level change.
+    pub aside: usize,
+    /// The probes' median over the kept pairs, usec.
+    pub level: f64,
+    /// The MPI library, as paw's header names it.
+    pub library: String,
+    /// Per row present in every kept run of both: its name and ratio.
+    pub rows: Vec<(String, Ratio)>,
+    /// The geometric mean of the rows' ratios, with its interval.
+    pub headline: Option<Ratio>,
+}
+
+impl Outcome {
+    /// The outcome of `pairs`: those on one level kept, rows every kept run has.
+    pub fn of(suite: &'static Suite, pairs: &[Pair]) -> Outcome {
+        let kept: Vec<&Pair> = pairs.iter().filter(|p| same_level(p.before, p.after)).collect();
+        let level = median(&kept.iter().map(|p| p.before.min(p.after)).collect::<Vec<_>>());
+        let mut names: Vec<&String> =
+            kept.first().map(|p| p.paw.iter().map(|r| &r.0).collect()).unwrap_or_default();
+        let value = |rows: &Rows, name: &str| rows.iter().find(|r| r.0 == name).map(|r| r.1);
+        let series = |name: &str, side: fn(&Pair) -> &Rows| -> Option<Vec<f64>> {
+            kept.iter().map(|p| value(side(p), name).filter(|v| *v > 0.0)).collect()
+        };
+        let mut paw = Vec::new();
+        let mut original = Vec::new();
+        names.retain(|n| match (series(n, |p| &p.paw), series(n, |p| &p.original)) {
+            (Some(p), Some(o)) => {
+                paw.push(p);
+                original.push(o);
+                true
+            }
+            _ => false,
+        });
+        let (rows, headline) = if names.is_empty() {
+            (Vec::new(), None)
+        } else {
+            let (r, h) = ratios(&paw, &original);
+            (names.into_iter().cloned().zip(r).collect(), Some(h))
+        };
+        let aside = pairs.len() - kept.len();
+        Outcome { suite, kept: kept.len(), aside, level, library: String::new(), rows, headline }
+    }
+
+    /// The rows whose interval leaves `lo..=hi`.
+    pub fn outside(&self, lo: f64, hi: f64) -> Vec<&(String, Ratio)> {
+        self.rows.iter().filter(|(_, r)| !r.inside(lo, hi)).collect()
+    }
+}
+
+/// Runs `suite` `setup.pairs` times each way, alternately, with `progress` told each step.
+pub fn run(
+    suite: &'static Suite,
+    setup: &Setup,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Outcome, String> {
+    let scratch = tempfile::Builder::new()
+        .prefix("paw-side-by-side.")
+        .tempdir()
+        .map_err(|e| format!("a scratch folder: {e}"))?;
+    let mut runs = 0;
+    let mut fresh = || {
+        runs += 1;
+        let dir = scratch.path().join(format!("run{runs}"));
+        std::fs::create_dir(&dir).map(|_| dir).map_err(|e| format!("a scratch folder: {e}"))
+    };
+    let original = setup.originals.join(suite.original.program);
+    if !original.is_file() {
+        return Err(format!(
+            "{}: the original {} is not there (build-refs builds it)",
+            suite.name,
+            original.display()
+        ));
+    }
+    let paw = setup.bindir.join(suite.paw.program);
+    let first = fresh()?;
+    let mut before = probe(setup, &first)?;
+    let library =
+        Dat::read(&first.join("latency.dat"))?.header_value("library").unwrap_or("").to_string();
+    let mut pairs = Vec::new();
+    for i in 0..setup.pairs {
+        let mut one = |side: &Side, program: &Path| -> Result<Rows, String> {
+            let dir = fresh()?;
+            launch(setup, side, program, &dir)
+                .map_err(|e| format!("{}: {}: {e}", suite.name, program.display()))
+        };
+        let (p, o) = if i % 2 == 0 {
+            let p = one(&suite.paw, &paw)?;
+            (p, one(&suite.original, &original)?)
+        } else {
+            let o = one(&suite.original, &original)?;
+            (one(&suite.paw, &paw)?, o)
+        };
+        let after = probe(setup, &fresh()?)?;
+        let steady = same_level(before, after);
+        progress(&format!(
+            "{}: pair {}/{}: one-way latency {before:.3} usec before, {after:.3} after{}",
+            suite.name,
+            i + 1,
+            setup.pairs,
+            if steady { "" } else { ": a level change, set aside" }
+        ));
+        pairs.push(Pair { paw: p, original: o, before, after });
+        before = after;
+    }
+    Ok(Outcome { library, ..Outcome::of(suite, &pairs) })
+}
+
+/// The one-way latency of a 1-byte message now, usec: paw's `latency` (calibrated NLOOP).
+fn probe(setup: &Setup, dir: &Path) -> Result<f64, String> {
+    let side = Side {
+        program: "latency",
+        args: &[],
+        env: &[],
+        read: Read::DatAvg("latency.dat"),
+        file: None,
+    };
+    let rows = launch(setup, &side, &setup.bindir.join("latency"), dir)
+        .map_err(|e| format!("the latency probe: {e}"))?;
+    Ok(rows[0].1)
+}
+
+/// One run of `program` as `side` says, in `dir`; its rows.
+fn launch(setup: &Setup, side: &Side, program: &Path, dir: &Path) -> Result<Rows, String> {
+    let args: Vec<String> = match &setup.args {
+        Some(a) if side.program != "latency" => a.clone(),
+        _ => side.args.iter().map(|a| a.replace("{dir}", &dir.to_string_lossy())).collect(),
+    };
+    let mut cmd = Command::new("timeout");
+    cmd.args(["-k", "5", &setup.timeout.to_string()])
+        .args(&setup.mpirun)
+        .args(["-np", &setup.np.to_string()])
+        .arg(program)
+        .args(&args);
+    cmd.current_dir(dir).env("PAW_OUTPUT_DIR", dir).envs(side.env.iter().copied());
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1").env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot start timeout {}: {e}", setup.mpirun.join(" ")))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let why = if out.status.code() == Some(124) {
+            format!("took more than {} s", setup.timeout)
+        } else {
+            out.status.to_string()
+        };
+        return Err(format!("{why}: {last}"));
+    }
+    let text = match side.file {
+        Some(f) => std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?,
+        None => stdout.into_owned(),
+    };
+    side.read.rows(&text, dir)
+}
+
+/// A suite's outcome as text: per row both medians, the ratio and its interval.
+pub fn render(o: &Outcome) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}: paw / original, {}", o.suite.name, o.suite.figure);
+    let _ = writeln!(
+        s,
+        "  {} pairs kept, {} set aside (a latency level change); one-way latency {:.3} usec",
+        o.kept, o.aside, o.level
+    );
+    let width = o.rows.iter().map(|r| r.0.len()).max().unwrap_or(3).max(3);
+    let _ = writeln!(
+        s,
+        "  {:width$}  {:>12}  {:>12}  {:>6}  95% interval",
+        "row", "paw", "original", "ratio"
+    );
+    for (name, r) in &o.rows {
+        let flag = if r.inside(0.95, 1.05) { "" } else { "  outside 0.95-1.05" };
+        let _ = writeln!(
+            s,
+            "  {name:width$}  {:>12.4}  {:>12.4}  {:>6.3}  {:.3}-{:.3}{flag}",
+            r.paw, r.original, r.ratio, r.lo, r.hi
+        );
+    }
+    match &o.headline {
+        Some(h) => {
+            let _ = writeln!(
+                s,
+                "  headline (geometric mean of {} rows): {:.3} ({:.3}-{:.3})",
+                o.rows.len(),
+                h.ratio,
+                h.lo,
+                h.hi
+            );
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "  no row to compare: no pair on one level, or no row both programs gave"
+            );
+        }
+    }
+    s
+}
+
+/// doc/truth.md's table: per suite the headline and the rows outside 0.95-1.05.
+pub fn truth_table(outcomes: &[Outcome], machine: &str, library: &str, date: &str) -> String {
+    let mut s = format!("Machine: {machine}. Library: {library}. Date: {date}.\n\n");
+    s.push_str("| suite | figure | pairs kept (set aside) | headline ratio (95% interval) | rows outside 0.95-1.05 |\n|---|---|---|---|---|\n");
+    for o in outcomes {
+        let head = o
+            .headline
+            .as_ref()
+            .map_or("-".to_string(), |h| format!("{:.3} ({:.3}-{:.3})", h.ratio, h.lo, h.hi));
+        let out = o.outside(0.95, 1.05);
+        let rows = if out.is_empty() {
+            "none".to_string()
+        } else {
+            let list: Vec<String> = out
+                .iter()
+                .map(|(n, r)| format!("{n}: {:.2} ({:.2}-{:.2})", r.ratio, r.lo, r.hi))
+                .collect();
+            format!("{} of {}: {}", out.len(), o.rows.len(), list.join("; "))
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} ({}) | {head} | {rows} |",
+            o.suite.name, o.suite.figure, o.kept, o.aside
+        );
+    }
+    s
+}
+
+/// `file` with the text between its side-by-side markers replaced by `table` (markers
+/// added at its end when it has none).
+pub fn replace_table(file: &str, table: &str) -> String {
+    const BEGIN: &str = "<!-- side-by-side table: begin -->";
+    const END: &str = "<!-- side-by-side table: end -->";
+    match (file.find(BEGIN), file.find(END)) {
+        (Some(b), Some(e)) if b < e => format!("{}{BEGIN}\n{table}{}", &file[..b], &file[e..]),
+        _ => format!("{file}\n{BEGIN}\n{table}{END}\n"),
+    }
+}
