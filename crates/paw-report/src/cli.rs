@@ -161,7 +161,7 @@ fn percent_of(v: &str) -> Result<f64, String> {
 
 /// A suite of `side-by-side`, or `all`.
 fn suite_name(v: &str) -> Result<String, String> {
-    if v == "all" || side_by_side::suite(v).is_some() {
+    if v == "all" || side_by_side::named(v).is_some() {
         return Ok(v.to_string());
     }
     let names: Vec<&str> = side_by_side::SUITES.iter().map(|s| s.name).collect();
@@ -261,7 +261,7 @@ fn side_by_side_run(
     let chosen: Vec<&'static side_by_side::Suite> = if names.iter().any(|n| n == "all") {
         side_by_side::SUITES.iter().collect()
     } else {
-        names.iter().filter_map(|n| side_by_side::suite(n)).collect()
+        names.iter().filter_map(|n| side_by_side::named(n)).collect()
     };
     let mut outcomes = Vec::new();
     for suite in chosen {

@@ -57,11 +57,16 @@ impl Read {
             Read::Equals(name) => stdout
                 .lines()
                 .filter_map(|l| {
+                    // `b_eff = 4038.004 MB/s ...`, or 3.6's `b_effSHORT = ...`.
                     let (left, right) = l.split_once(" = ")?;
+                    let rest = left.trim().strip_prefix(name)?;
                     let w = right.split_whitespace().collect::<Vec<_>>();
-                    let named = left.trim().starts_with(name) && w.get(1) == Some(&"MB/s");
+                    let named =
+                        rest.chars().all(|c| c.is_ascii_uppercase()) && w.get(1) == Some(&"MB/s");
                     named.then(|| number(w[0])).flatten().map(|v| (name.to_string(), v))
                 })
+                .last()
+                .into_iter()
                 .collect(),
             Read::Osu(column) => stdout
                 .lines()
@@ -138,8 +143,10 @@ mod tests {
             rows,
             vec![("Unidirectional 2 32".to_string(), 5.447), ("Unidir. Put 2 32 10".into(), 27.54)]
         );
-        let beff = "b_effSHORT =   4023.711 MB/s = 2011.855 *   2 PEs with 128 MB/PE on Linux\n";
-        assert_eq!(Read::Equals("b_eff").rows(beff, Path::new(".")).unwrap()[0].1, 4023.711);
+        let beff = "b_eff per process  = 2019.002 MB/s\nb_eff at Lmax = 12724.624 MB/s\n\
+                    b_effSHORT =   4023.711 MB/s = 2011.855 *   2 PEs with 128 MB/PE on Linux\n";
+        let rows = Read::Equals("b_eff").rows(beff, Path::new(".")).unwrap();
+        assert_eq!(rows, vec![("b_eff".to_string(), 4023.711)]);
         let io = " b_eff_io = 1054.565 MB/s on 1 processes with  16 MByte/PE\n";
         assert_eq!(Read::Equals("b_eff_io").rows(io, Path::new(".")).unwrap()[0].1, 1054.565);
         let allred = "  Op mean                    :       1.783 us\nOp mean (us) : 0.8408\n";
