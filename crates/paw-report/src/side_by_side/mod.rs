@@ -7,7 +7,7 @@ mod read;
 mod stats;
 mod suites;
 
-pub use read::{Read, Rows};
+pub use read::{Read, Rows, IMB_RESOLVED};
 pub use stats::{median, ratios, same_level, Ratio};
 pub use suites::{named, Side, Suite, SUITES};
 

@@ -13,7 +13,8 @@ pub type Rows = Vec<(String, f64)>;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Read {
     /// IMB's tables: per block and length the time, t_avg[usec] where the table has it,
-    /// else t[usec], else t_pure[usec] (IMB-NBC's collective alone).
+    /// else t[usec], else t_pure[usec] (IMB-NBC's collective alone); times below
+    /// [`IMB_RESOLVED`] are left out.
     Imb,
     /// PRESTA com's and rma's tables: the bandwidth per test, processes and size.
     PrestaTable,
@@ -56,7 +57,8 @@ impl Read {
                 .collect(),
             Read::Equals(name) => stdout
                 .lines()
-                .filter_map(|l| {
+                .rev()
+                .find_map(|l| {
                     // `b_eff = 4038.004 MB/s ...`, or 3.6's `b_effSHORT = ...`.
                     let (left, right) = l.split_once(" = ")?;
                     let rest = left.trim().strip_prefix(name)?;
@@ -65,7 +67,6 @@ impl Read {
                         rest.chars().all(|c| c.is_ascii_uppercase()) && w.get(1) == Some(&"MB/s");
                     named.then(|| number(w[0])).flatten().map(|v| (name.to_string(), v))
                 })
-                .last()
                 .into_iter()
                 .collect(),
             Read::Osu(column) => stdout
@@ -97,6 +98,10 @@ impl Read {
     }
 }
 
+/// The shortest IMB time compared, usec: IMB prints times to 0.01 usec, and below 0.2 the
+/// rounding alone can move a ratio by 5 % (0-byte rows of 0.02-0.07 usec).
+pub const IMB_RESOLVED: f64 = 0.2;
+
 fn imb(stdout: &str) -> Result<Rows, String> {
     let mut rows = Vec::new();
     for b in imb_output::parse(stdout)? {
@@ -106,7 +111,7 @@ fn imb(stdout: &str) -> Result<Rows, String> {
         };
         let bytes = b.find("#bytes");
         let mode = if b.mode.is_empty() { String::new() } else { format!(" {}", b.mode) };
-        for r in &b.rows {
+        for r in b.rows.iter().filter(|r| r[t] >= IMB_RESOLVED) {
             let length = bytes.map_or(String::new(), |i| format!(" {}", r[i]));
             rows.push((format!("{}{mode} np {}{length}", b.name, b.processes), r[t]));
         }
