@@ -252,7 +252,9 @@ pub static SUITE: Suite<Kernel> = Suite {
     what: "MPI-IO benchmarks",
     edition: Edition::V3,
     timed: "per benchmark, process count, mode and length: the file opened and its view set \
-            untimed; N_BARR = 2 MPI_Barrier, then MPI_Wtime around M transfers of X bytes: \
+            untimed; N_BARR = 2 MPI_Barrier, then MPI_Wtime around M transfers of the \
+            process's portion of X (P_, C_: X split over the processes in 4-byte units, as \
+            IMB splits it; S_: all of X): \
             blocking writes aggregate (n_sample transfers, then one MPI_File_sync) and \
             non-aggregate (each transfer followed by MPI_File_sync), reads aggregate only; \
             non-blocking I/O timed alone (t_pure) and as M rounds of initiate / CPU_Exploit / \

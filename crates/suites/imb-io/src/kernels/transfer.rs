@@ -1,11 +1,14 @@
 //! The file transfers: S_/P_/C_ [I]Write/[I]Read with individual (indv), explicit (expl),
 //! shared and private (priv) file pointers (guide §4.2.4.1-9, Tables 9-17).
 //!
-//! Per length, outside the timing: the file is opened (MPI_MODE_CREATE | MPI_MODE_RDWR;
-//! on MPI_COMM_SELF for S_ and priv, else on the group) with its view (indv with several
-//! processes: disjoint contiguous blocks of X bytes, process r's at r X of every Q X);
-//! reads find the file written first. Timed: N_BARR barriers, then M transfers of X bytes
-//! and MPI_File_sync for writes, after all of them (aggregate) or after each
+//! An I/O size X is split over the processes of P_ and C_ benchmarks as IMB splits it
+//! (IMB_get_rank_portion): in 4-byte units, Q nearly equal contiguous portions, the first
+//! X mod Q units one more each, the last cut at X; priv's processes each move the first
+//! portion, into their own files; S_ moves all X. Per length, outside the timing: the file
+//! is opened (MPI_MODE_CREATE | MPI_MODE_RDWR; on MPI_COMM_SELF for S_ and priv, else on the
+//! group) with its view (indv with several processes: the portion's place in every X-byte
+//! block); reads find the file written first. Timed: N_BARR barriers, then M transfers of
+//! the portion (explicit offsets: block i's portion) and MPI_File_sync for writes, after all of them (aggregate) or after each
 //! (non-aggregate); t = Δt / M (§5.2.8.2). A non-blocking benchmark times its blocking
 //! equivalent (t_pure), reopens the file, and times M rounds of initiate / CPU_Exploit /
 //! wait (t_ovrl), §5.2.8.3.
@@ -41,6 +44,22 @@ fn values(rank: usize, x: usize) -> Vec<u8> {
         .collect()
 }
 
+/// IMB's unit of the split, bytes (its `assign_type`, an int).
+const UNIT: usize = 4;
+
+/// Where process `rank` of `np` starts in an `x`-byte transfer split as IMB splits it,
+/// and how many bytes it moves.
+pub fn portion(rank: usize, np: usize, x: usize) -> (usize, usize) {
+    let units = x.div_ceil(UNIT);
+    let (base, extra) = (units / np, units % np);
+    let (start, len) = if rank < extra {
+        (rank * (base + 1) * UNIT, (base + 1) * UNIT)
+    } else {
+        ((rank * base + extra) * UNIT, base * UNIT)
+    };
+    (start.min(x), len.min(x.saturating_sub(start)))
+}
+
 fn text(e: IoError) -> String {
     e.to_string()
 }
@@ -67,6 +86,15 @@ impl<'a> Transfer<'a> {
         Transfer { ctx, path, own, scope, access, write, nonblocking }
     }
 
+    /// This process's part of an `x`-byte transfer: (start in the block, bytes).
+    fn part(&self, x: usize) -> (usize, usize) {
+        match (self.scope, self.access) {
+            (Scope::Single, _) => (0, x),
+            (_, Access::Private) => (0, portion(0, self.ctx.q, x).1),
+            _ => portion(self.ctx.rank, self.ctx.q, x),
+        }
+    }
+
     /// Opens the file with its view for length `x`.
     fn open(&self, x: usize) -> Result<File, String> {
         let mode = Amode::CREATE | Amode::RDWR;
@@ -78,8 +106,12 @@ impl<'a> Transfer<'a> {
             }
         })
         .map_err(text)?;
+        // MPI_File_set_view is collective: a process with an empty portion sets a view of
+        // plain bytes, as IMB does.
+        let (start, len) = self.part(x);
         if self.access == Access::Individual && !self.own && x > 0 {
-            f.set_block_view((self.ctx.rank * x) as u64, x, self.ctx.q * x).map_err(text)?;
+            let (start, len, period) = if len > 0 { (start, len, x) } else { (0, 1, 1) };
+            f.set_block_view(start as u64, len, period).map_err(text)?;
         }
         if self.access == Access::Shared {
             f.seek_shared(0, Whence::Set).map_err(text)?;
@@ -87,10 +119,9 @@ impl<'a> Transfer<'a> {
         Ok(f)
     }
 
-    /// Where transfer `i` of `x` bytes starts with explicit offsets.
+    /// Where this process's part of transfer `i` of `x` bytes starts, explicit offsets.
     fn offset(&self, i: usize, x: usize) -> u64 {
-        let block = if self.own { i } else { i * self.ctx.q + self.ctx.rank };
-        (block * x) as u64
+        (i * x + self.part(x).0) as u64
     }
 
     /// Transfer `i`: writes `send` or reads into `recv` with this benchmark's call, blocking
@@ -98,13 +129,13 @@ impl<'a> Transfer<'a> {
     fn transfer(
         &self,
         f: &File,
-        i: usize,
+        (i, x): (usize, usize),
         (write, nonblocking): (bool, bool),
         send: &[u8],
         recv: &mut [u8],
         between: &dyn Fn(),
     ) -> Result<usize, IoError> {
-        let at = self.offset(i, send.len().max(recv.len()));
+        let at = self.offset(i, x);
         let len = if write { send.len() } else { recv.len() };
         let collective = self.scope == Scope::Collective;
         if nonblocking && collective {
@@ -153,8 +184,9 @@ impl<'a> Transfer<'a> {
     /// barriers, the transfers and, for writes, MPI_File_sync as `mode` places it.
     /// Returns seconds per transfer.
     fn timed(&self, mode: Mode, x: usize, reps: usize, nonblocking: bool) -> Result<f64, String> {
-        let send = values(self.ctx.rank, x);
-        let mut recv = touched(0u8, if self.write { 0 } else { x });
+        let len = self.part(x).1;
+        let send = values(self.ctx.rank, len);
+        let mut recv = touched(0u8, if self.write { 0 } else { len });
         let f = self.open(x)?;
         let exploit: &dyn Fn() = if nonblocking { &cpu::exploit } else { &|| {} };
         for _ in 0..IO.n_barr {
@@ -163,11 +195,11 @@ impl<'a> Transfer<'a> {
         let start = paw_core::mpi::time();
         for i in 0..reps {
             let moved = self
-                .transfer(&f, i, (self.write, nonblocking), &send, &mut recv, exploit)
+                .transfer(&f, (i, x), (self.write, nonblocking), &send, &mut recv, exploit)
                 .map_err(|e| {
                     if self.write && no_room(&e) {
                         format!(
-                            "fewer than {x} bytes written to {} (no room left on its file \
+                            "fewer than {len} bytes written to {} (no room left on its file \
                              system, or a file size limit): {e}",
                             self.path.display()
                         )
@@ -175,14 +207,14 @@ impl<'a> Transfer<'a> {
                         text(e)
                     }
                 })?;
-            if moved != x && self.write {
+            if moved != len && self.write {
                 return Err(format!(
-                    "{moved} of {x} bytes written to {} (no room left on its file system, or \
+                    "{moved} of {len} bytes written to {} (no room left on its file system, or \
                      a file size limit)",
                     self.path.display()
                 ));
-            } else if moved != x {
-                return Err(format!("{moved} of {x} bytes read from {}", self.path.display()));
+            } else if moved != len {
+                return Err(format!("{moved} of {len} bytes read from {}", self.path.display()));
             }
             if self.write && mode == Mode::NonAggregate {
                 f.sync().map_err(text)?;
@@ -198,10 +230,10 @@ impl<'a> Transfer<'a> {
 
     /// Writes the `reps` blocks a read of `x` bytes will find (not timed), blocking.
     fn fill(&self, x: usize, reps: usize) -> Result<(), String> {
-        let send = values(self.ctx.rank, x);
+        let send = values(self.ctx.rank, self.part(x).1);
         let f = self.open(x)?;
         for i in 0..reps {
-            self.transfer(&f, i, (true, false), &send, &mut [], &|| {}).map_err(text)?;
+            self.transfer(&f, (i, x), (true, false), &send, &mut [], &|| {}).map_err(text)?;
         }
         f.sync().map_err(text)?;
         f.close().map_err(text)
@@ -226,17 +258,22 @@ impl Run for Transfer<'_> {
     /// The blocks written (by this benchmark's calls for a write benchmark), read back
     /// (by its calls for a read benchmark) and compared with the writers' buffer values:
     /// a process's own for individual, explicit, private and ordered access; any
-    /// process's for the shared pointer, whose order is free.
+    /// process's for the shared pointer, whose order is free. Where the processes'
+    /// portions differ in length (X not a multiple of 4 Q bytes), the free order leaves no
+    /// block boundary to compare at: every read must then move its whole portion, as in
+    /// the timed runs.
     fn check(&mut self, mode: Mode, x: usize, reps: usize) -> Result<u64, String> {
         if x == 0 {
             return Ok(0);
         }
+        // A process whose portion is empty still takes part in the collective calls.
         let (rank, q) = (self.ctx.rank, self.ctx.q);
-        let send = values(rank, x);
+        let len = self.part(x).1;
+        let send = values(rank, len);
         if self.write {
             let f = self.open(x)?;
             for i in 0..reps {
-                self.transfer(&f, i, (true, self.nonblocking), &send, &mut [], &|| {})
+                self.transfer(&f, (i, x), (true, self.nonblocking), &send, &mut [], &|| {})
                     .map_err(text)?;
                 if mode == Mode::NonAggregate {
                     f.sync().map_err(text)?;
@@ -250,16 +287,23 @@ impl Run for Transfer<'_> {
         self.ctx.comm.barrier();
         let reading_calls = !self.write && self.nonblocking;
         let any_writer = self.access == Access::Shared && self.scope != Scope::Collective;
+        let uneven = (0..q).any(|r| portion(r, q, x).1 != len && portion(r, q, x).1 > 0);
         let writers: Vec<Vec<u8>> =
-            if any_writer { (0..q).map(|r| values(r, x)).collect() } else { vec![send] };
+            if any_writer { (0..q).map(|r| values(r, len)).collect() } else { vec![send] };
         let f = self.open(x)?;
-        let mut recv = vec![0u8; x];
+        let mut recv = vec![0u8; len];
         let mut wrong = 0u64;
         for i in 0..reps {
             recv.iter_mut().for_each(|b| *b = 0xff);
-            self.transfer(&f, i, (false, reading_calls), &[], &mut recv, &|| {}).map_err(text)?;
-            if i == 0 && test_corruption(rank) {
+            let moved = self
+                .transfer(&f, (i, x), (false, reading_calls), &[], &mut recv, &|| {})
+                .map_err(text)?;
+            if i == 0 && test_corruption(rank) && len > 0 {
                 recv[0] ^= 1;
+            }
+            if any_writer && uneven {
+                wrong += (len - moved) as u64;
+                continue;
             }
             let differ = |w: &Vec<u8>| recv.iter().zip(w).filter(|(a, b)| a != b).count();
             wrong += writers.iter().map(differ).min().unwrap_or(0) as u64;
@@ -276,5 +320,23 @@ impl Drop for Transfer<'_> {
         if self.own || self.ctx.rank == 0 {
             let _ = std::fs::remove_file(&self.path);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::portion;
+
+    #[test]
+    fn x_is_split_as_imb_splits_it() {
+        assert_eq!((portion(0, 2, 4099), portion(1, 2, 4099)), ((0, 2052), (2052, 2047)));
+        assert_eq!(
+            (0..4).map(|r| portion(r, 4, 16)).collect::<Vec<_>>(),
+            [(0, 4), (4, 4), (8, 4), (12, 4)]
+        );
+        // One unit for three processes: the first takes the byte, the others nothing.
+        assert_eq!((0..3).map(|r| portion(r, 3, 1).1).collect::<Vec<_>>(), [1, 0, 0]);
+        assert_eq!(portion(0, 1, 1 << 20), (0, 1 << 20));
+        assert_eq!(portion(1, 2, 0), (0, 0));
     }
 }
