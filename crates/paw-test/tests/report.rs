@@ -388,7 +388,8 @@ fn summary_and_overlay_plot_of_two_runs() {
 
 /// side-by-side against a doctored "original" (paw's IMB-MPI1 with every PingPong time
 /// doubled): paw / original is 0.5 and the interval leaves out 1; a missing original and an
-/// unknown suite are one line each, exit status 2.
+/// unknown suite are one line each, exit status 2. Nine pairs: one pair run across a
+/// change of the machine's speed cannot carry the bootstrap's 97.5th percentile.
 #[test]
 fn side_by_side_finds_a_doubled_time() {
     let originals = tempfile::tempdir().unwrap();
@@ -408,12 +409,12 @@ fn side_by_side_finds_a_doubled_time() {
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     let side_by_side = |originals: &Path, suite: &str| {
         Launch::direct(bin("paw-report"))
-            .args(["side-by-side", "-k", "3", "--originals"])
+            .args(["side-by-side", "-k", "9", "--originals"])
             .arg(originals.display())
             .arg("--bindir")
             .arg(paw.parent().unwrap().display())
             .args(["--mpirun", &paw_test::launcher()])
-            .args(["--args", "PingPong -msglog 0:12 -iter 400", suite])
+            .args(["--args", "PingPong -msglog 8:12 -iter 1000", suite])
             .timeout(std::time::Duration::from_secs(120))
             .run()
     };
@@ -427,7 +428,7 @@ fn side_by_side_finds_a_doubled_time() {
         .collect();
     // "headline (geometric mean of N rows): R (LO-HI)"
     let [rows, ratio, lo, hi] = numbers[..] else { panic!("{}", out.report()) };
-    assert_eq!(rows, 14.0, "0 and 2^0 .. 2^12: {}", out.report());
+    assert_eq!(rows, 6.0, "0 and 2^8 .. 2^12: {}", out.report());
     assert!((0.4..=0.62).contains(&ratio) && lo <= ratio && hi < 1.0, "{}", out.report());
     let kept = out.stdout.lines().find(|l| l.contains("pairs kept")).unwrap_or_default();
     assert!(kept.trim_start().starts_with(|c: char| c.is_ascii_digit()), "{}", out.report());

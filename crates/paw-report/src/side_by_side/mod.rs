@@ -166,7 +166,7 @@ pub fn run(
 fn probe(setup: &Setup, dir: &Path) -> Result<f64, String> {
     let side = Side {
         program: "latency",
-        args: &[],
+        args: "",
         env: &[],
         read: Read::DatAvg("latency.dat"),
         file: None,
@@ -180,7 +180,11 @@ fn probe(setup: &Setup, dir: &Path) -> Result<f64, String> {
 fn launch(setup: &Setup, side: &Side, program: &Path, dir: &Path) -> Result<Rows, String> {
     let args: Vec<String> = match &setup.args {
         Some(a) if side.program != "latency" => a.clone(),
-        _ => side.args.iter().map(|a| a.replace("{dir}", &dir.to_string_lossy())).collect(),
+        _ => side
+            .args
+            .split_whitespace()
+            .map(|a| a.replace("{dir}", &dir.to_string_lossy()))
+            .collect(),
     };
     let mut cmd = Command::new("timeout");
     cmd.args(["-k", "5", &setup.timeout.to_string()])

@@ -9,8 +9,8 @@ use super::read::Read;
 pub struct Side {
     /// paw's binary name, or the original's path under the originals' folder.
     pub program: &'static str,
-    /// Its arguments; `{dir}` is the run's own scratch folder.
-    pub args: &'static [&'static str],
+    /// Its arguments, split at spaces; `{dir}` is the run's own scratch folder.
+    pub args: &'static str,
     /// Environment variables set for it.
     pub env: &'static [(&'static str, &'static str)],
     /// How its figures are read.
@@ -32,16 +32,24 @@ pub struct Suite {
     pub original: Side,
 }
 
+/// A side: `program` with `args`, environment `env`, read from standard output by `read`.
+const fn side(
+    program: &'static str,
+    args: &'static str,
+    env: &'static [(&'static str, &'static str)],
+    read: Read,
+) -> Side {
+    Side { program, args, env, read, file: None }
+}
+
+/// paw's `program` and the original at `original` on one command line, read alike.
 const fn same(
     program: &'static str,
     original: &'static str,
-    args: &'static [&'static str],
+    args: &'static str,
     read: Read,
 ) -> (Side, Side) {
-    (
-        Side { program, args, env: &[], read, file: None },
-        Side { program: original, args, env: &[], read, file: None },
-    )
+    (side(program, args, &[], read), side(original, args, &[], read))
 }
 
 const fn suite(name: &'static str, figure: &'static str, sides: (Side, Side)) -> Suite {
@@ -49,98 +57,41 @@ const fn suite(name: &'static str, figure: &'static str, sides: (Side, Side)) ->
 }
 
 const IMB_TIME: &str = "time per repetition (t_avg, else t, else t_pure), usec";
+const IMB_MPI1: &str =
+    "-msglog 0:22 PingPong Sendrecv Exchange Allreduce Reduce Bcast Allgather Alltoall Barrier";
+const IMB_IO: &str =
+    "-msglog 10:20 S_Write_indv S_Read_indv S_Write_expl S_Read_expl P_Write_indv P_Read_indv";
+const IMB_RMA: &str = "-msglog 0:22 Unidir_put Unidir_get Bidir_put Bidir_get";
+/// OSU's command line, and paw's spelling of it (one sample: OSU times one).
+const OSU_P2P: (&str, &str) = ("-m 1:1048576 -i 1000 -x 100", "-m 1:1M -i 1000 -x 100");
+const OSU_BW: (&str, &str) = ("-m 1:1048576 -i 100 -x 10", "-m 1:1M -i 100 -x 10");
+const OSU_COLL: (&str, &str) = ("-m 4:1048576 -i 1000 -x 100", "-m 4:1M -i 1000 -x 100");
 
 /// Every suite, in the order `all` runs them.
 pub const SUITES: &[Suite] = &[
-    suite(
-        "IMB-MPI1",
-        IMB_TIME,
-        same(
-            "IMB-MPI1",
-            "imb/IMB-MPI1",
-            &[
-                "-msglog",
-                "0:22",
-                "PingPong",
-                "Sendrecv",
-                "Exchange",
-                "Allreduce",
-                "Reduce",
-                "Bcast",
-                "Allgather",
-                "Alltoall",
-                "Barrier",
-            ],
-            Read::Imb,
-        ),
-    ),
-    suite("IMB-EXT", IMB_TIME, same("IMB-EXT", "imb/IMB-EXT", &["-msglog", "0:20"], Read::Imb)),
-    suite(
-        "IMB-IO",
-        IMB_TIME,
-        same(
-            "IMB-IO",
-            "imb/IMB-IO",
-            &[
-                "-msglog",
-                "10:20",
-                "S_Write_indv",
-                "S_Read_indv",
-                "S_Write_expl",
-                "S_Read_expl",
-                "P_Write_indv",
-                "P_Read_indv",
-            ],
-            Read::Imb,
-        ),
-    ),
+    suite("IMB-MPI1", IMB_TIME, same("IMB-MPI1", "imb/IMB-MPI1", IMB_MPI1, Read::Imb)),
+    suite("IMB-EXT", IMB_TIME, same("IMB-EXT", "imb/IMB-EXT", "-msglog 0:20", Read::Imb)),
+    suite("IMB-IO", IMB_TIME, same("IMB-IO", "imb/IMB-IO", IMB_IO, Read::Imb)),
     suite(
         "IMB-NBC",
         IMB_TIME,
-        same(
-            "IMB-NBC",
-            "imb/IMB-NBC",
-            &["-msglog", "0:20", "Iallreduce", "Ibcast", "Ialltoall"],
-            Read::Imb,
-        ),
+        same("IMB-NBC", "imb/IMB-NBC", "-msglog 0:20 Iallreduce Ibcast Ialltoall", Read::Imb),
     ),
-    suite(
-        "IMB-RMA",
-        IMB_TIME,
-        same(
-            "IMB-RMA",
-            "imb/IMB-RMA",
-            &["-msglog", "0:22", "Unidir_put", "Unidir_get", "Bidir_put", "Bidir_get"],
-            Read::Imb,
-        ),
-    ),
+    suite("IMB-RMA", IMB_TIME, same("IMB-RMA", "imb/IMB-RMA", IMB_RMA, Read::Imb)),
     suite(
         "IMB-P2P",
         IMB_TIME,
-        same(
-            "IMB-P2P",
-            "imb/IMB-P2P",
-            &["-msglog", "0:16", "-iter", "10000", "PingPong", "PingPing"],
-            Read::Imb,
-        ),
+        same("IMB-P2P", "imb/IMB-P2P", "-msglog 0:16 -iter 10000 PingPong PingPing", Read::Imb),
     ),
+    // 3.6 takes no options: its short build, for 128 MB per process, writes its line into b_eff.prot.
     suite(
         "b_eff",
         "b_eff, MB/s",
         (
+            side("b_eff", "-short -mem 128", &[], Read::Equals("b_eff")),
             Side {
-                program: "b_eff",
-                args: &["-short", "-mem", "128"],
-                env: &[],
-                read: Read::Equals("b_eff"),
-                file: None,
-            },
-            Side {
-                program: "beff/b_eff_SHORT",
-                args: &[],
-                env: &[],
-                read: Read::Equals("b_eff"),
                 file: Some("b_eff.prot"),
+                ..side("beff/b_eff_SHORT", "", &[], Read::Equals("b_eff"))
             },
         ),
     ),
@@ -150,104 +101,67 @@ pub const SUITES: &[Suite] = &[
         same(
             "b_eff_io",
             "beffio/b_eff_io",
-            &["-MB", "16", "-MT", "32", "-T", "10", "-p", "{dir}", "-f", "t"],
+            "-MB 16 -MT 32 -T 10 -p {dir} -f t",
             Read::Equals("b_eff_io"),
         ),
     ),
     suite(
         "com",
         "bandwidth, MB/s",
-        same("com", "presta/com", &["-o", "100", "-e", "4194304"], Read::PrestaTable),
+        same("com", "presta/com", "-o 100 -e 4194304", Read::PrestaTable),
     ),
-    suite("laten", "latency, usec", same("laten", "presta/laten", &["-o", "10000"], Read::Laten)),
+    suite("laten", "latency, usec", same("laten", "presta/laten", "-o 10000", Read::Laten)),
     suite(
         "rma",
         "bandwidth, MB/s",
-        same("rma", "presta/rma", &["-o", "100", "-c", "10", "-e", "1048576"], Read::PrestaTable),
+        same("rma", "presta/rma", "-o 100 -c 10 -e 1048576", Read::PrestaTable),
     ),
-    suite(
-        "allred",
-        "Op mean, usec",
-        same("allred", "presta/allred", &["100", "1000", "20"], Read::Allred),
-    ),
+    suite("allred", "Op mean, usec", same("allred", "presta/allred", "100 1000 20", Read::Allred)),
     suite(
         "osu_latency",
         "one-way time, usec (paw: p2p_send)",
         (
-            Side {
-                program: "p2p_send",
-                args: &["-m", "1:1M", "-i", "1000", "-x", "100"],
-                env: &[("NREPS", "1")],
-                read: Read::DatAvg("send_time-np_0002.dat"),
-                file: None,
-            },
-            Side {
-                program: "osu/osu_latency",
-                args: &["-m", "1:1048576", "-i", "1000", "-x", "100"],
-                env: &[],
-                read: Read::Osu(1),
-                file: None,
-            },
+            side("p2p_send", OSU_P2P.1, &[("NREPS", "1")], Read::DatAvg("send_time-np_0002.dat")),
+            side("osu/osu_latency", OSU_P2P.0, &[], Read::Osu(1)),
         ),
     ),
     suite(
         "osu_bw",
         "bandwidth, MB/s = 10^6 B/s (paw: p2p_mrate, WINDOW_SIZE=64)",
         (
-            Side {
-                program: "p2p_mrate",
-                args: &["-m", "1:1M", "-i", "100", "-x", "10"],
-                env: &[("NREPS", "1"), ("WINDOW_SIZE", "64")],
-                read: Read::DatBandwidth("mrate_time-np_0002.dat"),
-                file: None,
-            },
-            Side {
-                program: "osu/osu_bw",
-                args: &["-m", "1:1048576", "-i", "100", "-x", "10"],
-                env: &[],
-                read: Read::Osu(1),
-                file: None,
-            },
+            side(
+                "p2p_mrate",
+                OSU_BW.1,
+                &[("NREPS", "1"), ("WINDOW_SIZE", "64")],
+                Read::DatBandwidth("mrate_time-np_0002.dat"),
+            ),
+            side("osu/osu_bw", OSU_BW.0, &[], Read::Osu(1)),
         ),
     ),
     suite(
         "osu_allreduce",
         "time per call, usec, mean over tasks (paw: col_ardc, PAW_COMBINE=avg)",
         (
-            Side {
-                program: "col_ardc",
-                args: &["-m", "4:1M", "-i", "1000", "-x", "100"],
-                env: &[("NREPS", "1"), ("PAW_COMBINE", "avg")],
-                read: Read::DatAvg("ardc_time-np_0002.dat"),
-                file: None,
-            },
-            Side {
-                program: "osu/osu_allreduce",
-                args: &["-m", "4:1048576", "-i", "1000", "-x", "100"],
-                env: &[],
-                read: Read::Osu(1),
-                file: None,
-            },
+            side(
+                "col_ardc",
+                OSU_COLL.1,
+                &[("NREPS", "1"), ("PAW_COMBINE", "avg")],
+                Read::DatAvg("ardc_time-np_0002.dat"),
+            ),
+            side("osu/osu_allreduce", OSU_COLL.0, &[], Read::Osu(1)),
         ),
     ),
     suite(
         "osu_iallreduce",
         "pure communication time per call, usec (paw: col_iardc)",
         (
-            Side {
-                program: "col_iardc",
-                args: &["-m", "4:1M", "-i", "1000", "-x", "100"],
-                env: &[("NREPS", "1")],
-                read: Read::DatAvg("iardc_time-np_0002.dat"),
-                file: None,
-            },
-            Side {
-                program: "osu/osu_iallreduce",
-                args: &["-m", "4:1048576", "-i", "1000", "-x", "100"],
-                env: &[],
-                read: Read::Osu(3),
-                file: None,
-            },
+            side(
+                "col_iardc",
+                OSU_COLL.1,
+                &[("NREPS", "1")],
+                Read::DatAvg("iardc_time-np_0002.dat"),
+            ),
+            side("osu/osu_iallreduce", OSU_COLL.0, &[], Read::Osu(3)),
         ),
     ),
 ];
