@@ -342,3 +342,50 @@ pub fn replace_table(file: &str, table: &str) -> String {
         _ => format!("{file}\n{BEGIN}\n{table}{END}\n"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An IMB PingPong table with times `t` at 1 KiB and 4 KiB.
+    fn pingpong(t: [f64; 2]) -> Rows {
+        let text = format!(
+            "# Benchmarking PingPong\n# #processes = 2\n#bytes #repetitions t[usec] Mbytes/sec\n\
+             1024 1000 {:.2} 1.0\n4096 1000 {:.2} 1.0\n",
+            t[0], t[1]
+        );
+        Read::Imb.rows(&text, Path::new(".")).unwrap()
+    }
+
+    #[test]
+    fn two_fixed_outputs_give_their_ratio_and_a_level_change_is_set_aside() {
+        // The original takes twice paw's time in every pair on one level; one pair between
+        // probes 3x apart, whatever it measured, counts for nothing.
+        let mut pairs: Vec<Pair> = (0..4)
+            .map(|i| {
+                let t = 1.0 + 0.1 * f64::from(i);
+                let (paw, original) = (pingpong([t, 2.0 * t]), pingpong([2.0 * t, 4.0 * t]));
+                Pair { paw, original, before: 0.30, after: 0.31 }
+            })
+            .collect();
+        pairs.push(Pair {
+            paw: pingpong([9.0, 9.0]),
+            original: pingpong([1.0, 1.0]),
+            before: 0.2,
+            after: 0.6,
+        });
+        let o = Outcome::of(named("IMB-MPI1").unwrap(), &pairs);
+        assert_eq!((o.kept, o.aside, o.rows.len()), (4, 1, 2));
+        assert_eq!(o.rows[0].0, "PingPong np 2 1024");
+        for (_, r) in &o.rows {
+            assert!((r.ratio - 0.5).abs() < 1e-9 && (r.lo - 0.5).abs() < 1e-9 && r.hi < 0.51);
+        }
+        let h = o.headline.clone().unwrap();
+        assert!((h.ratio - 0.5).abs() < 1e-9, "{h:?}");
+        let table = truth_table(&[o], "m", "l", "d");
+        assert!(table.contains("| IMB-MPI1 | 4 (1) | 2 | 0.500 (0.500-0.500) |"), "{table}");
+        assert!(table.contains("PingPong np 2 1024-4096 (2 lengths): 0.50 | 0 |"), "{table}");
+        let doc = replace_table("# t\n<!-- side-by-side table: begin -->\nold\n<!-- side-by-side table: end -->\nafter\n", "new\n");
+        assert_eq!(doc, "# t\n<!-- side-by-side table: begin -->\nnew\n<!-- side-by-side table: end -->\nafter\n");
+    }
+}
