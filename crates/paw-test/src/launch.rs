@@ -7,7 +7,7 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{mpsc, OnceLock};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
@@ -221,7 +221,7 @@ impl Launch {
     /// started is killed before this returns: the test process is made a child subreaper so
     /// that ranks orphaned by the launcher stay its descendants and can be found.
     pub fn run_until(self, stop: impl Fn(&Path) -> bool) -> Outcome {
-        self.run_with(|job, dir| {
+        self.run_with(|job, dir, _| {
             if stop(dir) {
                 job.kill_all();
                 true
@@ -236,7 +236,7 @@ impl Launch {
     pub fn run_interrupting(mut self, what: Interrupt, when: impl Fn(&Path) -> bool) -> Outcome {
         self.quick_kill = false;
         let program = self.program.canonicalize().unwrap_or_else(|_| self.program.clone());
-        self.run_with(move |job, dir| {
+        self.run_with(move |job, dir, _| {
             if !when(dir) {
                 return false;
             }
@@ -264,8 +264,17 @@ impl Launch {
         })
     }
 
-    /// The launch loop: `act(job, dir)` is polled until it returns true (once).
-    fn run_with(self, mut act: impl FnMut(&mut Job, &Path) -> bool) -> Outcome {
+    /// Runs to completion like [`Launch::run`], polling `react(standard error so far)`
+    /// until it returns true (once): to change the machine under a running job when it
+    /// reaches a step (a link's rate, say).
+    pub fn run_reacting(self, mut react: impl FnMut(&str) -> bool) -> Outcome {
+        let out = self.run_with(|_, _, stderr| react(stderr));
+        Outcome { killed: false, ..out }
+    }
+
+    /// The launch loop: `act(job, dir, stderr so far)` is polled until it returns true
+    /// (once).
+    fn run_with(self, mut act: impl FnMut(&mut Job, &Path, &str) -> bool) -> Outcome {
         let _lock = launch_lock(self.shared);
         become_subreaper();
         let dir = tempfile::tempdir().expect("temporary output directory");
@@ -306,7 +315,7 @@ impl Launch {
             if start.elapsed() > self.timeout {
                 timed_out = true;
                 job.kill_all();
-            } else if !killed && act(&mut job, dir.path()) {
+            } else if !killed && act(&mut job, dir.path(), &err.so_far()) {
                 killed = true;
                 acted_at = Some(Instant::now());
             }
@@ -562,9 +571,14 @@ pub(crate) fn launch_lock(shared: bool) -> File {
 }
 
 /// A pipe being read to the end on its own thread.
-struct Drain(mpsc::Receiver<String>);
+struct Drain(mpsc::Receiver<String>, Arc<Mutex<Vec<u8>>>);
 
 impl Drain {
+    /// What was read so far.
+    fn so_far(&self) -> String {
+        String::from_utf8_lossy(&self.1.lock().unwrap_or_else(|p| p.into_inner())).into_owned()
+    }
+
     /// What was read, waiting at most until `deadline` for the writers to go away.
     fn collect(self, deadline: Instant) -> String {
         let wait = deadline.saturating_duration_since(Instant::now());
@@ -576,12 +590,17 @@ impl Drain {
 
 fn drain(mut r: impl Read + Send + 'static) -> Drain {
     let (tx, rx) = mpsc::channel();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let shared = Arc::clone(&seen);
     thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = r.read_to_end(&mut buf);
-        let _ = tx.send(String::from_utf8_lossy(&buf).into_owned());
+        let mut chunk = [0u8; 4096];
+        while let Ok(n @ 1..) = r.read(&mut chunk) {
+            shared.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(&chunk[..n]);
+        }
+        let all = shared.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = tx.send(String::from_utf8_lossy(&all).into_owned());
     });
-    Drain(rx)
+    Drain(rx, seen)
 }
 
 fn describe(cmd: &Command) -> String {

@@ -1,13 +1,16 @@
 //! p2p_matrix -- the fabric map: bandwidth and latency between every pair of hosts, with
 //! the slow links and hosts named. What it times, reports, reads and writes: SPEC below
-//! (`-h`, headers, doc/binaries.md); `measure` times the links, `report` writes the files
-//! and names the outliers.
+//! (`-h`, headers, doc/binaries.md); `measure` times the links, `verdict` judges them,
+//! `retest` measures the suspects again, `report` writes the files.
 mod map;
 mod measure;
 mod report;
+mod retest;
+mod verdict;
 
 use paw_core::{Check, Combine, Files, Paw, Ranks, Spec};
-use report::{Nodes, Settings, LAT_ITERS, LAT_SIZE, LOW, PER_TASK, SAMPLES, SIZE, WINDOW};
+use report::{Nodes, Settings, CLUSTERKIT, LAT_HIGH, LAT_ITERS, LAT_SIZE, LOW, PER_TASK};
+use report::{RETEST, SAMPLES, SIZE, WINDOW};
 
 const SPEC: Spec = Spec {
     name: "p2p_matrix",
@@ -23,18 +26,23 @@ to even), the pairs of a round at once; a sample is MATRIX_LAT_ITERS round trips
 MPI_Recv) after a barrier, timed by both nodes. MATRIX_SAMPLES samples, after an untimed one.",
     reports: "\
 per link the median sample: bandwidth = MATRIX_WINDOW x MATRIX_SIZE / time, MB/s (MB = \
-2^20 B); latency = time / (2 x MATRIX_LAT_ITERS), usec. Named: links below MATRIX_LOW % of \
-the median link's bandwidth, and (with 3 nodes or more) slow nodes, whose every outgoing or \
-every incoming link is low (their links are not named again).",
+2^20 B); latency = time / (2 x MATRIX_LAT_ITERS), usec. Suspects: links below MATRIX_LOW % \
+of the median link's bandwidth, pairs above MATRIX_LAT_HIGH % of the median latency \
+(MATRIX_CLUSTERKIT=1: below 93 % of the best bandwidth, above 2.1 x the best latency), and \
+(with 3 nodes or more) slow nodes, whose every outgoing or every incoming link is a suspect. \
+Retest (MATRIX_RETEST=1): the suspect pairs measured again as a shift measures them, both \
+ways at once, in groups with no node twice, the pairs still slow split in halves down to \
+alone; named only what is still slow alone, judged against the single pass's thresholds.",
     ranks: Ranks::AtLeast(2),
     combine: Combine::Max,
-    vars: &[&[PER_TASK, SIZE, WINDOW, LAT_SIZE, LAT_ITERS, SAMPLES, LOW]],
+    vars: &[&[PER_TASK, SIZE, WINDOW, LAT_SIZE, LAT_ITERS, SAMPLES, LOW, LAT_HIGH, CLUSTERKIT, RETEST]],
     check: Check::Never,
     files: Files::Text("\
 matrix_bw-np_NNNN.dat (MB/s), matrix_lat-np_NNNN.dat (usec) and .csv twins: a row per \
 sending node, a column per receiving node, named by host (host:rank with MATRIX_PER_TASK=1); \
 heatmaps matrix_bw-np_NNNN.png, matrix_lat-np_NNNN.png (green best, red worst); the \
-outliers on standard output and in the bandwidth file's header"),
+verdict on standard output, in the bandwidth file's header and as matrix_verdict-np_NNNN.json; \
+progress on standard error"),
 };
 
 fn main() -> std::process::ExitCode {
@@ -48,7 +56,9 @@ fn main() -> std::process::ExitCode {
             measure::bandwidth(comm, &settings, &mut bw);
             measure::latency(comm, &settings, &mut lat);
         }
+        let maps = report::gather(&nodes, &bw, &lat);
+        let (lines, json) = verdict::reach(&nodes, &settings, &maps);
         paw_core::waiting_barrier(paw.world());
-        report::write(&paw, &nodes, &bw, &lat, settings.low)
+        report::write(&paw, &nodes, &maps, &lines, &json)
     })
 }

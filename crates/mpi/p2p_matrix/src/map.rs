@@ -30,38 +30,80 @@ pub fn partner(round: &[(usize, usize)], me: usize) -> Option<(usize, bool)> {
     })
 }
 
-/// What the bandwidth map shows as low.
+/// Which statistic of the links a rule measures against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reference {
+    /// The median link (paw's rule).
+    Median,
+    /// The best link: the highest bandwidth, the lowest latency (ClusterKit's).
+    Best,
+}
+
+/// How one matrix's links are judged: a link is bad below (bandwidth) or above (latency)
+/// `factor` x the `reference` of the links.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rule {
+    /// True for bandwidth (low is bad), false for latency (high is bad).
+    pub higher_is_better: bool,
+    /// The statistic the threshold is a multiple of.
+    pub reference: Reference,
+    /// The multiple: below 1 for bandwidth, above 1 for latency.
+    pub factor: f64,
+}
+
+impl Rule {
+    /// The reference value of `values` (NaN when there is none).
+    pub fn reference_of(&self, values: &[f64]) -> f64 {
+        let finite = values.iter().copied().filter(|v| v.is_finite());
+        match (self.reference, self.higher_is_better) {
+            (Reference::Median, _) => median(values),
+            (Reference::Best, true) => finite.fold(f64::NAN, f64::max),
+            (Reference::Best, false) => finite.fold(f64::NAN, f64::min),
+        }
+    }
+
+    /// Whether `v` is bad against `threshold`.
+    pub fn bad(&self, v: f64, threshold: f64) -> bool {
+        if self.higher_is_better {
+            v < threshold
+        } else {
+            v > threshold
+        }
+    }
+}
+
+/// What a matrix shows as bad under a [`Rule`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outliers {
-    /// Median bandwidth of the links that touch no slow node (every link when all nodes
-    /// are slow or none is left).
-    pub median: f64,
-    /// A link below this is low: the fraction of that median.
+    /// The rule's reference over the links that touch no slow node (every link when all
+    /// nodes are slow or none is left).
+    pub reference: f64,
+    /// A link beyond this is bad: the rule's factor x the reference.
     pub threshold: f64,
-    /// Nodes whose every outgoing or every incoming link is low against the median of the
-    /// links that do not touch them: a slow node rather than a slow link (only with 3 nodes
-    /// or more: with 2, a node cannot be told from its link).
+    /// Nodes whose every outgoing or every incoming link is bad against the reference of
+    /// the links that do not touch them: a slow node rather than a slow link (only with 3
+    /// nodes or more: with 2, a node cannot be told from its link).
     pub nodes: Vec<usize>,
-    /// Low links `(from, to)` that touch no slow node.
+    /// Bad links `(from, to)` that touch no slow node.
     pub links: Vec<(usize, usize)>,
 }
 
-/// The outliers of bandwidth matrix `bw` (`bw[from][to]`, the diagonal unused), links
-/// below `fraction` of a median. A node is judged against the links that do not touch it,
-/// so that its own slow links (2 of 3 at three nodes) do not pull its reference down; the
-/// other links against the links away from every slow node.
-pub fn outliers(bw: &[Vec<f64>], fraction: f64) -> Outliers {
-    let n = bw.len();
+/// The outliers of matrix `m` (`m[from][to]`, the diagonal unused) under `rule`. A node is
+/// judged against the links that do not touch it, so that its own bad links (2 of 3 at
+/// three nodes) do not move its reference; the other links against the links away from
+/// every slow node.
+pub fn outliers(m: &[Vec<f64>], rule: Rule) -> Outliers {
+    let n = m.len();
     let links = || (0..n).flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)));
-    let median_away = |from: &[usize]| {
+    let reference_away = |from: &[usize]| {
         let away: Vec<f64> = links()
             .filter(|(i, j)| !from.contains(i) && !from.contains(j))
-            .map(|(i, j)| bw[i][j])
+            .map(|(i, j)| m[i][j])
             .collect();
         if away.is_empty() {
-            median(&links().map(|(i, j)| bw[i][j]).collect::<Vec<_>>())
+            rule.reference_of(&links().map(|(i, j)| m[i][j]).collect::<Vec<_>>())
         } else {
-            median(&away)
+            rule.reference_of(&away)
         }
     };
     let nodes: Vec<usize> = if n < 3 {
@@ -69,18 +111,21 @@ pub fn outliers(bw: &[Vec<f64>], fraction: f64) -> Outliers {
     } else {
         (0..n)
             .filter(|&h| {
-                let low = fraction * median_away(&[h]);
+                let limit = rule.factor * reference_away(&[h]);
                 let others = || (0..n).filter(move |&o| o != h);
-                others().all(|o| bw[h][o] < low) || others().all(|o| bw[o][h] < low)
+                others().all(|o| rule.bad(m[h][o], limit))
+                    || others().all(|o| rule.bad(m[o][h], limit))
             })
             .collect()
     };
-    let median = median_away(&nodes);
-    let threshold = fraction * median;
+    let reference = reference_away(&nodes);
+    let threshold = rule.factor * reference;
     let links = links()
-        .filter(|&(i, j)| bw[i][j] < threshold && !nodes.contains(&i) && !nodes.contains(&j))
+        .filter(|&(i, j)| {
+            rule.bad(m[i][j], threshold) && !nodes.contains(&i) && !nodes.contains(&j)
+        })
         .collect();
-    Outliers { median, threshold, nodes, links }
+    Outliers { reference, threshold, nodes, links }
 }
 
 /// Pixels per cell of an `n` x `n` heatmap: 24, smaller for large maps (at least 2).
@@ -159,10 +204,12 @@ mod tests {
         (0..n).map(|i| (0..n).map(|j| if i == j { f64::NAN } else { f(i, j) }).collect()).collect()
     }
 
+    const PAW: Rule = Rule { higher_is_better: true, reference: Reference::Median, factor: 0.8 };
+
     #[test]
     fn a_slow_node_is_named_and_not_its_links() {
         let bw = map(4, |i, j| if i == 2 || j == 2 { 11.0 } else { 45.0 });
-        let o = outliers(&bw, 0.8);
+        let o = outliers(&bw, PAW);
         assert_eq!(o.nodes, [2]);
         assert!(o.links.is_empty(), "{o:?}");
     }
@@ -170,20 +217,36 @@ mod tests {
     #[test]
     fn a_slow_node_is_named_among_three() {
         let bw = map(3, |i, j| if i == 1 || j == 1 { 11.0 } else { 45.0 });
-        let o = outliers(&bw, 0.8);
-        assert_eq!((o.nodes.as_slice(), o.links.len(), o.median), (&[1][..], 0, 45.0), "{o:?}");
+        let o = outliers(&bw, PAW);
+        assert_eq!((o.nodes.as_slice(), o.links.len(), o.reference), (&[1][..], 0, 45.0), "{o:?}");
         let half = map(4, |i, j| if i == 0 || j == 0 { 40.0 } else { 45.0 });
-        assert!(outliers(&half, 0.8).nodes.is_empty(), "40 of 45 is not low");
+        assert!(outliers(&half, PAW).nodes.is_empty(), "40 of 45 is not low");
     }
 
     #[test]
     fn a_slow_link_is_named_and_no_node() {
         let bw = map(4, |i, j| if (i, j) == (1, 3) { 20.0 } else { 45.0 + (i + j) as f64 });
-        let o = outliers(&bw, 0.8);
+        let o = outliers(&bw, PAW);
         assert!(o.nodes.is_empty(), "{o:?}");
         assert_eq!(o.links, [(1, 3)]);
-        let even = outliers(&map(5, |i, j| 45.0 + (i * j % 3) as f64), 0.8);
+        let even = outliers(&map(5, |i, j| 45.0 + (i * j % 3) as f64), PAW);
         assert!(even.nodes.is_empty() && even.links.is_empty(), "{even:?}");
+    }
+
+    #[test]
+    fn clusterkit_judges_against_the_best_link_and_latency_too() {
+        let ck = Rule { higher_is_better: true, reference: Reference::Best, factor: 0.93 };
+        // 44 against a best of 48: below 93 % (44.64), though 98 % of the median.
+        let bw = map(4, |i, j| if (i, j) == (0, 1) { 44.0 } else { 45.0 + ((i + j) % 4) as f64 });
+        assert_eq!(outliers(&bw, ck).links, [(0, 1)]);
+        assert!(outliers(&bw, PAW).links.is_empty());
+        let lat_ck = Rule { higher_is_better: false, reference: Reference::Best, factor: 2.1 };
+        let lat = map(4, |i, j| if i == 3 || j == 3 { 30.0 } else { 10.0 + (i + j) as f64 });
+        let o = outliers(&lat, lat_ck);
+        assert_eq!((o.nodes.as_slice(), o.reference, o.links.len()), (&[3][..], 11.0, 0), "{o:?}");
+        let lat_paw = Rule { higher_is_better: false, reference: Reference::Median, factor: 2.0 };
+        let one = map(4, |i, j| if (i.min(j), i.max(j)) == (1, 2) { 50.0 } else { 12.0 });
+        assert_eq!(outliers(&one, lat_paw).links, [(1, 2), (2, 1)]);
     }
 
     #[test]

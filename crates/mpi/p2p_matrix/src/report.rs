@@ -57,6 +57,30 @@ pub const LOW: Var = Var {
     accepts: paw_core::vars::Accepts::Whole(1, 99),
 };
 
+/// MATRIX_LAT_HIGH: the multiple of the median latency above which a pair is slow, percent.
+pub const LAT_HIGH: Var = Var {
+    name: "MATRIX_LAT_HIGH",
+    default: "200",
+    meaning: "percent of the median latency above which a pair's latency is high",
+    accepts: paw_core::vars::Accepts::Whole(101, 100_000),
+};
+/// MATRIX_CLUSTERKIT: ClusterKit's criteria instead of the medians.
+pub const CLUSTERKIT: Var = Var {
+    name: "MATRIX_CLUSTERKIT",
+    default: "0",
+    meaning: "1: ClusterKit's criteria, bandwidth below 93 % of the best link, latency above \
+              2.1 x the best (0: MATRIX_LOW and MATRIX_LAT_HIGH of the medians)",
+    accepts: paw_core::vars::Accepts::Whole(0, 1),
+};
+/// MATRIX_RETEST: suspects measured again before they are named.
+pub const RETEST: Var = Var {
+    name: "MATRIX_RETEST",
+    default: "1",
+    meaning: "1: suspect pairs measured again, in halving groups down to alone, and named only \
+              if still slow (0: named from the single pass)",
+    accepts: paw_core::vars::Accepts::Whole(0, 1),
+};
+
 /// The map's settings (collective: read on rank 0 and shared).
 #[derive(Debug, Clone, Copy)]
 pub struct Settings {
@@ -72,6 +96,12 @@ pub struct Settings {
     pub samples: u64,
     /// MATRIX_LOW as a fraction.
     pub low: f64,
+    /// MATRIX_LAT_HIGH as a multiple.
+    pub lat_high: f64,
+    /// MATRIX_RETEST=1.
+    pub retest: bool,
+    /// MATRIX_CLUSTERKIT=1.
+    pub clusterkit: bool,
 }
 
 impl Settings {
@@ -84,9 +114,12 @@ impl Settings {
         let iters = paw.knob(&LAT_ITERS)?;
         let samples = paw.knob(&SAMPLES)?;
         let low = paw.knob(&LOW)? as f64 / 100.0;
+        let lat_high = paw.knob(&LAT_HIGH)? as f64 / 100.0;
+        let retest = paw.knob(&RETEST)? == 1;
+        let clusterkit = paw.knob(&CLUSTERKIT)? == 1;
         let held = ((window + 1) * size) as u128;
         paw.fits_in_memory(held, "MATRIX_WINDOW x MATRIX_SIZE", "buffers")?;
-        Ok(Settings { size, window, lat_size, iters, samples, low })
+        Ok(Settings { size, window, lat_size, iters, samples, low, lat_high, retest, clusterkit })
     }
 }
 
@@ -142,36 +175,65 @@ impl Nodes {
     }
 }
 
-/// Gathers every node's row to node 0 (world rank 0: `bw[from]` is the bandwidth from node
-/// `from` into the node, `lat[p]` its latency to node `p`), writes the matrices and
-/// heatmaps and names the outliers, links below `low` of the median (collective over the
-/// world; only rank 0 holds the matrices).
-pub fn write(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64], low: f64) -> paw_core::Result<()> {
-    let (n, root) = (nodes.labels.len(), paw.rank() == 0);
+/// A step of the map: the watchdog's label, and a line on standard error from node 0 with
+/// the seconds since the first step.
+pub fn progress(comm: &SimpleCommunicator, step: String) {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let since = START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64();
+    if comm.rank() == 0 {
+        eprintln!("p2p_matrix: {step} ({since:.1} s)");
+    }
+    paw_core::watchdog::step(step);
+}
+
+/// The map on node 0: `bw[from][to]` MB/s and `lat[a][b]` usec (empty on the other ranks).
+#[derive(Debug, Default)]
+pub struct Maps {
+    /// Bandwidth, row = sending node.
+    pub bw: Vec<Vec<f64>>,
+    /// One-way latency as node `a` measured it to `b`.
+    pub lat: Vec<Vec<f64>>,
+}
+
+/// Gathers every node's row to node 0 (world rank 0): `bw[from]` is the bandwidth from
+/// node `from` into the node, `lat[p]` its latency to node `p` (collective over the nodes).
+pub fn gather(nodes: &Nodes, bw: &[f64], lat: &[f64]) -> Maps {
+    let Some(comm) = &nodes.comm else { return Maps::default() };
+    let (n, root) = (nodes.labels.len(), comm.rank() == 0);
+    let node0 = comm.process_at_rank(0);
     let mut rows =
         [vec![0.0; if root { n * n } else { 0 }], vec![0.0; if root { n * n } else { 0 }]];
-    if let Some(comm) = &nodes.comm {
-        let node0 = comm.process_at_rank(0);
-        for (mine, all) in [bw, lat].into_iter().zip(&mut rows) {
-            if root {
-                node0.gather_into_root(mine, &mut all[..]);
-            } else {
-                node0.gather_into(mine);
-            }
+    for (mine, all) in [bw, lat].into_iter().zip(&mut rows) {
+        if root {
+            node0.gather_into_root(mine, &mut all[..]);
+        } else {
+            node0.gather_into(mine);
         }
+    }
+    if !root {
+        return Maps::default();
     }
     // Node i's row starts at i x n; a bandwidth row is what node i received.
     let [bw_rows, lat_rows] = &rows;
     let matrix = |f: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> {
-        if root {
-            (0..n).map(|i| (0..n).map(|j| f(i, j)).collect()).collect()
-        } else {
-            Vec::new()
-        }
+        (0..n).map(|i| (0..n).map(|j| f(i, j)).collect()).collect()
     };
-    let bw = matrix(&|from, to| bw_rows[to * n + from]);
-    let lat = matrix(&|a, b| lat_rows[a * n + b]);
-    let verdict = if root { verdict(&nodes.labels, &bw, low) } else { Vec::new() };
+    Maps {
+        bw: matrix(&|from, to| bw_rows[to * n + from]),
+        lat: matrix(&|a, b| lat_rows[a * n + b]),
+    }
+}
+
+/// Writes the matrices, heatmaps and the verdict (`lines` and `json`, rank 0's) (collective
+/// over the world; only rank 0 holds the matrices).
+pub fn write(
+    paw: &Paw,
+    nodes: &Nodes,
+    maps: &Maps,
+    lines: &[String],
+    json: &[u8],
+) -> paw_core::Result<()> {
+    let root = paw.rank() == 0;
     let table = |stem: &str, m: &[Vec<f64>], unit: Unit, what: &str, notes: &[String]| {
         let mut cols = vec![Column::new(table::HOST, NONE)];
         cols.extend(nodes.labels.iter().map(|l| Column::new(l.clone(), unit)));
@@ -194,10 +256,11 @@ pub fn write(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64], low: f64) -> paw
         let png = if root { map::heatmap(m, unit == MATRIX_MB) } else { Vec::new() };
         paw.write_file(&paw.np_file(stem, paw.size()).replace(".dat", ".png"), &png)
     };
-    table("matrix_bw", &bw, MATRIX_MB, "bandwidth", &verdict)?;
-    table("matrix_lat", &lat, USEC, "latency", &[])?;
+    table("matrix_bw", &maps.bw, MATRIX_MB, "bandwidth", lines)?;
+    table("matrix_lat", &maps.lat, USEC, "latency", &[])?;
+    paw.write_file(&paw.np_file("matrix_verdict", paw.size()).replace(".dat", ".json"), json)?;
     if root {
-        println!("{}", verdict.join("\n"));
+        println!("{}", lines.join("\n"));
     }
     Ok(())
 }
@@ -205,42 +268,3 @@ pub fn write(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64], low: f64) -> paw
 /// The matrix's bandwidth unit as its files have always named it: MB of 2^20 bytes
 /// (`paw_core::MB`) per second, labelled `MB/s`, CSV suffix `MB_per_s`.
 const MATRIX_MB: Unit = Unit { label: "MB/s", csv: "MB_per_s", ..MIB_PER_S };
-
-/// The verdict lines of bandwidth matrix `bw`: the reference median, then each slow node
-/// and slow link, or that there is none.
-fn verdict(labels: &[String], bw: &[Vec<f64>], low: f64) -> Vec<String> {
-    let n = labels.len();
-    let found = map::outliers(bw, low);
-    let mut lines = vec![format!(
-        "median link {:.2} MB/s; low below {:.2} MB/s (MATRIX_LOW={:.0} %)",
-        found.median,
-        found.threshold,
-        low * 100.0
-    )];
-    for &h in &found.nodes {
-        let out: Vec<f64> = (0..n).filter(|&j| j != h).map(|j| bw[h][j]).collect();
-        let inn: Vec<f64> = (0..n).filter(|&i| i != h).map(|i| bw[i][h]).collect();
-        lines.push(format!(
-            "slow node: {} (median out {:.2}, in {:.2} MB/s)",
-            labels[h],
-            paw_core::median(&out),
-            paw_core::median(&inn)
-        ));
-    }
-    for &(i, j) in &found.links {
-        lines.push(format!(
-            "slow link: {} -> {} ({:.2} MB/s, {:.0} % of the median)",
-            labels[i],
-            labels[j],
-            bw[i][j],
-            100.0 * bw[i][j] / found.median
-        ));
-    }
-    if lines.len() == 1 {
-        lines.push(format!(
-            "no slow node or link: every link at least {:.0} % of the median",
-            low * 100.0
-        ));
-    }
-    lines
-}

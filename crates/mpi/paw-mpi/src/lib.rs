@@ -4,6 +4,7 @@
 //! overlap measurement of the non-blocking collectives ([`nbc`]).
 #![warn(missing_docs)]
 
+pub mod fan;
 pub mod memory;
 pub mod message_rate;
 pub mod nbc;
