@@ -62,7 +62,7 @@ CARGOFLAGS ?= --locked --release
 
 # Every benchmark binary, as users launch it.
 CORE_BINS := latency p2p_multitask blas_dgemm_single stream
-P2P_BINS := p2p_send p2p_isend p2p_isend_bidir p2p_isend_ping p2p_mrate p2p_mrate_bidir p2p_matrix \
+P2P_BINS := p2p_send p2p_isend p2p_isend_bidir p2p_isend_ping p2p_mrate p2p_mrate_bidir p2p_matrix p2p_fan_in p2p_fan_out \
 	p2p_put p2p_get p2p_put_fence p2p_get_fence p2p_rput p2p_rget p2p_send_mt
 COL_BINS := col_agtr col_ardc col_a2a col_bct col_gtr col_rdc col_rsb col_sct \
 	col_acc col_acc_fence col_racc col_init col_init_th \

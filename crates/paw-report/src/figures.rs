@@ -361,13 +361,14 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
     }
 }
 
-/// The fabric map's verdict lines, from the bandwidth matrix's header.
+/// The fabric map's verdict lines, from the bandwidth matrix's header: the thresholds,
+/// what is named, and the suspects the retest cleared.
 fn matrix_verdict(dat: &Dat) -> Vec<String> {
+    const STARTS: [&str; 6] =
+        ["median link", "best link", "median latency", "best latency", "slow ", "no slow"];
     dat.header
         .iter()
-        .filter(|h| {
-            h.starts_with("median link") || h.starts_with("slow ") || h.starts_with("no slow")
-        })
+        .filter(|h| STARTS.iter().any(|s| h.starts_with(s)) || h.ends_with(": cleared"))
         .cloned()
         .collect()
 }

@@ -368,6 +368,8 @@ fn a_qualification_run_reports_every_step_and_holds_to_its_reference() {
         "p2p_send: bandwidth at 4194304 B",
         "col_ardc: time at 1 B",
         "p2p_matrix: median link bandwidth",
+        "p2p_fan_in: bandwidth at 4194304 B",
+        "p2p_fan_out: bandwidth at 4194304 B",
         "IMB-MPI1 PingPong: time at 0 B",
         "IMB-MPI1 PingPong: bandwidth at 4194304 B",
         "IMB-MPI1 Allreduce: time at 1048576 B, 2 processes",
