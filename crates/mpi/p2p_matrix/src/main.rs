@@ -10,7 +10,7 @@ mod verdict;
 
 use paw_core::{Check, Combine, Files, Paw, Ranks, Spec};
 use report::{Nodes, Settings, CLUSTERKIT, LAT_HIGH, LAT_ITERS, LAT_SIZE, LOW, PER_TASK};
-use report::{RETEST, SAMPLES, SIZE, WINDOW};
+use report::{RETEST, SAMPLES, SHIFTS, SIZE, WINDOW};
 
 const SPEC: Spec = Spec {
     name: "p2p_matrix",
@@ -23,7 +23,9 @@ MPI_Isend of MATRIX_SIZE bytes to node i+k and as many MPI_Irecv from node i-k (
 at once; a sample of link i-k -> i runs from a barrier of the nodes to the end of i's \
 receives (MPI_Waitall). Latency: the rounds of a round-robin tournament (N-1, N rounded up \
 to even), the pairs of a round at once; a sample is MATRIX_LAT_ITERS round trips of MATRIX_LAT_SIZE bytes (MPI_Send, \
-MPI_Recv) after a barrier, timed by both nodes. MATRIX_SAMPLES samples, after an untimed one.",
+MPI_Recv) after a barrier, timed by both nodes. MATRIX_SAMPLES samples, after an untimed one. \
+Quick map (MATRIX_SHIFTS=K): K shifts and K rounds spread evenly; the others' links stay \
+unmeasured (`-`) and judgement uses the measured ones.",
     reports: "\
 per link the median sample: bandwidth = MATRIX_WINDOW x MATRIX_SIZE / time, MB/s (MB = \
 2^20 B); latency = time / (2 x MATRIX_LAT_ITERS), usec. Suspects: links below MATRIX_LOW % \
@@ -35,7 +37,7 @@ ways at once, in groups with no node twice, the pairs still slow split in halves
 alone; named only what is still slow alone, judged against the single pass's thresholds.",
     ranks: Ranks::AtLeast(2),
     combine: Combine::Max,
-    vars: &[&[PER_TASK, SIZE, WINDOW, LAT_SIZE, LAT_ITERS, SAMPLES, LOW, LAT_HIGH, CLUSTERKIT, RETEST]],
+    vars: &[&[PER_TASK, SIZE, WINDOW, LAT_SIZE, LAT_ITERS, SAMPLES, SHIFTS, LOW, LAT_HIGH, CLUSTERKIT, RETEST]],
     check: Check::Never,
     files: Files::Text("\
 matrix_bw-np_NNNN.dat (MB/s), matrix_lat-np_NNNN.dat (usec) and .csv twins: a row per \

@@ -21,6 +21,20 @@ pub fn rounds(n: usize) -> Vec<Vec<(usize, usize)>> {
     out
 }
 
+/// `k` of `m` steps spread evenly from the first to the last (all of them when `k` is 0
+/// or at least `m`): the quick map's shifts and rounds, as indexes.
+pub fn spread(m: usize, k: usize) -> Vec<usize> {
+    if k == 0 || k >= m {
+        return (0..m).collect();
+    }
+    if k == 1 {
+        return vec![0];
+    }
+    let mut out: Vec<usize> = (0..k).map(|j| (j * (m - 1) + (k - 1) / 2) / (k - 1)).collect();
+    out.dedup();
+    out
+}
+
 /// `me`'s partner in `round` and whether `me` sends first (the lower of the two).
 pub fn partner(round: &[(usize, usize)], me: usize) -> Option<(usize, bool)> {
     round.iter().find_map(|&(a, b)| match me {
@@ -94,7 +108,12 @@ pub struct Outliers {
 /// every slow node.
 pub fn outliers(m: &[Vec<f64>], rule: Rule) -> Outliers {
     let n = m.len();
-    let links = || (0..n).flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)));
+    // The measured links: a quick map leaves some unmeasured (NaN).
+    let links = || {
+        (0..n)
+            .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
+            .filter(|&(i, j)| m[i][j].is_finite())
+    };
     let reference_away = |from: &[usize]| {
         let away: Vec<f64> = links()
             .filter(|(i, j)| !from.contains(i) && !from.contains(j))
@@ -112,9 +131,12 @@ pub fn outliers(m: &[Vec<f64>], rule: Rule) -> Outliers {
         (0..n)
             .filter(|&h| {
                 let limit = rule.factor * reference_away(&[h]);
+                let all_bad = |v: &mut dyn Iterator<Item = f64>| {
+                    let measured: Vec<f64> = v.filter(|x| x.is_finite()).collect();
+                    !measured.is_empty() && measured.iter().all(|&x| rule.bad(x, limit))
+                };
                 let others = || (0..n).filter(move |&o| o != h);
-                others().all(|o| rule.bad(m[h][o], limit))
-                    || others().all(|o| rule.bad(m[o][h], limit))
+                all_bad(&mut others().map(|o| m[h][o])) || all_bad(&mut others().map(|o| m[o][h]))
             })
             .collect()
     };
@@ -247,6 +269,22 @@ mod tests {
         let lat_paw = Rule { higher_is_better: false, reference: Reference::Median, factor: 2.0 };
         let one = map(4, |i, j| if (i.min(j), i.max(j)) == (1, 2) { 50.0 } else { 12.0 });
         assert_eq!(outliers(&one, lat_paw).links, [(1, 2), (2, 1)]);
+    }
+
+    #[test]
+    fn a_quick_map_spreads_its_steps_and_judges_what_it_measured() {
+        assert_eq!(spread(15, 4), [0, 5, 9, 14]);
+        assert_eq!(spread(15, 0), (0..15).collect::<Vec<_>>());
+        assert_eq!(spread(3, 5), [0, 1, 2]);
+        assert_eq!(spread(9, 1), [0]);
+        // Shift 1 and 3 of 5 nodes measured: node 2 slow in every measured link.
+        let bw = map(5, |i, j| match (j + 5 - i) % 5 {
+            1 | 3 if i == 2 || j == 2 => 11.0,
+            1 | 3 => 45.0,
+            _ => f64::NAN,
+        });
+        let o = outliers(&bw, PAW);
+        assert_eq!((o.nodes.as_slice(), o.links.len(), o.reference), (&[2][..], 0, 45.0), "{o:?}");
     }
 
     #[test]

@@ -90,7 +90,7 @@ fn latency_to(comm: &SimpleCommunicator, s: &Settings, pair: Option<(usize, bool
 pub fn bandwidth(comm: &SimpleCommunicator, s: &Settings, bw: &mut [f64]) {
     let (n, me) = (bw.len(), comm.rank() as usize);
     let mut windows = Windows::new(s);
-    for k in 1..n {
+    for k in map::spread(n - 1, s.shifts).into_iter().map(|i| i + 1) {
         crate::report::progress(comm, format!("bandwidth shift {k} of {}", n - 1));
         let from = (me + n - k) % n;
         bw[from] = windows.bandwidth(comm, s, Some((me + k) % n), Some(from));
@@ -101,7 +101,8 @@ pub fn bandwidth(comm: &SimpleCommunicator, s: &Settings, bw: &mut [f64]) {
 pub fn latency(comm: &SimpleCommunicator, s: &Settings, lat: &mut [f64]) {
     let me = comm.rank() as usize;
     let rounds = map::rounds(lat.len());
-    for (r, round) in rounds.iter().enumerate() {
+    for r in map::spread(rounds.len(), s.shifts) {
+        let round = &rounds[r];
         crate::report::progress(comm, format!("latency round {} of {}", r + 1, rounds.len()));
         let pair = map::partner(round, me);
         let t = latency_to(comm, s, pair);

@@ -42,6 +42,14 @@ pub const SAMPLES: Var = Var {
     meaning: "samples per link; the median counts",
     accepts: paw_core::vars::Accepts::Whole(1, 1000),
 };
+/// MATRIX_SHIFTS: the quick map's shifts (0: all).
+pub const SHIFTS: Var = Var {
+    name: "MATRIX_SHIFTS",
+    default: "0",
+    meaning: "quick map: K shifts spread evenly over 1 .. N-1 and K latency rounds, each node's \
+              links to K others each way (0: every shift, the whole map)",
+    accepts: paw_core::vars::Accepts::Whole(0, 1_000_000),
+};
 /// MATRIX_PER_TASK: map every task instead of one per host.
 pub const PER_TASK: Var = Var {
     name: "MATRIX_PER_TASK",
@@ -96,6 +104,8 @@ pub struct Settings {
     pub samples: u64,
     /// MATRIX_LOW as a fraction.
     pub low: f64,
+    /// MATRIX_SHIFTS (0: all).
+    pub shifts: usize,
     /// MATRIX_LAT_HIGH as a multiple.
     pub lat_high: f64,
     /// MATRIX_RETEST=1.
@@ -115,11 +125,23 @@ impl Settings {
         let samples = paw.knob(&SAMPLES)?;
         let low = paw.knob(&LOW)? as f64 / 100.0;
         let lat_high = paw.knob(&LAT_HIGH)? as f64 / 100.0;
+        let shifts = paw.knob(&SHIFTS)? as usize;
         let retest = paw.knob(&RETEST)? == 1;
         let clusterkit = paw.knob(&CLUSTERKIT)? == 1;
         let held = ((window + 1) * size) as u128;
         paw.fits_in_memory(held, "MATRIX_WINDOW x MATRIX_SIZE", "buffers")?;
-        Ok(Settings { size, window, lat_size, iters, samples, low, lat_high, retest, clusterkit })
+        Ok(Settings {
+            size,
+            window,
+            lat_size,
+            iters,
+            samples,
+            low,
+            shifts,
+            lat_high,
+            retest,
+            clusterkit,
+        })
     }
 }
 
@@ -245,7 +267,8 @@ pub fn write(
         for (i, row) in m.iter().enumerate() {
             let mut cells = vec![nodes.labels[i].clone()];
             cells.extend(row.iter().enumerate().map(|(j, v)| {
-                if i == j {
+                // The diagonal, and links a quick map did not measure.
+                if i == j || !v.is_finite() {
                     "-".to_string()
                 } else {
                     format!("{v:.3}")

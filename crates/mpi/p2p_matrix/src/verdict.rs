@@ -296,6 +296,7 @@ mod tests {
             lat_size: 8,
             iters: 1,
             samples: 1,
+            shifts: 0,
             low: 0.8,
             lat_high: 2.0,
             retest: true,

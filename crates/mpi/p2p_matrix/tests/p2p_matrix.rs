@@ -63,3 +63,21 @@ fn one_host_without_per_task_and_bad_settings_are_refused() {
     let out = map(2).env("MATRIX_WINDOW", 0).run();
     out.failure("MATRIX_WINDOW=0 is out of range");
 }
+
+#[test]
+fn a_quick_map_measures_its_shifts_only_and_writes_the_verdict_as_json() {
+    let out = map(4).env("MATRIX_SHIFTS", 1).run();
+    out.success();
+    let dat = out.dat("matrix_bw-np_0004.dat");
+    for (i, row) in dat.rows.iter().enumerate() {
+        // Shift 1 only: node i sends to node i+1 alone.
+        let measured: Vec<usize> = (0..4).filter(|&j| row[j + 1] != "-").collect();
+        assert_eq!(measured, [(i + 1) % 4], "row {i}: {row:?}\n{}", out.report());
+    }
+    let json = std::fs::read_to_string(out.dir.path().join("matrix_verdict-np_0004.json"));
+    let json: serde_json::Value = serde_json::from_str(&json.expect("the verdict")).unwrap();
+    assert_eq!(json["criteria"], "paw", "{json}");
+    assert!(json["bandwidth"]["reference"].as_f64().is_some_and(|v| v > 0.0), "{json}");
+    let progress = out.stderr_lines("p2p_matrix: bandwidth shift");
+    assert_eq!(progress.len(), 1, "{}", out.report());
+}
