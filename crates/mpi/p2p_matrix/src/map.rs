@@ -150,36 +150,46 @@ pub fn outliers(m: &[Vec<f64>], rule: Rule) -> Outliers {
     Outliers { reference, threshold, nodes, links }
 }
 
-/// Pixels per cell of an `n` x `n` heatmap: 24, smaller for large maps (at least 2).
-fn cell(n: usize) -> usize {
-    (768 / n.max(1)).clamp(2, 24)
+/// Pixels per cell of a heatmap `k` cells wide: 24, smaller for large maps (at least 2).
+fn cell(k: usize) -> usize {
+    (768 / k.max(1)).clamp(2, 24)
+}
+
+/// Nodes per cell of an `n`-node heatmap: 1 up to 384 nodes; beyond, blocks of nodes, so
+/// that the image stays within 768 pixels a side (10 000 nodes would need 20 000).
+fn block(n: usize) -> usize {
+    n.div_ceil(384).max(1)
 }
 
 /// A heatmap of `m` as PNG bytes, a square cell per entry (row: from, column: to): green
 /// for the best value, through yellow, to red for the worst (`higher_is_better` says which
-/// end is best: bandwidth, or latency); the diagonal grey.
+/// end is best: bandwidth, or latency); the diagonal grey. Beyond 384 nodes a cell is a
+/// block of nodes, coloured by its worst link, so that one slow link still shows.
 pub fn heatmap(m: &[Vec<f64>], higher_is_better: bool) -> Vec<u8> {
     let n = m.len();
-    let c = cell(n);
-    let side = n * c;
-    let values: Vec<f64> = (0..n)
-        .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
-        .map(|(i, j)| m[i][j])
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .collect();
+    let b = block(n);
+    let k = n.div_ceil(b);
+    let c = cell(k);
+    let side = k * c;
+    let measured = |i: usize, j: usize| i != j && m[i][j].is_finite() && m[i][j] > 0.0;
+    let values = (0..n).flat_map(|i| (0..n).filter(move |&j| measured(i, j)).map(move |j| m[i][j]));
     let best = if higher_is_better {
-        values.iter().copied().fold(0.0, f64::max)
+        values.fold(0.0, f64::max)
     } else {
-        values.iter().copied().fold(f64::INFINITY, f64::min)
+        values.fold(f64::INFINITY, f64::min)
     };
-    let colour = |i: usize, j: usize| -> [u8; 3] {
-        let v = m[i][j];
-        if i == j || !v.is_finite() || v <= 0.0 {
+    // 1: as good as the best link, 0: nothing.
+    let quality = |v: f64| if higher_is_better { v / best } else { best / v }.clamp(0.0, 1.0);
+    let colour = |bi: usize, bj: usize| -> [u8; 3] {
+        let (rows, cols) = (bi * b..((bi + 1) * b).min(n), bj * b..((bj + 1) * b).min(n));
+        let worst = rows
+            .flat_map(|i| cols.clone().filter(move |&j| measured(i, j)).map(move |j| (i, j)))
+            .map(|(i, j)| quality(m[i][j]))
+            .fold(f64::NAN, f64::min);
+        if worst.is_nan() {
             return [160, 160, 160];
         }
-        // 1: as good as the best link, 0: nothing.
-        let q = if higher_is_better { v / best } else { best / v }.clamp(0.0, 1.0);
-        let (r, g) = if q < 0.5 { (1.0, 2.0 * q) } else { (2.0 * (1.0 - q), 1.0) };
+        let (r, g) = if worst < 0.5 { (1.0, 2.0 * worst) } else { (2.0 * (1.0 - worst), 1.0) };
         [(r * 220.0) as u8, (g * 200.0) as u8, 40]
     };
     let mut pixels = Vec::with_capacity(side * side * 3);
@@ -285,6 +295,24 @@ mod tests {
         });
         let o = outliers(&bw, PAW);
         assert_eq!((o.nodes.as_slice(), o.links.len(), o.reference), (&[2][..], 0, 45.0), "{o:?}");
+    }
+
+    #[test]
+    fn a_large_map_draws_blocks_of_nodes_by_their_worst_link() {
+        assert_eq!((block(384), block(385), block(10_000)), (1, 2, 27));
+        let n = 1000;
+        let bw = map(n, |i, j| if (i, j) == (500, 7) { 5.0 } else { 45.0 });
+        let png = heatmap(&bw, true);
+        let side = u32::from_be_bytes(png[16..20].try_into().unwrap()) as usize;
+        // 3 nodes a cell, 334 cells of 2 pixels.
+        assert_eq!(side, 668);
+        let mut reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        reader.next_frame(&mut pixels).unwrap();
+        let at = |y: usize, x: usize| &pixels[(y * side + x) * 3..][..3];
+        // Link 500 -> 7 is in the cell of block row 166, column 2.
+        assert_eq!(at(166 * 2, 2 * 2), [220, 44, 40], "5 of 45: red");
+        assert_eq!(at(100 * 2, 2 * 2), [0, 200, 40], "a healthy block is green");
     }
 
     #[test]
