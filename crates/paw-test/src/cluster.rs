@@ -30,18 +30,18 @@ impl Cluster {
         rate: Option<&str>,
         slow: &[(usize, &str)],
     ) -> Result<Cluster, String> {
-        Cluster::up_with(hosts, rate, slow, &[], None)
+        Cluster::up_with(hosts, rate, slow, &[], &[])
     }
 
     /// [`Cluster::up_with_slow`], and each link of `links` (`(from, to, rate)`, host
     /// numbers from 1) limited one way (netns-cluster's `--slow-link`; `link` changes it),
-    /// the slow hosts' ports queueing up to `queue` (`--queue`).
+    /// and `more` arguments to `up` (`--queue 100ms`, `--burst 16kb`).
     pub fn up_with(
         hosts: usize,
         rate: Option<&str>,
         slow: &[(usize, &str)],
         links: &[(usize, usize, &str)],
-        queue: Option<&str>,
+        more: &[&str],
     ) -> Result<Cluster, String> {
         // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } != 0 {
@@ -73,9 +73,7 @@ impl Cluster {
         for (from, to, rate) in links {
             args.extend(["--slow-link".into(), from.to_string(), to.to_string(), rate.to_string()]);
         }
-        if let Some(queue) = queue {
-            args.extend(["--queue".to_string(), queue.to_string()]);
-        }
+        args.extend(more.iter().map(|a| a.to_string()));
         // Exclusive, as a launch: making namespaces and links stalls a measurement's TCP
         // (Intel MPI's bidirectional 4 MiB exchange lost a fifth of the link to another
         // test's cluster coming up).
