@@ -8,6 +8,11 @@ use paw_core::median;
 use paw_core::mpi::traits::*;
 use serde_json::{json, Value};
 
+/// ClusterKit's bandwidth criterion: a link below this fraction of the best is bad.
+const CLUSTERKIT_BW: f64 = 0.93;
+/// ClusterKit's latency criterion: a pair above this multiple of the best is bad.
+const CLUSTERKIT_LAT: f64 = 2.1;
+
 /// The rules of both matrices.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Criteria {
@@ -25,7 +30,8 @@ impl Criteria {
         let rule =
             |higher_is_better, reference, factor| Rule { higher_is_better, reference, factor };
         if s.clusterkit {
-            let (bw, lat) = (rule(true, Reference::Best, 0.93), rule(false, Reference::Best, 2.1));
+            let bw = rule(true, Reference::Best, CLUSTERKIT_BW);
+            let lat = rule(false, Reference::Best, CLUSTERKIT_LAT);
             Criteria { bw, lat, clusterkit: true }
         } else {
             let (bw, lat) =
@@ -109,14 +115,16 @@ impl Verdict {
         let n = labels.len();
         let [b, l] = &self.named;
         let word = if self.criteria.clusterkit { "best" } else { "median" };
-        let rule =
-            |paw: String, ck: &str| if self.criteria.clusterkit { ck.to_string() } else { paw };
+        let rule = |paw: String, ck: String| if self.criteria.clusterkit { ck } else { paw };
         let mut lines = vec![
             format!(
                 "{word} link {:.2} MB/s; low below {:.2} MB/s ({})",
                 b.reference,
                 b.threshold,
-                rule(format!("MATRIX_LOW={:.0} %", s.low * 100.0), "ClusterKit: 93 % of the best")
+                rule(
+                    format!("MATRIX_LOW={:.0} %", s.low * 100.0),
+                    format!("ClusterKit: {:.0} % of the best", CLUSTERKIT_BW * 100.0)
+                )
             ),
             format!(
                 "{word} latency {:.2} usec; high above {:.2} usec ({})",
@@ -124,7 +132,7 @@ impl Verdict {
                 l.threshold,
                 rule(
                     format!("MATRIX_LAT_HIGH={:.0} %", s.lat_high * 100.0),
-                    "ClusterKit: 2.1 x the best"
+                    format!("ClusterKit: {CLUSTERKIT_LAT} x the best")
                 )
             ),
         ];
@@ -355,6 +363,17 @@ mod tests {
         assert_eq!(j["bandwidth"]["slow_nodes"], json!(["h3"]));
         assert_eq!(j["first_pass"]["bandwidth"]["slow_links"], json!([["h1", "h2"]]));
         assert_eq!(j["latency"]["slow_pairs"][0]["value"], json!(88.0));
+        let ck =
+            Verdict::judge(Criteria::of(&settings(true)), &bw, &lat, false, |_, _| unreachable!());
+        let lines = ck.lines(&labels, &bw, &lat, &settings(true));
+        assert_eq!(
+            lines[0],
+            "best link 45.00 MB/s; low below 41.85 MB/s (ClusterKit: 93 % of the best)"
+        );
+        assert_eq!(
+            lines[1],
+            "best latency 20.00 usec; high above 42.00 usec (ClusterKit: 2.1 x the best)"
+        );
         // Without the retest the noise is named.
         let single = Verdict::judge(Criteria::of(&s), &bw, &lat, false, |_, _| unreachable!());
         let lines = single.lines(&labels, &bw, &lat, &s);

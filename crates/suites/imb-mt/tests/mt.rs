@@ -55,9 +55,13 @@ fn every_benchmark_with_intels_columns_and_formulas() {
     for (name, factor) in [("PingPongMT", 1.0), ("SendRecvMT", 2.0), ("ExchangeMT", 4.0)] {
         let b = block(&blocks, name);
         for (i, x) in b.col("#bytes").iter().enumerate() {
+            // t_max is printed to 0.01 usec: at 0.45 usec that alone is over 1 %.
             let (t, mb) = (b.col("t_max[usec]")[i], b.col("Mbytes/sec")[i]);
-            let want = x * factor / t;
-            assert!((mb - want).abs() <= 0.01 + want * 0.01, "{name} row {i}: {mb} vs {want}");
+            let (lo, hi) = (x * factor / (t + 0.005), x * factor / (t - 0.005).max(1e-9));
+            assert!(
+                mb >= lo - 0.01 && mb <= hi + 0.01,
+                "{name} row {i}: {mb} outside {lo:.3}..{hi:.3} (t_max {t})"
+            );
         }
     }
     // Windows: one pair of threads, Msg/sec = 1 / t_avg.
