@@ -285,7 +285,10 @@ fn run(name: &str, start: Start, case: &Case, help_vars: &[String]) -> Outcome {
     assert!(!aborted || case.small_disk, "{name}, {}: aborted\n{}", case.what, out.report());
     let ours: Vec<&str> =
         out.stderr.lines().filter(|l| l.starts_with(&format!("{name}:"))).collect();
-    let errors: Vec<&&str> = ours.iter().filter(|l| !l.contains("warning:")).collect();
+    // Not errors: warnings, and progress lines (`name: [12 s ...] step`).
+    let progress = format!("{name}: [");
+    let errors: Vec<&&str> =
+        ours.iter().filter(|l| !l.contains("warning:") && !l.starts_with(&progress)).collect();
     assert_eq!(errors.len(), 1, "{name}, {}: one line from rank 0\n{}", case.what, out.report());
     for needle in &case.expect {
         assert!(

@@ -177,7 +177,7 @@ fn every_suite_binarys_output_says_what_its_help_says() {
         let record = out
             .files()
             .into_iter()
-            .find(|f| f.ends_with(".json"))
+            .find(|f| f.starts_with(&format!("{name}-np_")) && f.ends_with(".json"))
             .unwrap_or_else(|| panic!("{name} wrote no run record\n{}", out.report()));
         let record: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(out.dir.path().join(&record)).unwrap())

@@ -164,8 +164,9 @@ fn headers_record_what_help_lists_and_csv_and_json_agree_with_the_dat_files() {
                 assert!(!dat.columns.iter().any(|c| c == "CHECK"), "{name}: {file}");
             }
         }
-        let records: Vec<String> =
-            out.files().into_iter().filter(|f| f.ends_with(".json")).collect();
+        // The run record; other JSON is a binary's own result (p2p_matrix's verdict).
+        let record_of = |f: &String| f.starts_with(&format!("{name}-np_")) && f.ends_with(".json");
+        let records: Vec<String> = out.files().into_iter().filter(record_of).collect();
         assert_eq!(records.len(), 1, "{name}: one run record: {:?}", out.files());
         let text = std::fs::read_to_string(out.dir.path().join(&records[0])).unwrap();
         let record: Record =

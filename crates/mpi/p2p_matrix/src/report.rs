@@ -197,13 +197,13 @@ impl Nodes {
     }
 }
 
-/// A step of the map: the watchdog's label, and a line on standard error from node 0 with
-/// the seconds since the first step.
+/// A step of the map: the watchdog's label, and a line on standard error from node 0,
+/// `p2p_matrix: [seconds since the first step] step`.
 pub fn progress(comm: &SimpleCommunicator, step: String) {
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     let since = START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64();
     if comm.rank() == 0 {
-        eprintln!("p2p_matrix: {step} ({since:.1} s)");
+        eprintln!("p2p_matrix: [{since:.1} s] {step}");
     }
     paw_core::watchdog::step(step);
 }

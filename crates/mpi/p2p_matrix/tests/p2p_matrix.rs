@@ -78,6 +78,6 @@ fn a_quick_map_measures_its_shifts_only_and_writes_the_verdict_as_json() {
     let json: serde_json::Value = serde_json::from_str(&json.expect("the verdict")).unwrap();
     assert_eq!(json["criteria"], "paw", "{json}");
     assert!(json["bandwidth"]["reference"].as_f64().is_some_and(|v| v > 0.0), "{json}");
-    let progress = out.stderr_lines("p2p_matrix: bandwidth shift");
+    let progress = out.stderr_lines("] bandwidth shift 1 of 3");
     assert_eq!(progress.len(), 1, "{}", out.report());
 }
