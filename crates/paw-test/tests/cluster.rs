@@ -17,13 +17,12 @@ const RATE_BITS: f64 = 400e6;
 const LEN: usize = 4 << 20;
 
 fn cluster(hosts: usize, rate: Option<&str>) -> Option<Cluster> {
-    match Cluster::up(hosts, rate) {
-        Ok(c) => Some(c),
-        Err(why) => {
-            eprintln!("cluster test skipped: {why}");
-            None
-        }
-    }
+    skipped(Cluster::up(hosts, rate))
+}
+
+/// The cluster, or `None` and the line saying why the test is skipped.
+fn skipped(up: Result<Cluster, String>) -> Option<Cluster> {
+    up.map_err(|why| eprintln!("cluster test skipped: {why}")).ok()
 }
 
 /// Asserts `got` within `tolerance` (a fraction) of `expect`.
@@ -334,10 +333,7 @@ fn the_fabric_map_names_the_slow_host_and_only_it() {
             .unwrap_or_else(|_| panic!("row {i} column {j}: {:?}", dat.rows[i]))
     };
 
-    let Some(c) = Cluster::up_with_slow(4, Some("400mbit"), &[(3, "100mbit")])
-        .map_err(|why| eprintln!("cluster test skipped: {why}"))
-        .ok()
-    else {
+    let Some(c) = skipped(Cluster::up_with_slow(4, Some("400mbit"), &[(3, "100mbit")])) else {
         return;
     };
     let (out, dat, hosts) = map(&c);
@@ -392,9 +388,8 @@ fn map_tuning() -> Option<[&'static str; 6]> {
 #[test]
 fn a_burst_during_the_first_pass_is_cleared_by_the_retest() {
     let Some(tuning) = map_tuning() else { return };
-    let Some(c) = Cluster::up_with(4, Some("400mbit"), &[(3, "100mbit")], &[(1, 2, "50mbit")], &[])
-        .map_err(|why| eprintln!("cluster test skipped: {why}"))
-        .ok()
+    let Some(c) =
+        skipped(Cluster::up_with(4, Some("400mbit"), &[(3, "100mbit")], &[(1, 2, "50mbit")], &[]))
     else {
         return;
     };
@@ -470,11 +465,13 @@ fn sixteen_hosts_name_the_slow_host_and_link_and_nothing_else() {
             check(&out);
         }
     };
-    let Some(c) =
-        Cluster::up_with(16, Some("100mbit"), &[(7, "25mbit")], &[(3, 12, "25mbit")], &BURST)
-            .map_err(|why| eprintln!("cluster test skipped: {why}"))
-            .ok()
-    else {
+    let Some(c) = skipped(Cluster::up_with(
+        16,
+        Some("100mbit"),
+        &[(7, "25mbit")],
+        &[(3, 12, "25mbit")],
+        &BURST,
+    )) else {
         return;
     };
     let (h3, h7, h12) = (c.host_name(3), c.host_name(7), c.host_name(12));
@@ -485,12 +482,7 @@ fn sixteen_hosts_name_the_slow_host_and_link_and_nothing_else() {
         assert!(lines[1].starts_with(&format!("slow link: {h3} -> {h12} (")), "{}", out.report());
     });
     drop(c);
-    let Some(c) = Cluster::up_with(16, Some("100mbit"), &[], &[], &BURST)
-        .map_err(|why| eprintln!("cluster test skipped: {why}"))
-        .ok()
-    else {
-        return;
-    };
+    let Some(c) = skipped(Cluster::up_with(16, Some("100mbit"), &[], &[], &BURST)) else { return };
     maps(&c, &|out| {
         assert!(named(out).is_empty(), "{}", out.report());
         assert!(out.stdout.contains("no slow node or link"), "{}", out.report());
@@ -504,11 +496,13 @@ fn sixteen_hosts_name_the_slow_host_and_link_and_nothing_else() {
 #[test]
 fn fan_in_across_eight_hosts_is_the_receivers_link() {
     let Some(tuning) = map_tuning() else { return };
-    let Some(c) =
-        Cluster::up_with(8, Some("100mbit"), &[(1, "100mbit")], &[], &["--queue", "100ms"])
-            .map_err(|why| eprintln!("cluster test skipped: {why}"))
-            .ok()
-    else {
+    let Some(c) = skipped(Cluster::up_with(
+        8,
+        Some("100mbit"),
+        &[(1, "100mbit")],
+        &[],
+        &["--queue", "100ms"],
+    )) else {
         return;
     };
     let goodput = tcp_goodput(100e6) / MIB;
