@@ -370,8 +370,9 @@ fn map_tuning() -> Option<[&'static str; 6]> {
         // Seen here with p2p_matrix and IMB-MPI1 alike: 1 run in 3 to 6 never leaves
         // MPI_Finalize, one task polling UCX's TCP transport, the others in the PMI barrier.
         eprintln!(
-            "fabric map test skipped on MPICH: its UCX TCP transport hangs now and then in \
-             MPI_Finalize once every pair of 4 hosts has talked (openucx/ucx#8738)"
+            "fabric map test skipped: it runs on Open MPI only (MPICH's UCX TCP transport \
+             hangs now and then in MPI_Finalize once every pair of 4 hosts has talked, \
+             openucx/ucx#8738; Intel MPI's libfabric TCP is not tried here)"
         );
         return None;
     }
