@@ -137,7 +137,7 @@ pub fn run(
     for i in 0..setup.pairs {
         let mut one = |side: &Side, program: &Path| -> Result<Rows, String> {
             let dir = fresh()?;
-            launch(setup, side, program, &dir)
+            launch(setup, side, program, &dir, setup.np)
                 .map_err(|e| format!("{}: {}: {e}", suite.name, program.display()))
         };
         let (p, o) = if i % 2 == 0 {
@@ -171,13 +171,20 @@ fn probe(setup: &Setup, dir: &Path) -> Result<f64, String> {
         read: Read::DatAvg("latency.dat"),
         file: None,
     };
-    let rows = launch(setup, &side, &setup.bindir.join("latency"), dir)
+    // latency runs on 2 tasks, whatever --np the suites run on.
+    let rows = launch(setup, &side, &setup.bindir.join("latency"), dir, 2)
         .map_err(|e| format!("the latency probe: {e}"))?;
     Ok(rows[0].1)
 }
 
-/// One run of `program` as `side` says, in `dir`; its rows.
-fn launch(setup: &Setup, side: &Side, program: &Path, dir: &Path) -> Result<Rows, String> {
+/// One run of `program` on `np` tasks as `side` says, in `dir`; its rows.
+fn launch(
+    setup: &Setup,
+    side: &Side,
+    program: &Path,
+    dir: &Path,
+    np: usize,
+) -> Result<Rows, String> {
     let args: Vec<String> = match &setup.args {
         Some(a) if side.program != "latency" => a.clone(),
         _ => side
@@ -189,7 +196,7 @@ fn launch(setup: &Setup, side: &Side, program: &Path, dir: &Path) -> Result<Rows
     let mut cmd = Command::new("timeout");
     cmd.args(["-k", "5", &setup.timeout.to_string()])
         .args(&setup.mpirun)
-        .args(["-np", &setup.np.to_string()])
+        .args(["-np", &np.to_string()])
         .arg(program)
         .args(&args);
     cmd.current_dir(dir).env("PAW_OUTPUT_DIR", dir).envs(side.env.iter().copied());

@@ -27,9 +27,22 @@ pub enum Read {
     /// OSU's table: per size the figure in column `n` (0 is the size).
     Osu(usize),
     /// A paw `.dat` file in the run's output folder: per SIZE its AVG (OSU times the mean).
+    /// `NNNN` in its name stands for the task count, whatever it was.
     DatAvg(&'static str),
     /// A paw `.dat` of time per message: per SIZE its bandwidth SIZE / AVG, MB/s (10^6 B).
     DatBandwidth(&'static str),
+}
+
+/// The file of `dir` that `name` names, `NNNN` standing for any task count.
+fn written(dir: &Path, name: &str) -> Result<String, String> {
+    let Some((head, tail)) = name.split_once("NNNN") else { return Ok(name.to_string()) };
+    let found = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut names: Vec<String> = found
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.len() == name.len() && f.starts_with(head) && f.ends_with(tail))
+        .collect();
+    names.sort();
+    names.pop().ok_or_else(|| format!("no {name} in its output"))
 }
 
 fn number(w: &str) -> Option<f64> {
@@ -78,7 +91,7 @@ impl Read {
                 })
                 .collect(),
             Read::DatAvg(file) | Read::DatBandwidth(file) => {
-                let dat = Dat::read(&dir.join(file))?;
+                let dat = Dat::read(&dir.join(written(dir, file)?))?;
                 let sizes = dat.numbers("SIZE");
                 let avg = dat.numbers("AVG");
                 sizes
@@ -172,5 +185,18 @@ mod tests {
                    1024      1000         0.50      2048.00\n";
         let rows = Read::Imb.rows(imb, Path::new(".")).unwrap();
         assert_eq!(rows, vec![("PingPong np 2 0".into(), 0.2), ("PingPong np 2 1024".into(), 0.5)]);
+    }
+
+    #[test]
+    fn a_paw_file_is_found_whatever_its_task_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let dat = "# paw p2p_send -- test\n# columns: SIZE AVG\n1 2.0\n1000000 4.0\n";
+        std::fs::write(dir.path().join("send_time-np_0004.dat"), dat).unwrap();
+        let rows = Read::DatAvg("send_time-np_NNNN.dat").rows("", dir.path()).unwrap();
+        assert_eq!(rows, vec![("1".into(), 2.0), ("1000000".into(), 4.0)]);
+        let bw = Read::DatBandwidth("send_time-np_NNNN.dat").rows("", dir.path()).unwrap();
+        assert_eq!(bw[1], ("1000000".into(), 250000.0));
+        let missing = Read::DatAvg("ardc_time-np_NNNN.dat").rows("", dir.path());
+        assert_eq!(missing, Err("no ardc_time-np_NNNN.dat in its output".into()));
     }
 }
