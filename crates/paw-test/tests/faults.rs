@@ -137,7 +137,9 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
     let io_dir = tempfile::tempdir().unwrap();
     let io =
         format!("P_Write_indv -npmin 2 -iter 50 -msglog 0:24 -dir {}", io_dir.path().display());
-    let suites = [
+    let counts: Vec<String> = (0..=20).map(|k| (1u32 << k).to_string()).collect();
+    let mt = format!("PingPongMT -repeat 3000 -count {}", counts.join(","));
+    let mut suites = vec![
         ("IMB-MPI1", "PingPong Allreduce -iter 3000 -msglog 0:22", "IMB-MPI1-PingPong-np_0002.csv"),
         ("IMB-NBC", "Ialltoall -iter 20000,4000 -msglog 0:22", "IMB-NBC-Ialltoall-np_0002.csv"),
         ("IMB-RMA", "All_put_all -iter 20000,4000 -msglog 0:22", "IMB-RMA-All_put_all-np_0002.csv"),
@@ -153,7 +155,14 @@ fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
             "IMB-EXT-Unidir_Put-np_0002-aggregate.csv",
         ),
         ("IMB-IO", io.as_str(), "IMB-IO-P_Write_Indv-np_0002-aggregate.csv"),
+        ("IMB-MT", mt.as_str(), "IMB-MT-PingPongMT-np_PPPP.csv"),
     ];
+    if paw_test::has_mpi4() {
+        let mpi4 = "Allreduce_persist -iter 20000,4000 -msglog 0:22";
+        suites.push(("IMB-MPI4", mpi4, "IMB-MPI4-Allreduce_persist-np_0002.csv"));
+    } else {
+        eprintln!("IMB-MPI4: the library under test has no MPI-4 collectives; not killed here");
+    }
     for (suite, args, table) in suites {
         for np in paw_test::task_counts(&[2, 4]) {
             let table = table.replace("PPPP", &format!("{np:04}"));

@@ -79,3 +79,75 @@ fn intel_and_paw_outputs_read_alike() {
         }
     }
 }
+
+/// The general options each of Intel's 2021.11 suites declares (src_cpp/<suite>/
+/// <suite>_suite.cpp), those paw's suite reads, and those it takes changing nothing because
+/// no kernel of Intel's suite reads them.
+const GENERAL: [(&str, &[&str], &[&str]); 6] = [
+    (
+        "IMB-MPI1",
+        &[
+            "-off_cache",
+            "-zero_size",
+            "-warm_up",
+            "-root_shift",
+            "-sync",
+            "-imb_barrier",
+            "-msg_pause",
+        ],
+        &[],
+    ),
+    (
+        "IMB-NBC",
+        &["-off_cache", "-zero_size", "-warm_up", "-root_shift", "-sync", "-msg_pause"],
+        &["-imb_barrier"],
+    ),
+    (
+        "IMB-MPI4",
+        &["-zero_size", "-warm_up", "-sync", "-imb_barrier", "-msg_pause"],
+        &["-off_cache", "-root_shift"],
+    ),
+    (
+        "IMB-RMA",
+        &["-off_cache", "-warm_up", "-msg_pause"],
+        &["-root_shift", "-sync", "-imb_barrier"],
+    ),
+    ("IMB-EXT", &["-off_cache", "-warm_up", "-msg_pause"], &["-imb_barrier"]),
+    ("IMB-IO", &["-msg_pause"], &["-off_cache", "-warm_up", "-imb_barrier"]),
+];
+
+/// Every general option Intel's suite takes, paw's takes: `-h` lists exactly those, each
+/// one no kernel reads says so, and no other general option is taken.
+#[test]
+fn every_suite_takes_intels_general_options() {
+    const ALL: [&str; 7] = [
+        "-off_cache",
+        "-zero_size",
+        "-warm_up",
+        "-root_shift",
+        "-sync",
+        "-imb_barrier",
+        "-msg_pause",
+    ];
+    for (name, read, inert) in GENERAL {
+        let out = Launch::direct(bin(name)).arg("-h").run();
+        out.success();
+        // An option's entry: its line and the indented lines of its meaning below.
+        let line = |option: &str| {
+            let lines: Vec<&str> = out.stdout.lines().collect();
+            let at =
+                lines.iter().position(|l| l.trim_start().starts_with(&format!("{option} ")))?;
+            let more = lines[at + 1..].iter().take_while(|l| l.starts_with("        "));
+            Some(std::iter::once(lines[at]).chain(more.copied()).collect::<Vec<_>>().join(" "))
+        };
+        for option in ALL {
+            let listed = line(option);
+            let nothing = listed.as_deref().is_some_and(|l| l.contains("changes nothing"));
+            match (read.contains(&option), inert.contains(&option)) {
+                (true, _) => assert!(listed.is_some() && !nothing, "{name} {option}: {listed:?}"),
+                (_, true) => assert!(nothing, "{name} {option} should change nothing: {listed:?}"),
+                _ => assert!(listed.is_none(), "{name} takes {option}, Intel's does not"),
+            }
+        }
+    }
+}

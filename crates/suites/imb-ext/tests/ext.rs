@@ -169,3 +169,21 @@ fn bad_input_gets_one_line_and_a_non_zero_exit() {
         assert!(!out.stdout.contains("# Benchmarking"), "{}", out.report());
     }
 }
+
+/// `-off_cache` (today's IMB's placement, unit-tested in transfer.rs) in both modes of
+/// every transfer, without a defect; `-imb_barrier`, which Intel's IMB-EXT kernels never
+/// read, is taken and said to change nothing.
+#[test]
+fn off_cache_moves_the_transfers_and_imb_barrier_changes_nothing() {
+    let (out, blocks) = run(2, "-msglog 0:16 -iter 30 -off_cache -1 -imb_barrier on -check");
+    assert_eq!(blocks.len(), 11, "{}", out.report());
+    for b in &blocks {
+        assert!(b.col("defects").iter().all(|&d| d == 0.0), "{}: {:?}", b.name, b.rows);
+    }
+    for line in [
+        "# Off-cache (-off_cache)         :   8 MiB cache, 64-byte lines",
+        "# Taken, changing nothing        :   -imb_barrier on (read by none of IMB-EXT's benchmarks)",
+    ] {
+        assert!(out.stdout.contains(line), "{line}\n{}", out.report());
+    }
+}

@@ -262,3 +262,18 @@ fn a_full_or_read_only_disk_is_named_and_cleaned_up() {
     out.failure("not writable");
     assert_eq!(out.stderr_lines("error:").len(), 1, "{}", out.report());
 }
+
+/// `-off_cache`, `-warm_up` and `-imb_barrier`, which Intel's IMB-IO takes and never reads,
+/// are taken and said to change nothing; a malformed value is still refused.
+#[test]
+fn intels_unread_options_are_taken_and_named() {
+    let (out, blocks) =
+        run(2, "S_Write_indv -msglog 0:2 -iter 3 -off_cache -1 -warm_up off -imb_barrier on");
+    assert!(!blocks.is_empty(), "{}", out.report());
+    let line = "# Taken, changing nothing        :   -off_cache -1 -warm_up off -imb_barrier on \
+                (read by none of IMB-IO's benchmarks)";
+    assert!(out.stdout.contains(line), "{}", out.report());
+    let dir = tempfile::tempdir().unwrap();
+    let bad = launch(2, dir.path(), "-off_cache big").run();
+    bad.failure("-off_cache big: takes size[,line]");
+}

@@ -203,3 +203,28 @@ fn mpi4_runs_the_persistent_collectives_or_refuses_without_mpi_4() {
         assert!(d[0] == 0.0 && d[1..].iter().all(|&x| x == 1.0), "{}: {d:?}", b.name);
     }
 }
+
+/// Today's general options as Intel's IMB-NBC reads them: `-off_cache`, `-root_shift`,
+/// `-sync`, `-zero_size` change the run (header lines, no length-0 row, clean checks), and
+/// `-imb_barrier`, which Intel's never hands to its kernels, is taken and said to change
+/// nothing.
+#[test]
+fn todays_general_options_as_intels_imb_nbc_reads_them() {
+    let args = "Ibcast Igather Ireduce Iallreduce_pure -msglog 1:12 -iter 50 -off_cache -1 \
+                -root_shift on -sync off -zero_size off -imb_barrier on -check";
+    let (out, blocks) = paw_test::imb::run(BIN, 3, args);
+    assert_eq!(blocks.len(), 8, "{}", out.report());
+    for b in &blocks {
+        assert!(b.col("defects").iter().all(|&d| d == 0.0), "{}: {:?}", b.name, b.rows);
+        let first = if b.name.contains("reduce") { 4.0 } else { 2.0 };
+        assert_eq!(b.col("#bytes")[0], first, "{}: no length-0 row", b.name);
+    }
+    for line in [
+        "# Off-cache (-off_cache)         :   8 MiB cache, 64-byte lines",
+        "# Root shift (-root_shift)       :   on",
+        "# Sync (-sync)                   :   off",
+        "# Taken, changing nothing        :   -imb_barrier on (read by none of IMB-NBC's benchmarks)",
+    ] {
+        assert!(out.stdout.contains(line), "{line}\n{}", out.report());
+    }
+}

@@ -180,3 +180,28 @@ fn list_tags_the_named_only_and_one_process_is_refused() {
     let got: Vec<(&str, usize)> = blocks.iter().map(|b| (b.name.as_str(), b.processes)).collect();
     assert_eq!(got, [("Unidir_put", 2), ("Unidir_put", 2), ("One_put_all", 3)]);
 }
+
+/// `-off_cache` moves every repetition's buffers (the plan's unit test says where) on
+/// every benchmark without a defect; `-root_shift`, `-sync` and `-imb_barrier`, which no
+/// kernel of Intel's IMB-RMA reads, are taken and said to change nothing.
+#[test]
+fn off_cache_runs_every_benchmark_and_the_unread_options_are_named() {
+    let args = "-msglog 0:12 -iter 40 -off_cache 1,128 -sync off -root_shift on -check \
+                Unidir_put Bidir_get All_put_all Exchange_get Accumulate Compare_and_swap \
+                Truly_passive_put Get_all_local";
+    let out = Launch::mpi(BIN, 3).args(args.split_whitespace()).run();
+    out.success();
+    let blocks = paw_test::imb::parse(&out.stdout);
+    for name in args.split_whitespace().filter(|w| w.starts_with(char::is_uppercase)) {
+        assert!(blocks.iter().any(|b| b.name == name), "no {name}\n{}", out.report());
+    }
+    for b in &blocks {
+        assert!(b.col("defects").iter().all(|&d| d == 0.0), "{}: {:?}", b.name, b.rows);
+    }
+    for line in [
+        "# Off-cache (-off_cache)         :   1 MiB cache, 128-byte lines",
+        "# Taken, changing nothing        :   -sync off -root_shift on (read by none of IMB-RMA's",
+    ] {
+        assert!(out.stdout.contains(line), "{line}\n{}", out.report());
+    }
+}

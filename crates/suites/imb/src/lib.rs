@@ -244,6 +244,9 @@ pub struct Suite<K: 'static> {
     pub io: bool,
     /// Today's IMB's general options it takes.
     pub general: General,
+    /// The general options Intel's suite takes although none of its benchmarks reads them
+    /// (IMB-IO's `-off_cache`, IMB-RMA's `-sync` ...): taken, and said to change nothing.
+    pub inert: General,
     /// Its benchmarks use one-sided windows (IMB-EXT, IMB-RMA): a run with a group of one
     /// process is refused ([`options::windows_need_two`]).
     pub windows: bool,

@@ -102,6 +102,9 @@ pub struct Options {
     pub imb_barrier: bool,
     /// `-msg_pause`: sleep max(t/10, 0.1 s) after each length, t its wall time.
     pub msg_pause: bool,
+    /// The general options given that this suite takes but none of its benchmarks reads
+    /// ([`crate::Suite::inert`]), as typed (`-sync off`).
+    pub inert: Vec<String>,
 }
 
 /// `-off_cache size[,line]`: the last-level cache the buffers are moved past (today's IMB,
@@ -163,6 +166,27 @@ impl Options {
     pub fn lengths_for(&self, unit: usize) -> Vec<usize> {
         let all = self.lengths.for_benchmark(unit);
         all.into_iter().filter(|&x| self.zero_size || x > 0).collect()
+    }
+
+    /// Where each repetition's send and receive buffers of (`send`, `recv`) bytes start
+    /// over `reps` repetitions: moved past the cache with `-off_cache`, else at the start.
+    pub fn spreads(&self, (send, recv): (usize, usize), reps: usize) -> (Spread, Spread) {
+        match self.off_cache {
+            Some(c) => (c.spread(send, reps), c.spread(recv, reps)),
+            None => (Spread::NONE, Spread::NONE),
+        }
+    }
+
+    /// The send and receive buffer bytes benchmark `b` needs on `q` processes at its
+    /// longest length, with `-off_cache` the room its repetitions' offsets take.
+    pub fn buffers<K>(&self, b: &crate::Benchmark<K>, q: usize) -> (usize, usize) {
+        let (mut send, mut recv) = (0, 0);
+        for x in self.lengths.for_benchmark(b.unit) {
+            let (s, r) = (b.memory)(q, x, 1);
+            let (ss, rs) = self.spreads((s, r), self.most_repetitions(x));
+            (send, recv) = (send.max(ss.bytes(s)), recv.max(rs.bytes(r)));
+        }
+        (send, recv)
     }
 
     /// The barrier before timings: MPI_Barrier, or today's IMB's own (`-imb_barrier`).
@@ -488,38 +512,54 @@ pub fn paw_flags<D: 'static>(
 }
 
 /// Today's IMB's general options that `suite` takes ([`crate::General`]), with Intel's
-/// meaning; a suite that follows IMB 3.0 says where its default is 3.0's.
+/// meaning; a suite that follows IMB 3.0 says where its default is 3.0's. Those Intel's
+/// suite takes but never reads ([`crate::Suite::inert`]) are taken and change nothing.
 fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
-    let g = suite.general;
+    let (g, inert) = (suite.general, suite.inert);
     let v3 = suite.edition == Edition::V3;
     let on = |b: bool| if b { "on" } else { "off" };
+    let none = format!(
+        "taken as Intel's {} takes it; none of its benchmarks reads it, so it changes nothing",
+        suite.name
+    );
+    let pick = |live: bool, meaning: String| if live { meaning } else { none.clone() };
     let mut flags = Vec::new();
-    if g.off_cache {
+    if g.off_cache || inert.off_cache {
+        let live = g.off_cache;
+        let meaning = "keep each repetition's buffers out of a last-level cache of size MiB and \
+                       line bytes (-1: 8 MiB, 64-byte lines): repetition i uses the buffers from \
+                       (i mod k) x d, d = the bytes rounded up to lines plus one line, k = \
+                       min(repetitions, (2 x size + d - 1) / d)";
         flags.push(
             Flag::text(
                 &["-off_cache"],
                 "size[,line]",
-                "keep each repetition's buffers out of a last-level cache of size MiB and line \
-                 bytes (-1: 8 MiB, 64-byte lines): repetition i uses the buffers from (i mod k) \
-                 x d, d = the bytes rounded up to lines plus one line, k = min(repetitions, \
-                 (2 x size + d - 1) / d)",
-                |d: &mut Draft, v| {
-                    d.o.off_cache = Some(off_cache(v)?);
+                pick(live, meaning.into()),
+                move |d: &mut Draft, v| {
+                    let cache = off_cache(v)?;
+                    if live {
+                        d.o.off_cache = Some(cache);
+                    } else {
+                        d.o.inert.push(format!("-off_cache {v}"));
+                    }
                     Ok(())
                 },
             )
             .default("off"),
         );
     }
-    if g.zero_size {
+    if g.zero_size || inert.zero_size {
         flags.push(
-            Flag::on_off(&["-zero_size"], "off: no length-0 row", |d: &mut Draft, on| {
-                d.o.zero_size = on
-            })
+            switch(
+                &["-zero_size"],
+                pick(g.zero_size, "off: no length-0 row".into()),
+                g.zero_size,
+                |o, on| o.zero_size = on,
+            )
             .default("on"),
         );
     }
-    if g.warm_up {
+    if g.warm_up || inert.warm_up {
         let meaning = match suite.settings.own_warm_up {
             Some(text) => format!("off: no untimed runs before the measurements ({text})"),
             None => format!(
@@ -529,64 +569,75 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
             ),
         };
         flags.push(
-            Flag::on_off(&["-warm_up"], meaning, |d: &mut Draft, on| d.o.warm_up = on)
+            switch(&["-warm_up"], pick(g.warm_up, meaning), g.warm_up, |o, on| o.warm_up = on)
                 .default("on"),
         );
     }
-    if g.root_shift {
+    if g.root_shift || inert.root_shift {
         let rule = if v3 { " (IMB 3.0's rule, hence on; today's IMB: off)" } else { "" };
+        let meaning = format!(
+            "the root of the rooted collectives moves to the next process at every \
+             repetition{rule}"
+        );
         flags.push(
-            Flag::on_off(
-                &["-root_shift"],
-                format!(
-                    "the root of the rooted collectives moves to the next process at every \
-                     repetition{rule}"
-                ),
-                |d: &mut Draft, on| d.o.root_shift = on,
-            )
+            switch(&["-root_shift"], pick(g.root_shift, meaning), g.root_shift, |o, on| {
+                o.root_shift = on
+            })
             .default(on(v3)),
         );
     }
-    if g.sync {
-        let rule = if v3 {
-            " (IMB 3.0 times the repetitions back to back, hence off; today's IMB: on)"
+    if g.sync || inert.sync {
+        let meaning = if v3 {
+            "collectives: each repetition timed alone, a barrier after it outside the timing \
+             (IMB 3.0 times the repetitions back to back, hence off; today's IMB: on)"
         } else {
-            ""
+            "a barrier after each repetition, outside the timing (off: none)"
         };
+        let meaning = meaning.to_string();
         flags.push(
-            Flag::on_off(
-                &["-sync"],
-                format!(
-                    "collectives: each repetition timed alone, a barrier after it outside the \
-                     timing{rule}"
-                ),
-                |d: &mut Draft, on| d.o.sync = on,
-            )
-            .default(on(!v3)),
+            switch(&["-sync"], pick(g.sync, meaning), g.sync, |o, on| o.sync = on).default(on(!v3)),
         );
     }
-    if g.imb_barrier {
+    if g.imb_barrier || inert.imb_barrier {
+        let meaning = "the barriers before each timing (and -sync's) are zero-byte MPI_Sendrecv \
+                       to rank + 2^k from rank - 2^k, not MPI_Barrier";
         flags.push(
-            Flag::on_off(
+            switch(
                 &["-imb_barrier"],
-                "the barriers before each timing (and -sync's) are zero-byte MPI_Sendrecv to \
-                 rank + 2^k from rank - 2^k, not MPI_Barrier",
-                |d: &mut Draft, on| d.o.imb_barrier = on,
+                pick(g.imb_barrier, meaning.into()),
+                g.imb_barrier,
+                |o, on| o.imb_barrier = on,
             )
             .default("off"),
         );
     }
-    if g.msg_pause {
+    if g.msg_pause || inert.msg_pause {
+        let meaning = "sleep max(t/10, 0.1 s) after each length, t the wall time it took";
         flags.push(
-            Flag::on_off(
-                &["-msg_pause"],
-                "sleep max(t/10, 0.1 s) after each length, t the wall time it took",
-                |d: &mut Draft, on| d.o.msg_pause = on,
-            )
+            switch(&["-msg_pause"], pick(g.msg_pause, meaning.into()), g.msg_pause, |o, on| {
+                o.msg_pause = on
+            })
             .default("off"),
         );
     }
     flags
+}
+
+/// An on|off general option: `set` where the suite reads it (`live`), else noted in
+/// [`Options::inert`] as typed.
+fn switch(
+    names: &'static [&'static str],
+    meaning: String,
+    live: bool,
+    set: fn(&mut Options, bool),
+) -> Flag<Draft> {
+    Flag::on_off(names, meaning, move |d: &mut Draft, on| {
+        if live {
+            set(&mut d.o, on);
+        } else {
+            d.o.inert.push(format!("{} {}", names[0], if on { "on" } else { "off" }));
+        }
+    })
 }
 
 /// `-off_cache size[,line]`: `-1` (or any negative size) for IMB's defaults.
@@ -689,6 +740,7 @@ pub fn parse<K>(
         sync: suite.edition != Edition::V3,
         imb_barrier: false,
         msg_pause: false,
+        inert: Vec::new(),
     };
     let chosen = vec![false; suite.benchmarks.len()];
     let mut d = Draft { o, msgsz: Vec::new(), msglen: false, msglog: false, chosen };
@@ -861,7 +913,7 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
         let b = &suite.benchmarks[i];
         let xmax = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
         for q in counts_for(b.class, suite.settings.single_q, np, o.npmin) {
-            let (send, recv) = (b.memory)(q, xmax, most_repetitions(o, xmax));
+            let (send, recv) = (b.memory)(q, xmax, o.most_repetitions(xmax));
             if send.max(recv) > i32::MAX as usize {
                 return Err(format!(
                     "{}: length {xmax} on {q} processes needs a buffer of {} bytes, beyond the \
@@ -872,7 +924,7 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
             }
             // -off_cache: the buffers span their repetitions' offsets.
             let spread = |len: usize| match o.off_cache {
-                Some(c) => c.spread(len, most_repetitions(o, xmax)).bytes(len),
+                Some(c) => c.spread(len, o.most_repetitions(xmax)).bytes(len),
                 None => len,
             };
             let (send, recv) = (spread(send), spread(recv));
@@ -897,11 +949,12 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
 }
 
 /// The most repetitions any mode runs at length `x`.
-fn most_repetitions(o: &Options, x: usize) -> usize {
-    o.repetitions(Mode::Aggregate, x).max(o.repetitions(Mode::NonAggregate, x))
-}
-
 impl Options {
+    /// The most repetitions length `x` can take in any mode.
+    pub fn most_repetitions(&self, x: usize) -> usize {
+        self.repetitions(Mode::Aggregate, x).max(self.repetitions(Mode::NonAggregate, x))
+    }
+
     /// Repetitions at length `x` in `mode` before `-time`: MSGS_NONAGGR in non-aggregate
     /// mode, else MSGSPERSAMPLE, capped by OVERALL_VOL unless `-iter_policy off`.
     pub fn repetitions(&self, mode: Mode, x: usize) -> usize {
@@ -978,6 +1031,7 @@ mod tests {
         windows: false,
         io: false,
         general: crate::General::ALL,
+        inert: crate::General::NONE,
         refuse_unrunnable: false,
         shape: |_, _| Some(String::new()),
         prologue: |_, _| Ok(String::new()),

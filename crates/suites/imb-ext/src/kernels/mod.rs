@@ -96,11 +96,11 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
         Kernel::Window => Box::new(window::Lifecycle { ctx }),
         Kernel::Accumulate => {
             let (window, origin) = transfer::floats_for(ctx.rank, bytes);
-            Box::new(transfer::Transfer::new(ctx, b.kernel, window, origin))
+            Box::new(transfer::Transfer::new(ctx, b.kernel, window, origin, o))
         }
         kernel => {
             let (window, origin) = transfer::bytes_for(kernel, ctx.rank, bytes);
-            Box::new(transfer::Transfer::new(ctx, kernel, window, origin))
+            Box::new(transfer::Transfer::new(ctx, kernel, window, origin, o))
         }
     })
 }
@@ -135,7 +135,8 @@ pub static SUITE: Suite<Kernel> = Suite {
             2 MPI_Barrier, then MPI_Wtime around M transfers: aggregate mode M = n_sample \
             transfers to disjoint offsets, then one MPI_Win_fence; non-aggregate mode M times \
             one transfer to the window's start and a fence (guide §4.2.2.2, §4.2.3, \
-            §5.2.8.2); windows are created untimed.",
+            §5.2.8.2; with -off_cache transfer i at (i mod k) d in both modes, as today's \
+            IMB); windows are created untimed.",
     reported: "per length the repetitions M and each process's time t = Δt / M: t_min, t_max \
                and t_avg over the active processes (Unidir_/Bidir_ and the single transfers: \
                t[usec]); Mbytes/sec = transfers x X / t.",
@@ -143,7 +144,14 @@ pub static SUITE: Suite<Kernel> = Suite {
     benchmarks: BENCHMARKS,
     windows: true,
     io: false,
-    general: paw_imb::General { warm_up: true, msg_pause: true, ..paw_imb::General::NONE },
+    general: paw_imb::General {
+        off_cache: true,
+        warm_up: true,
+        msg_pause: true,
+        ..paw_imb::General::NONE
+    },
+    // Intel's IMB-EXT kernels call MPI_Barrier whatever -imb_barrier says.
+    inert: paw_imb::General { imb_barrier: true, ..paw_imb::General::NONE },
     refuse_unrunnable: true,
     shape: |_, _| Some(String::new()),
     prologue,

@@ -8,14 +8,19 @@
 //! - aggregate (§4.2.2.2): transfer i between offset i X of the origin buffer and offset
 //!   i X of the target's window (disjoint sections), then one MPI_Win_fence;
 //! - non-aggregate (§4.2.3, M = 1 per sample): every transfer between offset 0 of both,
-//!   the window's first X bytes, each followed by its MPI_Win_fence.
+//!   the window's first X bytes, each followed by its MPI_Win_fence;
+//! - with `-off_cache` (today's IMB), in both modes transfer i between offset (i mod k) d
+//!   of both, d and k as IMB-MPI1's.
+//!
+//! Get lands in a [`Landing`]: with `-off_cache` two gets of one epoch can share memory.
 
 use super::Kernel;
-use mpi_ext::rma::Window;
+use mpi_ext::rma::{Landing, Window};
 use mpi_ext::Plain;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, sent_bytes, sums, test_corruption, touched, Buffer, Expect};
+use paw_imb::options::{OffCache, Spread};
 use paw_imb::settings::MESSAGE_PASSING;
 use paw_imb::{Ctx, Mode, Options, ProcessTimes, Run};
 
@@ -33,21 +38,45 @@ pub struct Transfer<'a, T: Plain> {
     ctx: Ctx<'a>,
     kernel: Kernel,
     window: Window<T>,
+    /// What Put and Accumulate send.
     origin: Vec<T>,
+    /// Where Get's data lands.
+    landing: Landing<T>,
+    /// `-off_cache`.
+    off_cache: Option<OffCache>,
 }
 
 /// Bytes of window (and origin buffer) that benchmark `kernel` needs on `o`'s lengths:
-/// the aggregate span M X of the longest (the non-aggregate span X is never longer).
+/// the aggregate span M X of the longest (the non-aggregate span X is never longer), or
+/// with `-off_cache` the span of its repetitions' offsets if longer.
 pub fn span(o: &Options, lengths: &[usize]) -> usize {
-    lengths.iter().map(|&x| x * o.repetitions(Mode::Aggregate, x)).max().unwrap_or(0)
+    let each = |x: usize| {
+        let moved = o.spreads((x, 0), o.most_repetitions(x)).0.bytes(x);
+        moved.max(x * o.repetitions(Mode::Aggregate, x))
+    };
+    lengths.iter().map(|&x| each(x)).max().unwrap_or(0)
 }
 
 impl<'a, T: Plain + Default> Transfer<'a, T> {
     /// Creates the window over `window` (group by group, see [`Ctx::in_turn`]) beside the
-    /// origin buffer `origin`.
-    pub fn new(ctx: Ctx<'a>, kernel: Kernel, window: Vec<T>, origin: Vec<T>) -> Self {
+    /// origin buffer `origin` (Get: where its data lands).
+    pub fn new(ctx: Ctx<'a>, kernel: Kernel, window: Vec<T>, origin: Vec<T>, o: &Options) -> Self {
         let window = ctx.in_turn(|| Window::create(ctx.comm, window));
-        Transfer { ctx, kernel, window, origin }
+        let (origin, landing) = match kernel {
+            Kernel::Get { .. } => (Vec::new(), Landing::new(origin)),
+            _ => (origin, Landing::new(Vec::new())),
+        };
+        Transfer { ctx, kernel, window, origin, landing, off_cache: o.off_cache }
+    }
+
+    /// Where transfer i of `reps` of `n` elements starts in both buffers ([`placement`]).
+    fn place(&self, mode: Mode, n: usize, reps: usize) -> Spread {
+        placement(self.off_cache, size_of::<T>(), mode, n, reps)
+    }
+
+    /// The guide's placement ([`placement`] without `-off_cache`).
+    fn guide(mode: Mode, n: usize, reps: usize) -> Spread {
+        placement(None, size_of::<T>(), mode, n, reps)
     }
 
     fn op(&self) -> Op {
@@ -70,39 +99,33 @@ impl<'a, T: Plain + Default> Transfer<'a, T> {
     }
 
     /// One fence epoch: N_BARR barriers, then `reps` transfers of `n` elements in `mode`,
-    /// timed with their completion; seconds per transfer.
-    fn epoch(&mut self, mode: Mode, n: usize, reps: usize) -> f64 {
+    /// transfer i at `place.at(i)` of both buffers, timed with their completion; seconds
+    /// per transfer.
+    fn epoch(&mut self, mode: Mode, n: usize, reps: usize, place: Spread) -> f64 {
         let (op, target) = (self.op(), self.target());
-        let Transfer { ctx, window, origin, .. } = self;
+        let Transfer { ctx, window, origin, landing, .. } = self;
         let sum = SystemOperation::sum;
         window.fenced(|e| {
             for _ in 0..MESSAGE_PASSING.n_barr {
                 ctx.comm.barrier();
             }
             let start = paw_core::mpi::time();
+            let post = |t, at: usize| match op {
+                Op::Put => e.put(&origin[at..at + n], t, at),
+                Op::Get => e.get_landing(landing, at, n, t, at),
+                Op::Accumulate => e.accumulate(&origin[at..at + n], t, at, sum()),
+            };
             match (mode, target) {
                 (Mode::NonAggregate, Some(t)) => {
-                    for _ in 0..reps {
-                        match op {
-                            Op::Put => e.put_fence(&origin[..n], t, 0),
-                            Op::Get => e.get_fence(&mut origin[..n], t, 0),
-                            Op::Accumulate => e.accumulate_fence(&origin[..n], t, 0, sum()),
-                        }
+                    for i in 0..reps {
+                        post(t, place.at(i));
+                        e.fence();
                     }
                 }
                 // A process that only exposes its window takes part in every fence.
                 (Mode::NonAggregate, None) => (0..reps).for_each(|_| e.fence()),
                 (_, Some(t)) => {
-                    let mut rest = &mut origin[..reps * n];
-                    for i in 0..reps {
-                        let (chunk, tail) = std::mem::take(&mut rest).split_at_mut(n);
-                        rest = tail;
-                        match op {
-                            Op::Put => e.put(chunk, t, i * n),
-                            Op::Get => e.get(chunk, t, i * n),
-                            Op::Accumulate => e.accumulate(chunk, t, i * n, sum()),
-                        }
-                    }
+                    (0..reps).for_each(|i| post(t, place.at(i)));
                     e.fence();
                 }
                 (_, None) => e.fence(),
@@ -126,6 +149,26 @@ impl<'a, T: Plain + Default> Transfer<'a, T> {
     }
 }
 
+/// Where transfer i of `reps` transfers of `n` elements of `size` bytes starts in the
+/// origin buffer and the window, in elements: with `-off_cache` its offsets (in both modes,
+/// as today's IMB); else the guide's, aggregate i n (disjoint sections), non-aggregate 0.
+fn placement(
+    off_cache: Option<OffCache>,
+    size: usize,
+    mode: Mode,
+    n: usize,
+    reps: usize,
+) -> Spread {
+    match (off_cache, mode) {
+        (Some(c), _) => {
+            let s = c.spread(n * size, reps);
+            Spread { offset: s.offset / size, cycle: s.cycle }
+        }
+        (None, Mode::NonAggregate) => Spread::NONE,
+        (None, _) => Spread { offset: n, cycle: reps.max(1) },
+    }
+}
+
 /// The `-check` of a transfer benchmark, which depends on what its elements are.
 trait Verify {
     /// One more run at length `x` in `mode`, untimed: the wrong elements it delivered.
@@ -138,13 +181,14 @@ where
 {
     fn warm_up(&mut self, x: usize, n: usize) -> Result<(), String> {
         for _ in 0..n {
-            self.epoch(Mode::Aggregate, Self::elements(x), 1);
+            self.epoch(Mode::Aggregate, Self::elements(x), 1, Spread::NONE);
         }
         Ok(())
     }
 
     fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
-        let seconds = self.epoch(mode, Self::elements(x), reps);
+        let n = Self::elements(x);
+        let seconds = self.epoch(mode, n, reps, self.place(mode, n, reps));
         Ok(ProcessTimes { t: seconds * 1e6, ..Default::default() })
     }
 
@@ -171,15 +215,15 @@ impl Verify for Transfer<'_, u8> {
         if at_target {
             self.window.store(0, &complement(&expect));
         } else {
-            self.origin[..expect.len()].copy_from_slice(&complement(&expect));
+            self.landing.contents()[..expect.len()].copy_from_slice(&complement(&expect));
         }
-        self.epoch(mode, x, reps);
+        self.epoch(mode, x, reps, Self::guide(mode, x, reps));
         let mut got = if at_target {
             let mut w = vec![0; expect.len()];
             self.window.load(0, &mut w);
             Buffer::from_bytes(&w)
         } else {
-            Buffer::from_bytes(&self.origin[..expect.len()])
+            Buffer::from_bytes(&self.landing.contents()[..expect.len()])
         };
         if !expect.is_empty() && test_corruption(rank) {
             got.bytes_mut(1)[0] ^= 1;
@@ -208,7 +252,7 @@ impl Verify for Transfer<'_, f32> {
         if root {
             self.window.store(0, &vec![0.0; reach]);
         }
-        self.epoch(mode, n, reps);
+        self.epoch(mode, n, reps, Self::guide(mode, n, reps));
         if !root {
             return 0;
         }
@@ -243,4 +287,24 @@ pub fn bytes_for(kernel: Kernel, rank: usize, bytes: usize) -> (Vec<u8>, Vec<u8>
 pub fn floats_for(rank: usize, bytes: usize) -> (Vec<f32>, Vec<f32>) {
     let n = bytes / size_of::<f32>();
     (touched(0.0, n), Buffer::filled(bytes, rank).floats(n).to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transfers_go_where_the_guide_or_off_cache_puts_them() {
+        let guide = |mode| placement(None, 1, mode, 1000, 10);
+        assert_eq!(guide(Mode::Aggregate).at(3), 3000, "disjoint sections");
+        assert_eq!(guide(Mode::NonAggregate).at(3), 0, "the window's start");
+        let cache = Some(OffCache::DEFAULT);
+        // 1 MiB: d = 1 MiB + one 64-byte line, k = min(10, (16 MiB + d - 1) / d) = 10.
+        let big = placement(cache, 1, Mode::NonAggregate, 1 << 20, 10);
+        assert_eq!((big.at(1), big.at(9), big.at(10)), (1_048_640, 9 * 1_048_640, 0));
+        // Floats: offsets in elements, 4 KiB + 64 bytes apart; k = 4 at 4 MiB.
+        let floats = placement(cache, 4, Mode::Aggregate, 1024, 1000);
+        assert_eq!(floats.at(1), 4160 / 4);
+        assert_eq!(placement(cache, 4, Mode::Aggregate, 1 << 20, 1000).cycle, 4);
+    }
 }

@@ -268,6 +268,13 @@ pub static SUITE: Suite<Kernel> = Suite {
     windows: false,
     io: true,
     general: paw_imb::General { msg_pause: true, ..paw_imb::General::NONE },
+    // Intel's IMB-IO never moves its buffers, warms up or uses its own barrier.
+    inert: paw_imb::General {
+        off_cache: true,
+        warm_up: true,
+        imb_barrier: true,
+        ..paw_imb::General::NONE
+    },
     refuse_unrunnable: true,
     shape: |_, _| Some(String::new()),
     prologue,

@@ -23,7 +23,6 @@ mod sendrecv;
 mod uniband;
 
 use paw_imb::buffers::{defects, test_corruption, Buffer, Expect};
-use paw_imb::options::Spread;
 use paw_imb::settings::{FLOAT, MESSAGE_PASSING};
 use paw_imb::{settings, Edition, Mode, Options, ProcessTimes, Run, Started, Suite};
 pub use paw_imb::{Class, Ctx};
@@ -140,27 +139,13 @@ pub struct Mpi1<'a> {
 
 /// The suite's `start`: buffers for the largest length of `b`.
 pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
-    let (mut send, mut recv) = (0, 0);
-    for x in o.lengths.for_benchmark(b.unit) {
-        let (s, r) = (b.memory)(ctx.q, x, 1);
-        let (ss, rs) = spreads(o, (s, r), o.per_sample);
-        (send, recv) = (send.max(ss.bytes(s)), recv.max(rs.bytes(r)));
-    }
+    let (send, recv) = o.buffers(b, ctx.q);
     let bufs = Bufs {
         send: Buffer::filled(send, ctx.rank),
         recv: Buffer::filled(recv, ctx.rank),
         batch: mpi_ext::batch::Batch::with_capacity(2 * o.window_size.max(1)),
     };
     Ok(Box::new(Mpi1 { b, ctx, bufs, o: o.clone() }))
-}
-
-/// Where each repetition's send and receive buffers start: moved past the cache with
-/// `-off_cache`, else at the start.
-fn spreads(o: &Options, (send, recv): (usize, usize), reps: usize) -> (Spread, Spread) {
-    match o.off_cache {
-        Some(c) => (c.spread(send, reps), c.spread(recv, reps)),
-        None => (Spread::NONE, Spread::NONE),
-    }
 }
 
 impl Mpi1<'_> {
@@ -192,7 +177,7 @@ impl Run for Mpi1<'_> {
     fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
         let plan = Plan::new(x, self.ctx.q, self.o.window_size);
         let (b, k) = (self.b, &self.b.kernel);
-        let (send, recv) = spreads(&self.o, (b.memory)(self.ctx.q, x, 1), reps);
+        let (send, recv) = self.o.spreads((b.memory)(self.ctx.q, x, 1), reps);
         for _ in 0..MESSAGE_PASSING.n_barr {
             self.o.barrier(self.ctx.comm);
         }
@@ -260,6 +245,7 @@ pub static SUITE: Suite<Kernel> = Suite {
     windows: false,
     io: false,
     general: paw_imb::General::ALL,
+    inert: paw_imb::General::NONE,
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),
     prologue: |_, _| Ok(String::new()),

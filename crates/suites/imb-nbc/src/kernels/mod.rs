@@ -214,16 +214,15 @@ pub struct Nbc<'a> {
     ctx: Ctx<'a>,
     bufs: Bufs,
     work: Exploit,
-    /// `-warm_up`: the untimed runs before each length.
-    warm_up: bool,
+    /// The command line's choices (`-warm_up`, `-off_cache`, `-root_shift`, `-sync` ...).
+    o: Options,
 }
 
 /// The suite's `start`: buffers for the largest length of `b`.
 pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
-    let largest = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
-    let (send, recv) = (b.memory)(ctx.q, largest, 1);
+    let (send, recv) = o.buffers(b, ctx.q);
     let bufs = Bufs { send: Buffer::filled(send, ctx.rank), recv: Buffer::filled(recv, ctx.rank) };
-    Ok(Box::new(Nbc { b, ctx, bufs, work: Exploit::new(), warm_up: o.warm_up }))
+    Ok(Box::new(Nbc { b, ctx, bufs, work: Exploit::new(), o: o.clone() }))
 }
 
 /// Untimed runs before each length's measurement: a tenth of the repetitions, at least
@@ -233,20 +232,45 @@ fn warm_ups(n: usize) -> usize {
 }
 
 impl Nbc<'_> {
-    /// N_BARR barriers, then `reps` iterations, each timed on its own (`sync`: a barrier
+    /// N_BARR barriers, then `reps` iterations, each timed on its own (`-sync`: a barrier
     /// after each, outside the timing); `between` runs while each collective is in flight.
-    /// Seconds per iteration.
-    fn timed(&mut self, plan: &Plan, reps: usize, cycle: bool, between: &mut dyn FnMut()) -> f64 {
-        let (ctx, k) = (&self.ctx, &self.b.kernel);
-        match k.post {
-            Post::Immediate(op) => timed_loop(ctx, k.sync, reps, cycle, &mut |root| {
-                op(ctx, &mut self.bufs, plan, root, between)
-            }),
+    /// Iteration i takes its root as `root_of(i)` and, with `-off_cache`, the buffers at its
+    /// offset. Seconds per iteration.
+    fn timed(
+        &mut self,
+        plan: &Plan,
+        reps: usize,
+        root_of: impl Fn(usize) -> usize,
+        between: &mut dyn FnMut(),
+    ) -> f64 {
+        let (ctx, k, o) = (&self.ctx, &self.b.kernel, &self.o);
+        let sync = k.sync && o.sync;
+        let seconds = match k.post {
+            Post::Immediate(op) => {
+                let (send, recv) = o.spreads((self.b.memory)(ctx.q, plan.x, 1), reps);
+                let bufs = &mut self.bufs;
+                timed_loop(ctx, o, sync, reps, &mut |i| {
+                    bufs.send.at(send.at(i));
+                    bufs.recv.at(recv.at(i));
+                    op(ctx, bufs, plan, root_of(i), between)
+                })
+            }
+            // As today's IMB-MPI4: the request, made once, keeps its buffers and root.
             Post::Persistent(init) => {
                 let mut request = init(ctx, &mut self.bufs, plan, 0);
-                timed_loop(ctx, k.sync, reps, false, &mut |_| overlapped(&mut request, between))
+                timed_loop(ctx, o, sync, reps, &mut |_| overlapped(&mut request, between))
             }
-        }
+        };
+        self.bufs.send.at(0);
+        self.bufs.recv.at(0);
+        seconds
+    }
+
+    /// The root of iteration i: 0, moving on by one at every iteration with `-root_shift on`
+    /// (today's IMB).
+    fn shifted(&self) -> impl Fn(usize) -> usize {
+        let (q, shift) = (self.ctx.q, self.o.root_shift);
+        move |i| if shift { i % q } else { 0 }
     }
 
     /// `n` untimed runs (a persistent collective made once for them).
@@ -265,20 +289,19 @@ impl Nbc<'_> {
     }
 }
 
-/// N_BARR barriers, then `reps` runs of `one` (given the root: i mod Q with `cycle`, else
-/// 0), each timed alone, a barrier after each with `sync`: seconds per run.
-fn timed_loop(ctx: &Ctx, sync: bool, reps: usize, cycle: bool, one: &mut dyn FnMut(usize)) -> f64 {
+/// N_BARR barriers, then `reps` runs of `one` (given the iteration), each timed alone, a
+/// barrier after each with `sync`: seconds per run.
+fn timed_loop(ctx: &Ctx, o: &Options, sync: bool, reps: usize, one: &mut dyn FnMut(usize)) -> f64 {
     for _ in 0..N_BARR {
-        ctx.comm.barrier();
+        o.barrier(ctx.comm);
     }
     let mut t = 0.0;
     for i in 0..reps {
-        let root = if cycle { i % ctx.q } else { 0 };
         let start = paw_core::mpi::time();
-        one(root);
+        one(i);
         t += paw_core::mpi::time() - start;
         if sync {
-            ctx.comm.barrier();
+            o.barrier(ctx.comm);
         }
     }
     t / reps.max(1) as f64
@@ -297,8 +320,8 @@ impl Run for Nbc<'_> {
     /// t_ovrl (post to completion) and t_CPU (the work alone).
     fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
         let plan = Plan::new(x, self.ctx.q);
-        self.untimed(&plan, 0, if self.warm_up { warm_ups(reps) } else { 0 });
-        let pure = self.timed(&plan, reps, false, &mut || {});
+        self.untimed(&plan, 0, if self.o.warm_up { warm_ups(reps) } else { 0 });
+        let pure = self.timed(&plan, reps, self.shifted(), &mut || {});
         if !self.b.overlap {
             return Ok(ProcessTimes { t: pure * 1e6, ..Default::default() });
         }
@@ -311,8 +334,10 @@ impl Run for Nbc<'_> {
             work.run(passes);
             cpu += paw_core::mpi::time() - start;
         };
-        let cycle = self.b.kernel.cycle_root;
-        let ovrl = self.timed(&plan, reps, cycle, &mut between);
+        // Ireduce's overlap loop takes root i mod Q whatever -root_shift says (today's IMB).
+        let (q, cycle, shifted) = (self.ctx.q, self.b.kernel.cycle_root, self.shifted());
+        let root_of = move |i| if cycle { i % q } else { shifted(i) };
+        let ovrl = self.timed(&plan, reps, root_of, &mut between);
         self.work = work;
         let n = reps.max(1) as f64;
         Ok(ProcessTimes { t: ovrl * 1e6, pure: pure * 1e6, cpu: cpu / n * 1e6, defects: 0.0 })
@@ -340,7 +365,8 @@ pub static SUITE: Suite<Kernel> = Suite {
     timed: "per benchmark, process count and length, on each active process: untimed warm-up \
             runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; \
             then n iterations, each timed from posting the non-blocking collective to its \
-            MPI_Wait, with an MPI_Barrier after each outside the timing (Ibarrier: none). \
+            MPI_Wait, with an MPI_Barrier after each outside the timing (Ibarrier and -sync off: \
+            none). \
             I<coll>_pure: the collective alone (t_pure). I<coll>: t_pure first, then n \
             iterations of post, CPU work calibrated to this process's t_pure, wait (t_ovrl); \
             the CPU work alone is t_CPU.",
@@ -369,7 +395,9 @@ const BASE: Suite<Kernel> = Suite {
     benchmarks: &[],
     windows: false,
     io: false,
-    general: paw_imb::General { warm_up: true, ..paw_imb::General::DRIVER },
+    general: paw_imb::General { imb_barrier: false, ..paw_imb::General::ALL },
+    // Intel's IMB-NBC never hands -imb_barrier to its kernels.
+    inert: paw_imb::General { imb_barrier: true, ..paw_imb::General::NONE },
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),
     prologue: nbc_prologue,

@@ -156,7 +156,7 @@ pub static SUITE: Suite<Kernel> = Suite {
             collective made (MPI_<coll>_init, untimed); untimed warm-up runs (a tenth of the \
             repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; then n iterations, \
             each timed from MPI_Start to MPI_Wait, with an MPI_Barrier after each outside the \
-            timing (Barrier_persist: none). <coll>_persist_pure: the collective alone \
+            timing (Barrier_persist and -sync off: none). <coll>_persist_pure: the collective alone \
             (t_pure). <coll>_persist: t_pure first, then n iterations of MPI_Start, CPU work \
             calibrated to this process's t_pure, MPI_Wait (t_ovrl); the CPU work alone is \
             t_CPU. The request is freed after the timing.",
@@ -166,6 +166,9 @@ pub static SUITE: Suite<Kernel> = Suite {
                t_ovrl) / max(t_pure, t_CPU), held to 0..100.",
     benchmarks: BENCHMARKS,
     prologue,
+    general: paw_imb::General { off_cache: false, root_shift: false, ..paw_imb::General::ALL },
+    // Intel's IMB-MPI4 makes each request once per length, at offset 0 and root 0.
+    inert: paw_imb::General { off_cache: true, root_shift: true, ..paw_imb::General::NONE },
     ..BASE
 };
 

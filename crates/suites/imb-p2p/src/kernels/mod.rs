@@ -355,6 +355,7 @@ pub static SUITE: Suite<Pattern> = Suite {
     windows: false,
     io: false,
     general: paw_imb::General::NONE,
+    inert: paw_imb::General::NONE,
     refuse_unrunnable: false,
     shape,
     prologue: |_, _| Ok(String::new()),

@@ -16,7 +16,7 @@ use paw_imb::{
     cpu::Exploit, settings, settings::FLOAT, Class, Ctx, Edition, Mode, Options, ProcessTimes, Run,
     Started, Suite,
 };
-use plan::{accesses, extent, Access, Completion};
+use plan::{accesses, extent, Access, Completion, Offsets};
 
 /// The one-sided operation of a benchmark (named as MPI names them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,8 +217,8 @@ pub struct Rma<'a, T: Element> {
     result: Landing<T>,
     /// Compare_and_swap's compare value (the window's initial value).
     compare: T,
-    /// `-warm_up`: the untimed timings before each length.
-    warm_up: bool,
+    /// The command line's choices (`-warm_up`, `-off_cache`).
+    o: Options,
 }
 
 /// The suite's `start`: window and buffers for the largest length and repetitions.
@@ -232,13 +232,33 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
 
 impl<'a, T: Element> Rma<'a, T> {
     fn new(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Self {
-        let largest = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
-        let (window, origin, result) = extent(b.kernel, ctx.q, Self::elements(b, largest));
+        // Room for every length, and with -off_cache for its repetitions' offsets.
+        let (mut window, mut origin, mut result) = (0, 0, 0);
+        for x in o.lengths.for_benchmark(b.unit) {
+            let e = Self::elements(b, x);
+            let (w, s, r) = extent(b.kernel, ctx.q, e);
+            let by = Self::offsets(o, b, ctx.q, e, o.most_repetitions(x));
+            window = window.max(by.window.bytes(w));
+            origin = origin.max(by.origin.bytes(s));
+            result = result.max(by.result.bytes(r));
+        }
         // Open MPI 4.1 names a window's shared memory after an id disjoint groups share.
         let window = ctx.in_turn(|| Window::create(ctx.comm, T::windows(ctx.rank, window)));
         let origin = T::origins(ctx.rank, origin);
         let result = Landing::new(vec![T::default(); result]);
-        Rma { b, ctx, window, origin, result, compare: T::default(), warm_up: o.warm_up }
+        Rma { b, ctx, window, origin, result, compare: T::default(), o: o.clone() }
+    }
+
+    /// Where repetition i of `reps` at `e` elements per operation starts in each buffer,
+    /// in elements: `-off_cache`'s rule applied to each buffer's extent.
+    fn offsets(o: &Options, b: &Benchmark, q: usize, e: usize, reps: usize) -> Offsets {
+        let size = size_of::<T>();
+        let (window, origin, result) = extent(b.kernel, q, e);
+        let spread = |n: usize| {
+            let s = o.spreads((n * size, 0), reps).0;
+            paw_imb::options::Spread { offset: s.offset / size, cycle: s.cycle }
+        };
+        Offsets { origin: spread(origin), window: spread(window), result: spread(result) }
     }
 
     /// Elements per operation at length `x` (one for the atomics).
@@ -299,19 +319,20 @@ impl<'a, T: Element> Rma<'a, T> {
 
     /// Truly_passive_put: rank 0's t_pure and t_ovrl in seconds per iteration; rank 1
     /// waits in MPI_Barrier, then computes for rank 0's t_pure before each barrier.
-    fn truly_passive(&mut self, e: usize, reps: usize) -> (f64, f64) {
+    fn truly_passive(&mut self, e: usize, reps: usize, by: &Offsets) -> (f64, f64) {
         let Rma { ctx, window, origin, .. } = self;
         let comm = ctx.comm;
         let other = comm.process_at_rank(1 - ctx.rank as i32);
         comm.barrier();
         comm.barrier();
         let times = if ctx.rank == 0 {
-            let origin = &origin[..e];
+            let origin = &origin[..];
             window.locked(&[1], |l| {
                 let phase = || {
                     let start = paw_core::mpi::time();
-                    for _ in 0..reps {
-                        l.put(origin, 1, 0);
+                    for i in 0..reps {
+                        let from = by.origin.at(i);
+                        l.put(&origin[from..from + e], 1, by.window.at(i));
                         l.flush(1);
                         comm.barrier();
                     }
@@ -365,15 +386,17 @@ impl<T: Element> Run for Rma<'_, T> {
     /// The warm-up timings, then the measured one.
     fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
         let e = Self::elements(self.b, x);
+        let (q, rank) = (self.ctx.q, self.ctx.rank);
+        let by = Self::offsets(&self.o, self.b, q, e, reps);
         if self.b.kernel == Pattern::TrulyPassive {
-            if self.warm_up {
-                self.truly_passive(e, warm_ups(reps));
+            if self.o.warm_up {
+                self.truly_passive(e, warm_ups(reps), &by);
             }
-            let (pure, ovrl) = self.truly_passive(e, reps);
+            let (pure, ovrl) = self.truly_passive(e, reps, &by);
             return Ok(ProcessTimes { t: ovrl * 1e6, pure: pure * 1e6, ..Default::default() });
         }
-        let (list, epoch) = accesses(self.b.kernel, self.ctx.rank, self.ctx.q, e, reps, mode);
-        let warm = if self.warm_up { warm_ups(reps) } else { 0 };
+        let (list, epoch) = accesses(self.b.kernel, rank, q, e, reps, &by, mode);
+        let warm = if self.o.warm_up { warm_ups(reps) } else { 0 };
         if warm > 0 {
             self.timing(&list[..list.len() / reps.max(1) * warm], &epoch, e);
         }
@@ -397,15 +420,15 @@ impl<T: Element> Run for Rma<'_, T> {
         let checked = T::check_origins(rank, self.origin.len());
         let timed = std::mem::replace(&mut self.origin, checked);
         if self.b.kernel == Pattern::TrulyPassive {
-            self.truly_passive(e, 1);
+            self.truly_passive(e, 1, &Offsets::NONE);
         } else {
-            let (list, epoch) = accesses(self.b.kernel, rank, q, e, 1, mode);
+            let (list, epoch) = accesses(self.b.kernel, rank, q, e, 1, &Offsets::NONE, mode);
             self.timing(&list, &epoch, e);
         }
         let op = self.b.kernel.op();
         let mut want = T::windows(rank, len);
         for r in 0..q {
-            let (list, _) = accesses(self.b.kernel, r, q, e, 1, mode);
+            let (list, _) = accesses(self.b.kernel, r, q, e, 1, &Offsets::NONE, mode);
             let from = T::check_origins(r, self.origin.len());
             for a in list.iter().filter(|a| op.writes() && a.target == rank as i32) {
                 want[a.disp..a.disp + e].copy_from_slice(&from[a.origin..a.origin + e]);
@@ -416,7 +439,7 @@ impl<T: Element> Run for Rma<'_, T> {
         self.window.locked(&[rank as i32], |_| self.window.load(0, &mut got));
         let mut wrong = got.iter().zip(&want).filter(|(g, w)| g != w).count();
         if op.reads() {
-            let (list, _) = accesses(self.b.kernel, rank, q, e, 1, mode);
+            let (list, _) = accesses(self.b.kernel, rank, q, e, 1, &Offsets::NONE, mode);
             let results = self.result.contents();
             for a in &list {
                 let read = T::windows(a.target as usize, a.disp + e);
@@ -457,7 +480,19 @@ pub static SUITE: Suite<Pattern> = Suite {
     benchmarks: BENCHMARKS,
     windows: true,
     io: false,
-    general: paw_imb::General { warm_up: true, msg_pause: true, ..paw_imb::General::NONE },
+    general: paw_imb::General {
+        off_cache: true,
+        warm_up: true,
+        msg_pause: true,
+        ..paw_imb::General::NONE
+    },
+    // Intel's IMB-RMA has no rooted collective, no -sync barrier and only MPI_Barrier.
+    inert: paw_imb::General {
+        root_shift: true,
+        sync: true,
+        imb_barrier: true,
+        ..paw_imb::General::NONE
+    },
     refuse_unrunnable: false,
     shape: |_, _| Some(String::new()),
     prologue,

@@ -3,6 +3,7 @@
 //! list what must then be in each window and result buffer.
 
 use super::{Op, Pattern};
+use paw_imb::options::Spread;
 use paw_imb::Mode;
 
 /// One operation of an origin.
@@ -20,6 +21,36 @@ pub struct Access {
     pub flush: bool,
 }
 
+/// Where repetition i's accesses start in the origin, window and result buffers, in
+/// elements (`-off_cache`: each repetition past the cache; otherwise all at the start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offsets {
+    /// In the origin buffer.
+    pub origin: Spread,
+    /// In the target's window.
+    pub window: Spread,
+    /// In the result buffer.
+    pub result: Spread,
+}
+
+impl Offsets {
+    /// Every repetition at the start of every buffer.
+    pub const NONE: Offsets =
+        Offsets { origin: Spread::NONE, window: Spread::NONE, result: Spread::NONE };
+}
+
+impl Access {
+    /// This access in repetition `i`, moved by `by`.
+    fn in_repetition(self, i: usize, by: &Offsets) -> Access {
+        Access {
+            origin: self.origin + by.origin.at(i),
+            disp: self.disp + by.window.at(i),
+            result: self.result + by.result.at(i),
+            ..self
+        }
+    }
+}
+
 /// How the origin opens its epoch and completes what it issued (for a process that issues
 /// nothing, unused).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,22 +64,24 @@ pub enum Completion {
 
 /// The accesses of `rank` among `q` processes in one timing of `reps` operations of `e`
 /// elements, in issue order, and its epoch; an empty list for a process that only exposes
-/// its window. As today's IMB, every repetition uses the same memory: the origin's first
-/// elements, the same window elements of a target, the same result elements per target.
-/// Where several origins write one window (All_*, Exchange_*), each has its own section.
+/// its window. As today's IMB, every repetition uses the same memory (the origin's first
+/// elements, the same window elements of a target, the same result elements per target)
+/// unless `by` moves each repetition's (`-off_cache`). Where several origins write one
+/// window (All_*, Exchange_*), each has its own section.
 pub fn accesses(
     pattern: Pattern,
     rank: usize,
     q: usize,
     e: usize,
     reps: usize,
+    by: &Offsets,
     mode: Mode,
 ) -> (Vec<Access>, Completion) {
     let each = mode == Mode::NonAggregate;
     let r = rank as i32;
     let last = q as i32 - 1;
     let repeat = |round: Vec<Access>| -> Vec<Access> {
-        (0..reps).flat_map(|_| round.iter().copied()).collect()
+        (0..reps).flat_map(|i| round.iter().map(move |a| a.in_repetition(i, by))).collect()
     };
     match pattern {
         Pattern::Pair { bidir, local, .. } => {
@@ -146,16 +179,19 @@ mod tests {
     #[test]
     fn pairs_go_from_the_first_to_the_last_rank() {
         let p = Pattern::Pair { op: Op::Put, bidir: false, local: false };
-        let (list, epoch) = accesses(p, 0, 2, 8, 3, Mode::NonAggregate);
+        let (list, epoch) = accesses(p, 0, 2, 8, 3, &Offsets::NONE, Mode::NonAggregate);
         assert_eq!(list.len(), 3);
         assert!(list.iter().all(|a| a.target == 1 && a.disp == 0 && a.flush));
         assert_eq!(
             epoch,
             Completion::Locked { targets: vec![1], local: false, flush_at_end: false }
         );
-        assert!(accesses(p, 1, 2, 8, 3, Mode::Aggregate).0.is_empty(), "the target only exposes");
+        assert!(
+            accesses(p, 1, 2, 8, 3, &Offsets::NONE, Mode::Aggregate).0.is_empty(),
+            "the target only exposes"
+        );
         let bidir = Pattern::Pair { op: Op::Get, bidir: true, local: false };
-        let (list, epoch) = accesses(bidir, 1, 2, 8, 2, Mode::Aggregate);
+        let (list, epoch) = accesses(bidir, 1, 2, 8, 2, &Offsets::NONE, Mode::Aggregate);
         assert!(list.iter().all(|a| a.target == 0 && !a.flush));
         assert_eq!(
             epoch,
@@ -168,7 +204,7 @@ mod tests {
         let p = Pattern::AllToAll { op: Op::Get, local: false };
         let mut seen = Vec::new();
         for r in 0..4 {
-            let (list, _) = accesses(p, r, 4, 2, 1, Mode::Plain);
+            let (list, _) = accesses(p, r, 4, 2, 1, &Offsets::NONE, Mode::Plain);
             let results: Vec<usize> = list.iter().map(|a| a.result).collect();
             assert_eq!(results, [0, 2, 4], "a result section per target");
             for a in list {
@@ -190,9 +226,29 @@ mod tests {
         let p = Pattern::Exchange { op: Op::Put };
         let mut from: Vec<(i32, usize)> = Vec::new();
         for r in 0..3 {
-            from.extend(accesses(p, r, 3, 4, 1, Mode::Plain).0.iter().map(|a| (a.target, a.disp)));
+            from.extend(
+                accesses(p, r, 3, 4, 1, &Offsets::NONE, Mode::Plain)
+                    .0
+                    .iter()
+                    .map(|a| (a.target, a.disp)),
+            );
         }
         from.sort();
         assert_eq!(from, [(0, 0), (0, 4), (1, 0), (1, 4), (2, 0), (2, 4)]);
+    }
+
+    #[test]
+    fn off_cache_moves_every_repetition_in_each_buffer() {
+        let p = Pattern::Pair { op: Op::Get, bidir: false, local: false };
+        let spread = |offset, cycle| Spread { offset, cycle };
+        let by = Offsets { origin: spread(80, 3), window: spread(96, 2), result: spread(112, 3) };
+        let (list, _) = accesses(p, 0, 2, 16, 4, &by, Mode::Aggregate);
+        let at: Vec<(usize, usize, usize)> =
+            list.iter().map(|a| (a.origin, a.disp, a.result)).collect();
+        assert_eq!(at, [(0, 0, 0), (80, 96, 112), (160, 0, 224), (0, 96, 0)]);
+        let all = Pattern::AllToAll { op: Op::Put, local: false };
+        let (list, _) = accesses(all, 1, 3, 4, 2, &by, Mode::Plain);
+        let disp: Vec<usize> = list.iter().map(|a| a.disp).collect();
+        assert_eq!(disp, [4, 4, 100, 100], "the own section, moved per repetition");
     }
 }
