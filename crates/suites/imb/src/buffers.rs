@@ -4,37 +4,77 @@
 //! benchmarks. A send buffer holds BUF_VALUE(rank, i) = 0.1 (rank+1) + i in element i, so
 //! what arrives tells who sent it and from where in the buffer.
 
+use crate::types::{Elem, Element};
+
 /// IMB's BUF_VALUE(rank, i) for MPI-1: 0.1 (rank+1) + i, as a float.
 pub fn buf_value(rank: usize, i: usize) -> f32 {
     (0.1 * (rank as f64 + 1.0) + i as f64) as f32
 }
 
-/// A buffer of floats with byte views, seen from a start that `-off_cache` moves.
+/// A buffer of floats with byte and typed views, seen from a start that `-off_cache`
+/// moves. The floats live in 8-byte aligned storage, so that a view of doubles
+/// (`-data_type double`) is aligned wherever the start is a multiple of 8 bytes.
 #[derive(Debug, Clone)]
 pub struct Buffer {
-    data: Vec<f32>,
+    /// The storage: `floats` floats, two to an f64.
+    data: Vec<f64>,
+    floats: usize,
     /// Where the views start, in floats ([`Buffer::at`]).
     start: usize,
 }
 
 impl Buffer {
+    /// A buffer of `n` zero floats.
+    fn zeros(n: usize) -> Buffer {
+        Buffer { data: vec![0.0; n.div_ceil(2)], floats: n, start: 0 }
+    }
+
     /// A buffer of at least `bytes` bytes, filled with BUF_VALUE(rank, i).
     pub fn filled(bytes: usize, rank: usize) -> Buffer {
-        let n = bytes.div_ceil(4);
-        Buffer { data: (0..n).map(|i| buf_value(rank, i)).collect(), start: 0 }
+        let mut b = Buffer::zeros(bytes.div_ceil(4));
+        for (i, f) in b.all_mut().iter_mut().enumerate() {
+            *f = buf_value(rank, i);
+        }
+        b
+    }
+
+    /// A buffer of at least `bytes` bytes holding, as elements of `T`, a reduction's send
+    /// values ([`crate::types::Element::value`]); as [`Buffer::filled`] for floats.
+    pub fn filled_as<T: Elem>(bytes: usize, rank: usize) -> Buffer {
+        let mut b = Buffer::zeros(bytes.div_ceil(8) * 2);
+        let n = bytes / size_of::<T>();
+        for (i, v) in b.elems_mut::<T>(n).iter_mut().enumerate() {
+            *v = T::from_f64(T::ELEMENT.value(rank, i));
+        }
+        b
     }
 
     /// A buffer holding `floats`.
     pub fn from_floats(floats: Vec<f32>) -> Buffer {
-        Buffer { data: floats, start: 0 }
+        let mut b = Buffer::zeros(floats.len());
+        b.all_mut().copy_from_slice(&floats);
+        b
     }
 
     /// A buffer holding `bytes`, padded to a whole float with 0xff.
     pub fn from_bytes(bytes: &[u8]) -> Buffer {
-        let mut b = Buffer { data: vec![0.0; bytes.len().div_ceil(4)], start: 0 };
+        let mut b = Buffer::zeros(bytes.len().div_ceil(4));
         b.poison();
         b.bytes_mut(bytes.len()).copy_from_slice(bytes);
         b
+    }
+
+    /// Every float.
+    fn all(&self) -> &[f32] {
+        // SAFETY: the storage holds at least `floats` f32 (two per f64, no padding), f64's
+        // alignment exceeds f32's, and any bit pattern is a valid f32.
+        unsafe { std::slice::from_raw_parts(self.data.as_ptr().cast::<f32>(), self.floats) }
+    }
+
+    /// Every float, writable.
+    fn all_mut(&mut self) -> &mut [f32] {
+        // SAFETY: as in `all`; the exclusive borrow of the storage is the only view.
+        unsafe { std::slice::from_raw_parts_mut(self.data.as_mut_ptr().cast::<f32>(), self.floats) }
     }
 
     /// Moves the views to start `bytes` into the buffer (a multiple of 4; `-off_cache`).
@@ -45,51 +85,67 @@ impl Buffer {
 
     /// Length in bytes.
     pub fn len(&self) -> usize {
-        self.data.len() * 4
+        self.floats * 4
     }
 
     /// Whether the buffer holds nothing.
     pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+        self.floats == 0
     }
 
     /// The first `n` bytes from the start.
     pub fn bytes(&self, n: usize) -> &[u8] {
-        let all = &self.data[self.start..];
-        // SAFETY: f32 has no padding and u8 has alignment 1, so the floats' memory is a
-        // valid byte slice of 4 x len bytes for the lifetime of the borrow.
-        let b = unsafe { std::slice::from_raw_parts(all.as_ptr().cast::<u8>(), all.len() * 4) };
-        &b[..n]
+        self.elems::<u8>(n)
     }
 
     /// The first `n` bytes from the start, writable.
     pub fn bytes_mut(&mut self, n: usize) -> &mut [u8] {
-        let all = &mut self.data[self.start..];
-        // SAFETY: as in `bytes`; any byte pattern is a valid f32, so writes through the
-        // byte view cannot create an invalid value; the exclusive borrow is the only view.
-        let b =
-            unsafe { std::slice::from_raw_parts_mut(all.as_mut_ptr().cast::<u8>(), all.len() * 4) };
-        &mut b[..n]
+        self.elems_mut::<u8>(n)
     }
 
     /// The first `n` floats from the start.
     pub fn floats(&self, n: usize) -> &[f32] {
-        &self.data[self.start..self.start + n]
+        &self.all()[self.start..self.start + n]
     }
 
     /// The first `n` floats from the start, writable.
     pub fn floats_mut(&mut self, n: usize) -> &mut [f32] {
-        &mut self.data[self.start..self.start + n]
+        let start = self.start;
+        &mut self.all_mut()[start..start + n]
+    }
+
+    /// The first `n` elements of `T` from the start; panics where they do not fit or the
+    /// start is not aligned for `T`.
+    pub fn elems<T: Elem>(&self, n: usize) -> &[T] {
+        let rest = &self.all()[self.start..];
+        assert!(n * size_of::<T>() <= rest.len() * 4, "{n} elements beyond the buffer");
+        let p = rest.as_ptr().cast::<T>();
+        assert!(p.is_aligned(), "the view's start is not aligned for its elements");
+        // SAFETY: in bounds and aligned (both checked); T is a plain number type, so any
+        // bit pattern in the floats' memory is a valid T.
+        unsafe { std::slice::from_raw_parts(p, n) }
+    }
+
+    /// The first `n` elements of `T` from the start, writable (as [`Buffer::elems`]).
+    pub fn elems_mut<T: Elem>(&mut self, n: usize) -> &mut [T] {
+        let start = self.start;
+        let rest = &mut self.all_mut()[start..];
+        assert!(n * size_of::<T>() <= rest.len() * 4, "{n} elements beyond the buffer");
+        let p = rest.as_mut_ptr().cast::<T>();
+        assert!(p.is_aligned(), "the view's start is not aligned for its elements");
+        // SAFETY: as in `elems`; the exclusive borrow is the only view, and any bit
+        // pattern written through it is a valid f32.
+        unsafe { std::slice::from_raw_parts_mut(p, n) }
     }
 
     /// Overwrites every byte with 0xff (a NaN pattern no sender writes), before a check.
     pub fn poison(&mut self) {
-        self.data.fill(f32::from_bits(u32::MAX));
+        self.all_mut().fill(f32::from_bits(u32::MAX));
     }
 
     /// Overwrites every byte with 0 (a check that adds into the buffer).
     pub fn zero(&mut self) {
-        self.data.fill(0.0);
+        self.all_mut().fill(0.0);
     }
 
     /// Before a check: every byte that `expect` names becomes its complement, so a byte
@@ -131,24 +187,33 @@ pub enum Expect {
     Nothing,
     /// The first bytes of the receive buffer, exactly.
     Bytes(Vec<u8>),
-    /// The first floats of the receive buffer: sums of `terms` floats each, exact in f64;
-    /// a float may differ by the rounding of `terms` additions.
-    Sums { values: Vec<f64>, terms: usize },
+    /// The first elements of the receive buffer: sums of `terms` elements each, exact in
+    /// f64 (integers wrapped to their width); a float or double may differ by the rounding
+    /// of `terms` additions.
+    Sums {
+        /// Each element's sum.
+        values: Vec<f64>,
+        /// Elements added in each.
+        terms: usize,
+        /// Their type.
+        elem: Element,
+    },
 }
 
-/// Elements of `received` that differ from `expect`: bytes for byte data, floats outside
-/// the rounding bound (terms x f32 epsilon x |value|) for sums.
+/// Elements of `received` that differ from `expect`: bytes for byte data; for sums,
+/// integers that differ and floats or doubles outside the rounding bound (terms x epsilon x
+/// |value|).
 pub fn defects(expect: &Expect, received: &Buffer) -> usize {
     match expect {
         Expect::Nothing => 0,
         Expect::Bytes(e) => received.bytes(e.len()).iter().zip(e).filter(|(g, w)| g != w).count(),
-        Expect::Sums { values, terms } => {
-            let got = received.floats(values.len());
-            let eps = *terms as f64 * f32::EPSILON as f64;
-            got.iter()
+        Expect::Sums { values, terms, elem } => {
+            let got = received.bytes(values.len() * elem.size());
+            let eps = *terms as f64 * elem.epsilon();
+            got.chunks(elem.size())
                 .zip(values)
-                .filter(|(&g, &w)| {
-                    let close = (g as f64 - w).abs() <= eps * w.abs().max(1.0);
+                .filter(|(g, &w)| {
+                    let close = (elem.read(g) - w).abs() <= eps * w.abs().max(1.0);
                     !close // NaN is never close
                 })
                 .count()
@@ -159,9 +224,17 @@ pub fn defects(expect: &Expect, received: &Buffer) -> usize {
 /// The element-wise sum over ranks `0..q` of the first `n` send floats starting at
 /// element `from`.
 pub fn sums(q: usize, from: usize, n: usize) -> Expect {
+    sums_of(Element::Float, q, from, n)
+}
+
+/// The element-wise sum, in `elem`'s arithmetic, over ranks `0..q` of the first `n`
+/// elements of a reduction's send buffers ([`Buffer::filled_as`]) from element `from`.
+pub fn sums_of(elem: Element, q: usize, from: usize, n: usize) -> Expect {
+    let sum = |i| (0..q).map(|r| elem.value(r, i)).fold(0.0, |a, v| elem.add(a, v));
+    let sum_exact = |i| (0..q).map(|r| elem.value(r, i)).sum::<f64>();
     let values =
-        (from..from + n).map(|i| (0..q).map(|r| buf_value(r, i) as f64).sum::<f64>()).collect();
-    Expect::Sums { values, terms: q }
+        (from..from + n).map(|i| if elem.integer() { sum(i) } else { sum_exact(i) }).collect();
+    Expect::Sums { values, terms: q, elem }
 }
 
 #[cfg(test)]

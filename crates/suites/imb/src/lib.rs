@@ -15,6 +15,7 @@ mod driver;
 pub mod options;
 pub mod output;
 pub mod settings;
+pub mod types;
 
 pub use driver::run;
 pub use options::Options;
@@ -176,6 +177,8 @@ pub struct General {
     pub imb_barrier: bool,
     /// `-msg_pause`: a sleep after each length.
     pub msg_pause: bool,
+    /// `-data_type`, `-red_data_type` and `-contig_type` (IMB-MPI1's own).
+    pub data_types: bool,
 }
 
 impl General {
@@ -188,6 +191,7 @@ impl General {
         sync: true,
         imb_barrier: true,
         msg_pause: true,
+        data_types: true,
     };
     /// The options the driver alone honours (`-zero_size`, `-msg_pause`).
     pub const DRIVER: General = General { zero_size: true, msg_pause: true, ..General::NONE };
@@ -200,6 +204,7 @@ impl General {
         sync: false,
         imb_barrier: false,
         msg_pause: false,
+        data_types: false,
     };
 }
 

@@ -2,7 +2,9 @@
 //! table for every suite ([`flags`]): the parser, the usage line and `-h` come from it.
 //! Every rank parses the same [`Line`] (rank 0's arguments and the files they name).
 
+use crate::settings::FLOAT;
 use crate::settings::{lengths_for_unit, process_counts, standard_lengths};
+use crate::types::Element;
 use crate::{Class, Edition, Mode, Suite};
 use paw_core::cli::{self, Flag, Line};
 use paw_core::About;
@@ -102,6 +104,10 @@ pub struct Options {
     pub imb_barrier: bool,
     /// `-msg_pause`: sleep max(t/10, 0.1 s) after each length, t its wall time.
     pub msg_pause: bool,
+    /// `-data_type`: the elements of every message that is not a reduction (IMB-MPI1).
+    pub data_type: Element,
+    /// `-red_data_type`: the elements of the reductions (IMB-MPI1).
+    pub red_data_type: Element,
     /// The general options given that this suite takes but none of its benchmarks reads
     /// ([`crate::Suite::inert`]), as typed (`-sync off`).
     pub inert: Vec<String>,
@@ -164,8 +170,18 @@ impl Options {
     /// The lengths a benchmark with element size `unit` runs: [`Lengths::for_benchmark`],
     /// without 0 under `-zero_size off`.
     pub fn lengths_for(&self, unit: usize) -> Vec<usize> {
-        let all = self.lengths.for_benchmark(unit);
+        let all = self.lengths.for_benchmark(self.element(unit).size());
         all.into_iter().filter(|&x| self.zero_size || x > 0).collect()
+    }
+
+    /// The element type of a benchmark whose table gives it elements of `unit` bytes: a
+    /// float's are the reductions' (`-red_data_type`), a byte's the others'
+    /// (`-data_type`).
+    pub fn element(&self, unit: usize) -> Element {
+        match unit {
+            FLOAT => self.red_data_type,
+            _ => self.data_type,
+        }
     }
 
     /// Where each repetition's send and receive buffers of (`send`, `recv`) bytes start
@@ -181,7 +197,7 @@ impl Options {
     /// longest length, with `-off_cache` the room its repetitions' offsets take.
     pub fn buffers<K>(&self, b: &crate::Benchmark<K>, q: usize) -> (usize, usize) {
         let (mut send, mut recv) = (0, 0);
-        for x in self.lengths.for_benchmark(b.unit) {
+        for x in self.lengths.for_benchmark(self.element(b.unit).size()) {
             let (s, r) = (b.memory)(q, x, 1);
             let (ss, rs) = self.spreads((s, r), self.most_repetitions(x));
             (send, recv) = (send.max(ss.bytes(s)), recv.max(rs.bytes(r)));
@@ -611,6 +627,9 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
             .default("off"),
         );
     }
+    if g.data_types {
+        flags.extend(data_types());
+    }
     if g.msg_pause || inert.msg_pause {
         let meaning = "sleep max(t/10, 0.1 s) after each length, t the wall time it took";
         flags.push(
@@ -621,6 +640,45 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
         );
     }
     flags
+}
+
+/// IMB-MPI1's `-data_type`, `-red_data_type` and `-contig_type` (only its base layout).
+fn data_types() -> [Flag<Draft>; 3] {
+    [
+        Flag::text(
+            &["-data_type"],
+            "type",
+            "the elements of every message but the reductions' (byte, char, int, float, double); \
+             lengths are whole elements",
+            |d: &mut Draft, v| {
+                d.o.data_type = Element::parse(v, false)?;
+                Ok(())
+            },
+        )
+        .default("byte"),
+        Flag::text(
+            &["-red_data_type"],
+            "type",
+            "the elements the reductions sum (char, int, float, double); lengths are whole \
+             elements",
+            |d: &mut Draft, v| {
+                d.o.red_data_type = Element::parse(v, true)?;
+                Ok(())
+            },
+        )
+        .default("float"),
+        Flag::text(
+            &["-contig_type"],
+            "base",
+            "the elements' layout: base (today's IMB's derived layouts base_vec, resize and \
+             resize_vec are not taken)",
+            |_: &mut Draft, v| match v {
+                "base" => Ok(()),
+                _ => Err("takes base; base_vec, resize and resize_vec are not taken".into()),
+            },
+        )
+        .default("base"),
+    ]
 }
 
 /// An on|off general option: `set` where the suite reads it (`live`), else noted in
@@ -740,6 +798,8 @@ pub fn parse<K>(
         sync: suite.edition != Edition::V3,
         imb_barrier: false,
         msg_pause: false,
+        data_type: Element::Byte,
+        red_data_type: Element::Float,
         inert: Vec::new(),
     };
     let chosen = vec![false; suite.benchmarks.len()];
@@ -758,6 +818,24 @@ pub fn parse<K>(
     }
     if msglen && msglog {
         return Err("-msglen and -msglog both set the message lengths; give one".to_string());
+    }
+    let size = o.data_type.size();
+    if let (Lengths::List(l), true) = (&o.lengths, size > 1) {
+        if let Some(x) = l.iter().find(|&&x| x % size != 0) {
+            return Err(format!(
+                "-msglen: length {x} is not a whole number of -data_type {} elements ({size} \
+                 bytes each)",
+                o.data_type.name()
+            ));
+        }
+    }
+    let widest = o.data_type.size().max(o.red_data_type.size());
+    if let Some(c) = o.off_cache.filter(|c| c.line % widest != 0) {
+        return Err(format!(
+            "-off_cache: a {}-byte line does not keep {widest}-byte elements aligned; give a \
+             line that is a multiple of {widest}",
+            c.line
+        ));
     }
     if let Some((p, q)) = o.map {
         if p * q != np {
@@ -911,7 +989,7 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
     let mut worst = (0usize, "", 0usize, 0usize);
     for &i in &o.benchmarks {
         let b = &suite.benchmarks[i];
-        let xmax = o.lengths.for_benchmark(b.unit).into_iter().max().unwrap_or(0);
+        let xmax = o.lengths_for(b.unit).into_iter().max().unwrap_or(0);
         for q in counts_for(b.class, suite.settings.single_q, np, o.npmin) {
             let (send, recv) = (b.memory)(q, xmax, o.most_repetitions(xmax));
             if send.max(recv) > i32::MAX as usize {
@@ -1075,6 +1153,27 @@ mod tests {
         assert!(!o.root_shift && o.sync && !o.warm_up);
         let e = parse(&args("-sync maybe"), 2, no_files).unwrap_err();
         assert!(e.starts_with("-sync maybe"), "{e}");
+    }
+
+    #[test]
+    fn data_types_set_the_elements_and_lengths_are_whole_elements() {
+        let o = parse(&args("-data_type double -red_data_type int"), 2, no_files).unwrap();
+        assert_eq!((o.element(1), o.element(FLOAT)), (Element::Double, Element::Int));
+        assert_eq!(o.lengths_for(1)[..4], [0, 8, 16, 32], "transfers in doubles");
+        assert_eq!(o.lengths_for(FLOAT)[..3], [0, 4, 8], "sums of ints");
+        let o =
+            parse(&args("-data_type char -red_data_type double -contig_type base"), 2, no_files);
+        assert_eq!(o.unwrap().lengths_for(FLOAT)[..2], [0, 8]);
+        let err = |a: &str| parse(&args(a), 2, no_files).unwrap_err();
+        assert!(err("-data_type float16").contains("MPIX_C_FLOAT16"));
+        assert!(err("-red_data_type byte").starts_with("-red_data_type byte: takes char, int"));
+        assert!(err("-contig_type resize").contains("takes base"));
+        assert!(err("-data_type double -off_cache 1,12").contains("a multiple of 8"));
+        let list = |_: &str| Ok("8\n10\n".to_string());
+        let e = parse(&args("-data_type int -msglen l"), 2, list).unwrap_err();
+        assert!(e.contains("length 10 is not a whole number of -data_type int"), "{e}");
+        assert!(parse(&args("-data_type double -msglen l"), 2, list).is_err());
+        assert!(parse(&args("-msglen l"), 2, list).is_ok(), "bytes take any length");
     }
 
     fn parse(

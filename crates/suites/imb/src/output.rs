@@ -109,14 +109,18 @@ pub fn general<K>(
     let multi = if o.multi.is_some() { "(Multi-)" } else { "" };
     let st = &suite.settings;
     let (portion, types) = if suite.io {
-        ("io portion", "#\n")
+        ("io portion", "#\n".to_string())
     } else {
         (
             "message length",
-            "#\n\
-             # MPI_Datatype                   :   MPI_BYTE\n\
-             # MPI_Datatype for reductions    :   MPI_FLOAT\n\
-             # MPI_Op                         :   MPI_SUM\n",
+            format!(
+                "#\n\
+                 # MPI_Datatype                   :   {}\n\
+                 # MPI_Datatype for reductions    :   {}\n\
+                 # MPI_Op                         :   MPI_SUM\n",
+                o.data_type.header(),
+                o.red_data_type.header()
+            ),
         )
     };
     let barrier = if o.imb_barrier { "zero-byte MPI_Sendrecv barriers" } else { "MPI_Barrier" };

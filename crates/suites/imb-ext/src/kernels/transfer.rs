@@ -263,9 +263,10 @@ impl Verify for Transfer<'_, f32> {
             got.bytes_mut(1)[0] ^= 1;
         }
         let expect = match (mode, sums(self.ctx.q, 0, reach)) {
-            (Mode::NonAggregate, Expect::Sums { values, terms }) => Expect::Sums {
+            (Mode::NonAggregate, Expect::Sums { values, terms, elem }) => Expect::Sums {
                 values: values.iter().map(|v| v * reps as f64).collect(),
                 terms: terms * reps,
+                elem,
             },
             (_, expect) => expect,
         };

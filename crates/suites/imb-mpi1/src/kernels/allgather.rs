@@ -1,7 +1,7 @@
 //! Allgather (guide §3.3.4.4): MPI_Allgather; every process inputs X bytes and receives the
 //! Q x X gathered bytes. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
@@ -15,11 +15,11 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
-    ctx.comm.all_gather_into(b.send.bytes(plan.x), b.recv.bytes_mut(ctx.q * plan.x));
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    ctx.comm.all_gather_into(b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(ctx.q * plan.n));
 }
 
 /// Block j holds rank j's first X bytes (also Allgatherv's expectation).

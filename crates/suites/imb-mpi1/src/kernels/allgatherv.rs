@@ -1,7 +1,7 @@
 //! Allgatherv (guide §3.3.4.5): Allgather through MPI_Allgatherv (counts X, displacements
 //! i X), showing what the vector interface costs. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::datatype::PartitionMut;
 use paw_core::mpi::traits::*;
 
@@ -15,11 +15,16 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect: super::allgather::expect, zeroed: false },
+    kernel: Kernel {
+        time_factor: 1.0,
+        pattern: typed!(pattern),
+        expect: super::allgather::expect,
+        zeroed: false,
+    },
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
-    let recv = b.recv.bytes_mut(ctx.q * plan.x);
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let recv = b.recv.elems_mut::<T>(ctx.q * plan.n);
     let mut gathered = PartitionMut::new(recv, &plan.counts[..], &plan.displs[..]);
-    ctx.comm.all_gather_varcount_into(b.send.bytes(plan.x), &mut gathered);
+    ctx.comm.all_gather_varcount_into(b.send.elems::<T>(plan.n), &mut gathered);
 }

@@ -1,10 +1,10 @@
 //! Allreduce (guide §3.3.4.3): MPI_Allreduce of L = X / sizeof(float) floats, MPI_FLOAT,
 //! MPI_SUM. Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_imb::buffers::{sums, Expect};
+use paw_imb::buffers::{sums_of, Expect};
 use paw_imb::settings::FLOAT;
 
 pub const BENCHMARK: Benchmark = Benchmark {
@@ -17,14 +17,14 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
-    let (send, recv) = (b.send.floats(plan.floats), b.recv.floats_mut(plan.floats));
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let (send, recv) = (b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(plan.n));
     ctx.comm.all_reduce_into(send, recv, SystemOperation::sum());
 }
 
 fn expect(_rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {
-    sums(q, 0, plan.floats)
+    sums_of(plan.elem, q, 0, plan.n)
 }

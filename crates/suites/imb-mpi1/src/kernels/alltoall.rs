@@ -1,7 +1,7 @@
 //! Alltoall (guide §3.3.4.6): MPI_Alltoall; every process sends X bytes to each process
 //! and receives X bytes from each. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
@@ -15,12 +15,12 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
-    let n = ctx.q * plan.x;
-    ctx.comm.all_to_all_into(b.send.bytes(n), b.recv.bytes_mut(n));
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let n = ctx.q * plan.n;
+    ctx.comm.all_to_all_into(b.send.elems::<T>(n), b.recv.elems_mut::<T>(n));
 }
 
 /// Block j holds the block of rank j's send buffer meant for this rank (also Alltoallv's).

@@ -1,7 +1,7 @@
 //! Alltoallv (guide §3.3.4.7): Alltoall through MPI_Alltoallv (counts X, displacements
 //! i X on both sides). Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::datatype::{Partition, PartitionMut};
 use paw_core::mpi::traits::*;
 
@@ -15,12 +15,17 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect: super::alltoall::expect, zeroed: false },
+    kernel: Kernel {
+        time_factor: 1.0,
+        pattern: typed!(pattern),
+        expect: super::alltoall::expect,
+        zeroed: false,
+    },
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
-    let n = ctx.q * plan.x;
-    let send = Partition::new(b.send.bytes(n), &plan.counts[..], &plan.displs[..]);
-    let mut recv = PartitionMut::new(b.recv.bytes_mut(n), &plan.counts[..], &plan.displs[..]);
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let n = ctx.q * plan.n;
+    let send = Partition::new(b.send.elems::<T>(n), &plan.counts[..], &plan.displs[..]);
+    let mut recv = PartitionMut::new(b.recv.elems_mut::<T>(n), &plan.counts[..], &plan.displs[..]);
     ctx.comm.all_to_all_varcount_into(&send, &mut recv);
 }

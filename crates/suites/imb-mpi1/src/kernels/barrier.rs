@@ -14,7 +14,7 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: [pattern; 5], expect, zeroed: false },
 };
 
 fn pattern(ctx: &Ctx, _: &mut Bufs, _: &Plan, _: usize) {

@@ -1,7 +1,7 @@
 //! Bcast (guide §3.3.4.8): MPI_Bcast of X bytes, the root changing cyclically (run i has
 //! root i mod Q). Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
@@ -15,17 +15,17 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
     let root = iteration % ctx.q;
     let process = ctx.comm.process_at_rank(root as i32);
     if ctx.rank == root {
         // MPI_Bcast only reads the root's buffer: the send buffer keeps its contents.
-        process.broadcast_into(b.send.bytes_mut(plan.x));
+        process.broadcast_into(b.send.elems_mut::<T>(plan.n));
     } else {
-        process.broadcast_into(b.recv.bytes_mut(plan.x));
+        process.broadcast_into(b.recv.elems_mut::<T>(plan.n));
     }
 }
 

@@ -2,7 +2,7 @@
 //! the right, MPI_Recv from the left and from the right, MPI_Waitall. Reported time Δt,
 //! throughput 4X / 2^20 / time.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
@@ -16,14 +16,14 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let (left, right) = ctx.chain();
     let (left, right) = (ctx.comm.process_at_rank(left), ctx.comm.process_at_rank(right));
-    let send = b.send.bytes(plan.x);
-    let (from_left, from_right) = b.recv.bytes_mut(2 * plan.x).split_at_mut(plan.x);
+    let send = b.send.elems::<T>(plan.n);
+    let (from_left, from_right) = b.recv.elems_mut::<T>(2 * plan.n).split_at_mut(plan.n);
     // The batch ends with MPI_Waitall on both sends.
     b.batch.run(|sends| {
         sends.isend(&left, send, 0);

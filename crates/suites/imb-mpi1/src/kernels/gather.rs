@@ -3,7 +3,7 @@
 //! the Q x X gathered bytes; the root changes cyclically (run i has root i mod Q), as
 //! Bcast's. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::datatype::PartitionMut;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
@@ -18,32 +18,32 @@ pub const GATHER: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: false,
-    kernel: Kernel { time_factor: 1.0, pattern: gather, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(gather), expect, zeroed: false },
 };
 
 pub const GATHERV: Benchmark = Benchmark {
     name: "Gatherv",
-    kernel: Kernel { time_factor: 1.0, pattern: gatherv, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(gatherv), expect, zeroed: false },
     ..GATHER
 };
 
-fn gather(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+fn gather<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
     let root = iteration % ctx.q;
     let process = ctx.comm.process_at_rank(root as i32);
-    let send = b.send.bytes(plan.x);
+    let send = b.send.elems::<T>(plan.n);
     if ctx.rank == root {
-        process.gather_into_root(send, b.recv.bytes_mut(ctx.q * plan.x));
+        process.gather_into_root(send, b.recv.elems_mut::<T>(ctx.q * plan.n));
     } else {
         process.gather_into(send);
     }
 }
 
-fn gatherv(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+fn gatherv<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
     let root = iteration % ctx.q;
     let process = ctx.comm.process_at_rank(root as i32);
-    let send = b.send.bytes(plan.x);
+    let send = b.send.elems::<T>(plan.n);
     if ctx.rank == root {
-        let recv = b.recv.bytes_mut(ctx.q * plan.x);
+        let recv = b.recv.elems_mut::<T>(ctx.q * plan.n);
         let mut gathered = PartitionMut::new(recv, &plan.counts[..], &plan.displs[..]);
         process.gather_varcount_into_root(send, &mut gathered);
     } else {

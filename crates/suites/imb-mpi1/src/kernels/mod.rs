@@ -2,6 +2,16 @@
 //! listed in [`BENCHMARKS`] in output order. A kernel is one run of the pattern
 //! ([`Kernel::pattern`]) and what the receive buffer must then hold ([`Kernel::expect`]);
 //! the timing loop around it is [`Mpi1::measure`], the same for all (guide §5.2.8.1).
+//! Each pattern exists for every element type ([`Element`]): the transfers move
+//! `-data_type`'s elements (bytes by default), the reductions sum `-red_data_type`'s
+//! (floats by default, as the files below describe them).
+
+/// A pattern for each element type, in [`paw_imb::types::Element`] order.
+macro_rules! typed {
+    ($f:ident) => {
+        [$f::<u8>, $f::<i8>, $f::<i32>, $f::<f32>, $f::<f64>]
+    };
+}
 
 mod allgather;
 mod allgatherv;
@@ -24,6 +34,7 @@ mod uniband;
 
 use paw_imb::buffers::{defects, test_corruption, Buffer, Expect};
 use paw_imb::settings::{FLOAT, MESSAGE_PASSING};
+pub use paw_imb::types::{Elem, Element};
 use paw_imb::{settings, Edition, Mode, Options, ProcessTimes, Run, Started, Suite};
 pub use paw_imb::{Class, Ctx};
 use std::os::raw::c_int;
@@ -39,14 +50,18 @@ pub type Benchmark = paw_imb::Benchmark<Kernel>;
 pub struct Kernel {
     /// Reported time = measured time per sample x this (1/2 for PingPong's round trip).
     pub time_factor: f64,
-    /// One run of the pattern; `iteration` picks the root of rooted collectives.
-    pub pattern: fn(&Ctx, &mut Bufs, &Plan, iteration: usize),
+    /// One run of the pattern over elements of each type ([`Element::index`]);
+    /// `iteration` picks the root of rooted collectives.
+    pub pattern: [Pattern; 5],
     /// What this process's receive buffer holds after run `iteration` of the pattern.
     pub expect: fn(rank: usize, q: usize, plan: &Plan, iteration: usize) -> Expect,
     /// The check run starts from a zeroed receive buffer (Reduce_local adds into it)
     /// rather than a poisoned one.
     pub zeroed: bool,
 }
+
+/// One run of a pattern; `iteration` picks the root of rooted collectives.
+pub type Pattern = fn(&Ctx, &mut Bufs, &Plan, iteration: usize);
 
 /// Send and receive buffers of one process.
 #[derive(Debug)]
@@ -65,30 +80,33 @@ pub struct Bufs {
 pub struct Plan {
     /// Message length X in bytes.
     pub x: usize,
-    /// X in floats (reductions: L = X / sizeof(float)).
-    pub floats: usize,
-    /// X per process (Allgatherv, Alltoallv counts).
+    /// The benchmark's elements: `-data_type`'s, the reductions' `-red_data_type`'s.
+    pub elem: Element,
+    /// X in elements (the reductions' L = X / sizeof(float) by default).
+    pub n: usize,
+    /// n per process (Allgatherv, Alltoallv counts).
     pub counts: Vec<c_int>,
-    /// i X (Allgatherv, Alltoallv displacements); empty when Q X exceeds the MPI count
+    /// i n (Allgatherv, Alltoallv displacements); empty when Q X exceeds the MPI count
     /// range, which the option check refuses for those two benchmarks.
     pub displs: Vec<c_int>,
-    /// Reduce_scatter's split of L floats (guide §3.3.4.2).
+    /// Reduce_scatter's split of L elements (guide §3.3.4.2).
     pub scatter: Vec<c_int>,
     /// Messages per window (Uniband, Biband: `-window_size`).
     pub window: usize,
 }
 
 impl Plan {
-    /// The plan for length `x` on `q` processes, windows of `window` messages.
-    pub fn new(x: usize, q: usize, window: usize) -> Plan {
-        let floats = x / FLOAT;
-        let count = c_int::try_from(x).expect("length checked against the MPI count range");
+    /// The plan for length `x` of `elem` on `q` processes, windows of `window` messages.
+    pub fn new(x: usize, elem: Element, q: usize, window: usize) -> Plan {
+        let n = x / elem.size();
+        let count = c_int::try_from(n).expect("length checked against the MPI count range");
         let counts = vec![count; q];
         let displs = match c_int::try_from(q * x) {
             Ok(_) => (0..q).map(|i| i as c_int * count).collect(),
             Err(_) => Vec::new(),
         };
-        Plan { x, floats, counts, displs, scatter: reduce_scatter::split(floats, q), window }
+        let scatter = reduce_scatter::split(n, q);
+        Plan { x, elem, n, counts, displs, scatter, window }
     }
 }
 
@@ -140,8 +158,15 @@ pub struct Mpi1<'a> {
 /// The suite's `start`: buffers for the largest length of `b`.
 pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
     let (send, recv) = o.buffers(b, ctx.q);
+    // A reduction's send buffer holds its elements' values; the others' BUF_VALUE floats.
+    let send = match (b.unit, o.element(b.unit)) {
+        (FLOAT, Element::Char) => Buffer::filled_as::<i8>(send, ctx.rank),
+        (FLOAT, Element::Int) => Buffer::filled_as::<i32>(send, ctx.rank),
+        (FLOAT, Element::Double) => Buffer::filled_as::<f64>(send, ctx.rank),
+        _ => Buffer::filled(send, ctx.rank),
+    };
     let bufs = Bufs {
-        send: Buffer::filled(send, ctx.rank),
+        send,
         recv: Buffer::filled(recv, ctx.rank),
         batch: mpi_ext::batch::Batch::with_capacity(2 * o.window_size.max(1)),
     };
@@ -149,6 +174,16 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
 }
 
 impl Mpi1<'_> {
+    /// The plan of length `x` in this benchmark's elements.
+    fn plan(&self, x: usize) -> Plan {
+        Plan::new(x, self.o.element(self.b.unit), self.ctx.q, self.o.window_size)
+    }
+
+    /// The pattern over this benchmark's elements.
+    fn pattern(&self) -> Pattern {
+        self.b.kernel.pattern[self.o.element(self.b.unit).index()]
+    }
+
     /// The repetition a rooted collective takes its root from: `i` (IMB 3.0's moving
     /// root), or 0 with `-root_shift off`.
     fn root(&self, i: usize) -> usize {
@@ -162,10 +197,10 @@ impl Mpi1<'_> {
 
 impl Run for Mpi1<'_> {
     fn warm_up(&mut self, x: usize, n: usize) -> Result<(), String> {
-        let plan = Plan::new(x, self.ctx.q, self.o.window_size);
+        let (plan, pattern) = (self.plan(x), self.pattern());
         for i in 0..n {
             let root = self.root(i);
-            (self.b.kernel.pattern)(&self.ctx, &mut self.bufs, &plan, root);
+            pattern(&self.ctx, &mut self.bufs, &plan, root);
         }
         Ok(())
     }
@@ -175,7 +210,7 @@ impl Run for Mpi1<'_> {
     /// collective's runs are timed one by one, a barrier after each outside the timing
     /// (today's IMB); with `-off_cache` run i uses the buffers at its offset.
     fn measure(&mut self, _: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
-        let plan = Plan::new(x, self.ctx.q, self.o.window_size);
+        let (plan, pattern) = (self.plan(x), self.pattern());
         let (b, k) = (self.b, &self.b.kernel);
         let (send, recv) = self.o.spreads((b.memory)(self.ctx.q, x, 1), reps);
         for _ in 0..MESSAGE_PASSING.n_barr {
@@ -188,7 +223,7 @@ impl Run for Mpi1<'_> {
                 self.bufs.recv.at(recv.at(i));
                 let start = paw_core::mpi::time();
                 let root = self.root(i);
-                (k.pattern)(&self.ctx, &mut self.bufs, &plan, root);
+                pattern(&self.ctx, &mut self.bufs, &plan, root);
                 elapsed += paw_core::mpi::time() - start;
                 self.o.barrier(self.ctx.comm);
             }
@@ -198,7 +233,7 @@ impl Run for Mpi1<'_> {
                 self.bufs.send.at(send.at(i));
                 self.bufs.recv.at(recv.at(i));
                 let root = self.root(i);
-                (k.pattern)(&self.ctx, &mut self.bufs, &plan, root);
+                pattern(&self.ctx, &mut self.bufs, &plan, root);
             }
             elapsed = paw_core::mpi::time() - start;
         }
@@ -211,8 +246,8 @@ impl Run for Mpi1<'_> {
     /// One more run into a poisoned (or zeroed) receive buffer, compared with what the
     /// senders' buffer values make of it.
     fn check(&mut self, _: Mode, x: usize, _: usize) -> Result<u64, String> {
+        let (plan, pattern) = (self.plan(x), self.pattern());
         let (ctx, k) = (&self.ctx, &self.b.kernel);
-        let plan = Plan::new(x, ctx.q, self.o.window_size);
         let iteration = self.root(ctx.q - 1);
         let expect = (k.expect)(ctx.rank, ctx.q, &plan, iteration);
         if k.zeroed {
@@ -220,7 +255,7 @@ impl Run for Mpi1<'_> {
         } else {
             self.bufs.recv.poison_against(&expect);
         }
-        (k.pattern)(ctx, &mut self.bufs, &plan, iteration);
+        pattern(ctx, &mut self.bufs, &plan, iteration);
         if x > 0 && test_corruption(ctx.rank) {
             self.bufs.recv.bytes_mut(1)[0] ^= 1;
         }

@@ -1,7 +1,7 @@
 //! PingPing (guide §3.3.2.2): both ranks MPI_Isend to the other, MPI_Recv, MPI_Wait, the
 //! sends issued simultaneously. Reported time Δt, throughput X / 2^20 / time.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::request;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
@@ -16,7 +16,7 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 
 /// PingPingSpecificSource (today's IMB, run when named): PingPing, each receive naming its
@@ -28,13 +28,13 @@ pub const SPECIFIC: Benchmark =
 pub const ANY: Benchmark = Benchmark {
     name: "PingPingAnySource",
     default: false,
-    kernel: Kernel { pattern: pattern_any, ..BENCHMARK.kernel },
+    kernel: Kernel { pattern: typed!(pattern_any), ..BENCHMARK.kernel },
     ..BENCHMARK
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
-    let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
+    let (send, recv) = (b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(plan.n));
     request::scope(|scope| {
         let sent = other.immediate_send(scope, send);
         other.receive_into(recv);
@@ -42,9 +42,9 @@ fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     });
 }
 
-fn pattern_any(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+fn pattern_any<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
-    let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
+    let (send, recv) = (b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(plan.n));
     request::scope(|scope| {
         let sent = other.immediate_send(scope, send);
         ctx.comm.any_process().receive_into(recv);

@@ -1,7 +1,7 @@
 //! PingPong (guide §3.3.2.1): rank 0 MPI_Send, MPI_Recv; rank 1 MPI_Recv, MPI_Send.
 //! Reported time Δt/2, throughput X / 2^20 / time.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
@@ -15,7 +15,7 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 0.5, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 0.5, pattern: typed!(pattern), expect, zeroed: false },
 };
 
 /// PingPongSpecificSource (today's IMB, run when named): PingPong, each receive naming its
@@ -27,13 +27,13 @@ pub const SPECIFIC: Benchmark =
 pub const ANY: Benchmark = Benchmark {
     name: "PingPongAnySource",
     default: false,
-    kernel: Kernel { pattern: pattern_any, ..BENCHMARK.kernel },
+    kernel: Kernel { pattern: typed!(pattern_any), ..BENCHMARK.kernel },
     ..BENCHMARK
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
-    let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
+    let (send, recv) = (b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(plan.n));
     if ctx.rank == 0 {
         other.send(send);
         other.receive_into(recv);
@@ -43,9 +43,9 @@ fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     }
 }
 
-fn pattern_any(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+fn pattern_any<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);
-    let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
+    let (send, recv) = (b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(plan.n));
     if ctx.rank == 0 {
         other.send(send);
         ctx.comm.any_process().receive_into(recv);

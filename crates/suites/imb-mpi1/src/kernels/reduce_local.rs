@@ -2,9 +2,9 @@
 //! sizeof(float) floats, MPI_FLOAT, MPI_SUM, the send buffer added into the receive buffer
 //! on every process, no communication. Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::collective::{reduce_local_into, SystemOperation};
-use paw_imb::buffers::{buf_value, Expect};
+use paw_imb::buffers::Expect;
 use paw_imb::settings::FLOAT;
 
 pub const BENCHMARK: Benchmark = Benchmark {
@@ -17,16 +17,16 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: false,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: true },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: true },
 };
 
-fn pattern(_: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
-    let (send, recv) = (b.send.floats(plan.floats), b.recv.floats_mut(plan.floats));
+fn pattern<T: Elem>(_: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let (send, recv) = (b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(plan.n));
     reduce_local_into(send, recv, SystemOperation::sum());
 }
 
 /// From a zeroed receive buffer: this process's own send values.
 fn expect(rank: usize, _: usize, plan: &Plan, _: usize) -> Expect {
-    let values = (0..plan.floats).map(|i| buf_value(rank, i) as f64).collect();
-    Expect::Sums { values, terms: 1 }
+    let values = (0..plan.n).map(|i| plan.elem.value(rank, i)).collect();
+    Expect::Sums { values, terms: 1, elem: plan.elem }
 }

@@ -2,9 +2,10 @@
 //! MPI_FLOAT, MPI_SUM; with L = r Q + s, rank i receives r+1 floats if i < s, else r.
 //! Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use mpi_ext::Plain;
 use paw_core::mpi::collective::SystemOperation;
-use paw_imb::buffers::{sums, Expect};
+use paw_imb::buffers::{sums_of, Expect};
 use paw_imb::settings::FLOAT;
 use std::os::raw::c_int;
 
@@ -18,7 +19,7 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 
 /// The guide's split of `l` floats over `q` ranks.
@@ -27,8 +28,8 @@ pub fn split(l: usize, q: usize) -> Vec<c_int> {
     (0..q).map(|i| (if i < s { r + 1 } else { r }) as c_int).collect()
 }
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
-    let (send, recv) = (b.send.floats(plan.floats), b.recv.floats_mut(plan.floats));
+fn pattern<T: Elem + Plain>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let (send, recv) = (b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(plan.n));
     mpi_ext::collective::reduce_scatter(
         ctx.comm,
         send,
@@ -40,7 +41,7 @@ fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
 
 fn expect(rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {
     let from: usize = plan.scatter[..rank].iter().map(|&c| c as usize).sum();
-    sums(q, from, plan.scatter[rank] as usize)
+    sums_of(plan.elem, q, from, plan.scatter[rank] as usize)
 }
 
 #[cfg(test)]

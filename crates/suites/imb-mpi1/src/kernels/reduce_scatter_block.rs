@@ -2,10 +2,10 @@
 //! MPI_FLOAT, MPI_SUM; every process contributes Q x L floats (L = X / sizeof(float)) and
 //! receives its block of L reduced floats. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_imb::buffers::{sums, Expect};
+use paw_imb::buffers::{sums_of, Expect};
 use paw_imb::settings::FLOAT;
 
 pub const BENCHMARK: Benchmark = Benchmark {
@@ -18,15 +18,15 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: false,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
-    let send = b.send.floats(ctx.q * plan.floats);
-    let recv = b.recv.floats_mut(plan.floats);
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+    let send = b.send.elems::<T>(ctx.q * plan.n);
+    let recv = b.recv.elems_mut::<T>(plan.n);
     ctx.comm.reduce_scatter_block_into(send, recv, SystemOperation::sum());
 }
 
 fn expect(rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {
-    sums(q, rank * plan.floats, plan.floats)
+    sums_of(plan.elem, q, rank * plan.n, plan.n)
 }

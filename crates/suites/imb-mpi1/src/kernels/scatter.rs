@@ -2,7 +2,7 @@
 //! with counts X and displacements i X; the root sends X bytes to each process; the root
 //! changes cyclically (run i has root i mod Q). Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::datatype::Partition;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
@@ -17,32 +17,32 @@ pub const SCATTER: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: false,
-    kernel: Kernel { time_factor: 1.0, pattern: scatter, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(scatter), expect, zeroed: false },
 };
 
 pub const SCATTERV: Benchmark = Benchmark {
     name: "Scatterv",
-    kernel: Kernel { time_factor: 1.0, pattern: scatterv, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(scatterv), expect, zeroed: false },
     ..SCATTER
 };
 
-fn scatter(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+fn scatter<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
     let root = iteration % ctx.q;
     let process = ctx.comm.process_at_rank(root as i32);
-    let recv = b.recv.bytes_mut(plan.x);
+    let recv = b.recv.elems_mut::<T>(plan.n);
     if ctx.rank == root {
-        process.scatter_into_root(b.send.bytes(ctx.q * plan.x), recv);
+        process.scatter_into_root(b.send.elems::<T>(ctx.q * plan.n), recv);
     } else {
         process.scatter_into(recv);
     }
 }
 
-fn scatterv(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
+fn scatterv<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
     let root = iteration % ctx.q;
     let process = ctx.comm.process_at_rank(root as i32);
-    let recv = b.recv.bytes_mut(plan.x);
+    let recv = b.recv.elems_mut::<T>(plan.n);
     if ctx.rank == root {
-        let send = b.send.bytes(ctx.q * plan.x);
+        let send = b.send.elems::<T>(ctx.q * plan.n);
         let parts = Partition::new(send, &plan.counts[..], &plan.displs[..]);
         process.scatter_varcount_into_root(&parts, recv);
     } else {

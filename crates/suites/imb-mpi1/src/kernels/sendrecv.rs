@@ -1,7 +1,7 @@
 //! Sendrecv (guide §3.3.3.1): a periodic chain; every process MPI_Sendrecv, sending to the
 //! right and receiving from the left neighbour. Reported time Δt, throughput 2X / 2^20 / time.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::point_to_point::send_receive_into;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
@@ -16,13 +16,13 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
-    kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 
-fn pattern(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let (left, right) = ctx.chain();
     let (left, right) = (ctx.comm.process_at_rank(left), ctx.comm.process_at_rank(right));
-    send_receive_into(b.send.bytes(plan.x), &right, b.recv.bytes_mut(plan.x), &left);
+    send_receive_into(b.send.elems::<T>(plan.n), &right, b.recv.elems_mut::<T>(plan.n), &left);
 }
 
 fn expect(rank: usize, q: usize, plan: &Plan, _: usize) -> Expect {

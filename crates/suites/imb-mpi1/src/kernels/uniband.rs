@@ -5,7 +5,8 @@
 //! both post W MPI_Irecv and W MPI_Isend, MPI_Waitall on all 2W, then the upper rank
 //! acknowledges. Msg/sec = messages per window x pairs / t_max; Mbytes/sec = Msg/sec x X.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use mpi_ext::Plain;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
@@ -20,13 +21,18 @@ pub const UNIBAND: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: false,
-    kernel: Kernel { time_factor: 1.0, pattern: uniband, expect: expect_uniband, zeroed: false },
+    kernel: Kernel {
+        time_factor: 1.0,
+        pattern: typed!(uniband),
+        expect: expect_uniband,
+        zeroed: false,
+    },
 };
 
 pub const BIBAND: Benchmark = Benchmark {
     name: "Biband",
     n_msg: 2,
-    kernel: Kernel { pattern: biband, expect: expect_biband, ..UNIBAND.kernel },
+    kernel: Kernel { pattern: typed!(biband), expect: expect_biband, ..UNIBAND.kernel },
     ..UNIBAND
 };
 
@@ -40,24 +46,24 @@ fn pair(rank: usize, q: usize) -> (usize, bool) {
     }
 }
 
-fn uniband(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+fn uniband<T: Elem + Plain>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let (partner, lower) = pair(ctx.rank, ctx.q);
     let other = ctx.comm.process_at_rank(partner as i32);
     if lower {
-        let send = b.send.bytes(plan.x);
+        let send = b.send.elems::<T>(plan.n);
         b.batch.run(|p| (0..plan.window).for_each(|_| p.isend(&other, send, 1)));
         other.receive_into(b.recv.bytes_mut(1));
     } else {
-        let recv = b.recv.bytes_mut(plan.x);
+        let recv = b.recv.elems_mut::<T>(plan.n);
         b.batch.run(|p| p.irecv_window(&other, recv, plan.window, 1));
         other.send(b.send.bytes(1));
     }
 }
 
-fn biband(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
+fn biband<T: Elem + Plain>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let (partner, lower) = pair(ctx.rank, ctx.q);
     let other = ctx.comm.process_at_rank(partner as i32);
-    let (send, recv) = (b.send.bytes(plan.x), b.recv.bytes_mut(plan.x));
+    let (send, recv) = (b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(plan.n));
     b.batch.run(|p| {
         p.irecv_window(&other, recv, plan.window, 1);
         (0..plan.window).for_each(|_| p.isend(&other, send, 1));

@@ -395,7 +395,7 @@ const BASE: Suite<Kernel> = Suite {
     benchmarks: &[],
     windows: false,
     io: false,
-    general: paw_imb::General { imb_barrier: false, ..paw_imb::General::ALL },
+    general: paw_imb::General { imb_barrier: false, data_types: false, ..paw_imb::General::ALL },
     // Intel's IMB-NBC never hands -imb_barrier to its kernels.
     inert: paw_imb::General { imb_barrier: true, ..paw_imb::General::NONE },
     refuse_unrunnable: false,

@@ -166,7 +166,12 @@ pub static SUITE: Suite<Kernel> = Suite {
                t_ovrl) / max(t_pure, t_CPU), held to 0..100.",
     benchmarks: BENCHMARKS,
     prologue,
-    general: paw_imb::General { off_cache: false, root_shift: false, ..paw_imb::General::ALL },
+    general: paw_imb::General {
+        off_cache: false,
+        root_shift: false,
+        data_types: false,
+        ..paw_imb::General::ALL
+    },
     // Intel's IMB-MPI4 makes each request once per length, at offset 0 and root 0.
     inert: paw_imb::General { off_cache: true, root_shift: true, ..paw_imb::General::NONE },
     ..BASE
