@@ -24,10 +24,16 @@ pub enum Lengths {
 }
 
 impl Lengths {
-    /// The lengths benchmark `b` runs: the reductions start at a float with log lengths.
+    /// The lengths a benchmark of elements of `unit` bytes runs: with log lengths, whole
+    /// elements from the first at or above 2^lo up to MAXMSG = floor(2^hi / unit) x unit,
+    /// today's IMB's rule (so only 0 where 2^hi is less than one element).
     pub fn for_benchmark(&self, unit: usize) -> Vec<usize> {
         match self {
-            Lengths::Log { lo, hi } => lengths_for_unit(&standard_lengths(*lo, *hi), unit),
+            Lengths::Log { lo, hi } => {
+                let most = (1usize << hi) / unit * unit;
+                let all = lengths_for_unit(&standard_lengths(*lo, *hi), unit);
+                all.into_iter().filter(|&x| x <= most).collect()
+            }
             Lengths::List(l) => l.clone(),
         }
     }
@@ -1161,6 +1167,9 @@ mod tests {
         assert_eq!((o.element(1), o.element(FLOAT)), (Element::Double, Element::Int));
         assert_eq!(o.lengths_for(1)[..4], [0, 8, 16, 32], "transfers in doubles");
         assert_eq!(o.lengths_for(FLOAT)[..3], [0, 4, 8], "sums of ints");
+        let o = parse(&args("-msglog 0:1"), 2, no_files).unwrap();
+        assert_eq!(o.lengths_for(FLOAT), [0], "MAXMSG = floor(2 / 4) x 4 = 0, as Intel's");
+        assert_eq!(o.lengths_for(1), [0, 1, 2]);
         let o =
             parse(&args("-data_type char -red_data_type double -contig_type base"), 2, no_files);
         assert_eq!(o.unwrap().lengths_for(FLOAT)[..2], [0, 8]);
