@@ -99,9 +99,12 @@ pub enum Command {
     /// over the kept pairs, paw / original and a 95% bootstrap interval over the pairs; per
     /// suite the geometric mean of its rows. Suites: all, or any of IMB-MPI1 IMB-EXT IMB-IO
     /// IMB-NBC IMB-RMA IMB-P2P b_eff b_eff_io com laten rma allred osu_latency osu_bw
-    /// osu_allreduce osu_iallreduce.
+    /// osu_allreduce osu_iallreduce, and stream and dgemm against plain C
+    /// (scripts/build-c-refs puts c/stream and c/dgemm into the originals' folder; these run
+    /// without the launcher, on every core).
     SideBySide {
-        /// The originals' folder, in build-refs' layout (imb/, beff/, beffio/, presta/, osu/).
+        /// The originals' folder, in build-refs' layout (imb/, beff/, beffio/, presta/, osu/;
+        /// c/ from scripts/build-c-refs).
         #[arg(long, value_name = "DIR")]
         originals: Option<PathBuf>,
         /// Pairs of runs per suite.

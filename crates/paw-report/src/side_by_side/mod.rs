@@ -170,6 +170,7 @@ fn probe(setup: &Setup, dir: &Path) -> Result<f64, String> {
         env: &[],
         read: Read::DatAvg("latency.dat"),
         file: None,
+        alone: false,
     };
     // latency runs on 2 tasks, whatever --np the suites run on.
     let rows = launch(setup, &side, &setup.bindir.join("latency"), dir, 2)
@@ -194,11 +195,11 @@ fn launch(
             .collect(),
     };
     let mut cmd = Command::new("timeout");
-    cmd.args(["-k", "5", &setup.timeout.to_string()])
-        .args(&setup.mpirun)
-        .args(["-np", &np.to_string()])
-        .arg(program)
-        .args(&args);
+    cmd.args(["-k", "5", &setup.timeout.to_string()]);
+    if !side.alone {
+        cmd.args(&setup.mpirun).args(["-np", &np.to_string()]);
+    }
+    cmd.arg(program).args(&args);
     cmd.current_dir(dir).env("PAW_OUTPUT_DIR", dir).envs(side.env.iter().copied());
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } == 0 {

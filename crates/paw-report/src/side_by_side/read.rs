@@ -31,6 +31,8 @@ pub enum Read {
     DatAvg(&'static str),
     /// A paw `.dat` of time per message: per SIZE its bandwidth SIZE / AVG, MB/s (10^6 B).
     DatBandwidth(&'static str),
+    /// STREAM's table: per kernel (`Copy:` ...) its Best Rate MB/s.
+    Stream,
 }
 
 /// The file of `dir` that `name` names, `NNNN` standing for any task count.
@@ -81,6 +83,15 @@ impl Read {
                     named.then(|| number(w[0])).flatten().map(|v| (name.to_string(), v))
                 })
                 .into_iter()
+                .collect(),
+            Read::Stream => stdout
+                .lines()
+                .filter_map(|l| match l.split_whitespace().collect::<Vec<_>>()[..] {
+                    [kernel, rate, ..] if kernel.ends_with(':') => {
+                        Some((kernel.trim_end_matches(':').to_string(), number(rate)?))
+                    }
+                    _ => None,
+                })
                 .collect(),
             Read::Osu(column) => stdout
                 .lines()
@@ -172,6 +183,16 @@ mod tests {
         let laten = "             Processes    Max Latency (us)\n  2               2.186\n";
         assert_eq!(Read::Laten.rows(laten, Path::new(".")).unwrap(), vec![("np 2".into(), 2.186)]);
         assert!(Read::Laten.rows("nothing\n", Path::new(".")).is_err());
+    }
+
+    #[test]
+    fn stream_tables() {
+        let table = "Function    Best Rate MB/s  Avg time     Min time     Max time\n\
+                     Copy:           38885.8     0.001756     0.001646     0.002110\n\
+                     Triad:          40460.5     0.002513     0.002373     0.002658\n\
+                     result check: every element of a, b and c as expected\n";
+        let rows = Read::Stream.rows(table, Path::new(".")).unwrap();
+        assert_eq!(rows, vec![("Copy".into(), 38885.8), ("Triad".into(), 40460.5)]);
     }
 
     #[test]

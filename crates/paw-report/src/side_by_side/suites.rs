@@ -17,6 +17,8 @@ pub struct Side {
     pub read: Read,
     /// The file in its working folder that holds them (None: standard output).
     pub file: Option<&'static str>,
+    /// Run without the launcher: a node test and its C counterpart.
+    pub alone: bool,
 }
 
 /// A suite: paw's program beside its original.
@@ -39,7 +41,17 @@ const fn side(
     env: &'static [(&'static str, &'static str)],
     read: Read,
 ) -> Side {
-    Side { program, args, env, read, file: None }
+    Side { program, args, env, read, file: None, alone: false }
+}
+
+/// A side run without the launcher (a node test).
+const fn node(
+    program: &'static str,
+    args: &'static str,
+    env: &'static [(&'static str, &'static str)],
+    read: Read,
+) -> Side {
+    Side { alone: true, ..side(program, args, env, read) }
 }
 
 /// paw's `program` and the original at `original` on one command line, read alike.
@@ -162,6 +174,34 @@ pub const SUITES: &[Suite] = &[
                 Read::DatAvg("iardc_time-np_NNNN.dat"),
             ),
             side("osu/osu_iallreduce", OSU_COLL.0, &[], Read::Osu(3)),
+        ),
+    ),
+    // The node tests against plain C (scripts/build-c-refs), every core, no launcher.
+    suite(
+        "stream",
+        "Best Rate, MB/s = 10^6 B/s (C: scripts/c-refs/stream.c)",
+        (
+            node("stream", "", &[("STREAM_ARRAY_SIZE", "16777216"), ("NREPS", "10")], Read::Stream),
+            node("c/stream", "16777216 10", &[], Read::Stream),
+        ),
+    ),
+    suite(
+        "dgemm",
+        "seconds per call, mean of 5 samples of 3 calls (C: scripts/c-refs/dgemm.c)",
+        (
+            node(
+                "dgemm",
+                "",
+                &[
+                    ("MIN_BLAS_SIZE", "256"),
+                    ("MED_BLAS_SIZE", "256"),
+                    ("MAX_BLAS_SIZE", "1024"),
+                    ("NLOOP", "3"),
+                    ("NREPS", "5"),
+                ],
+                Read::DatAvg("dgemm_time-np_NNNN.dat"),
+            ),
+            node("c/dgemm", "256 1024 3 5", &[], Read::Osu(1)),
         ),
     ),
 ];
