@@ -11,6 +11,22 @@ pub fn buf_value(rank: usize, i: usize) -> f32 {
     (0.1 * (rank as f64 + 1.0) + i as f64) as f32
 }
 
+/// Element `i` of the send buffer of rank `rank` in a reduction of `elem`, as f64:
+/// IMB's BUF_VALUE 0.1 (rank+1) + i converted to the type (integers truncated), but
+/// (i + rank) mod 4 for chars, whose sums would otherwise leave the type's range, where
+/// libraries differ (Open MPI 4.1's MPI_Reduce of MPI_INT8_T disagreed with wrapping):
+/// sums of up to 42 processes stay within it; ints up to 2048 processes at 4 MiB.
+pub fn reduction_value(elem: Element, rank: usize, i: usize) -> f64 {
+    let v = buf_value(rank, i);
+    match elem {
+        Element::Byte => (v as i64 as u8) as f64,
+        Element::Char => ((i + rank) % 4) as f64,
+        Element::Int => (v as i64 as i32) as f64,
+        Element::Float => v as f64,
+        Element::Double => 0.1 * (rank as f64 + 1.0) + i as f64,
+    }
+}
+
 /// A buffer of floats with byte and typed views, seen from a start that `-off_cache`
 /// moves. The floats live in 8-byte aligned storage, so that a view of doubles
 /// (`-data_type double`) is aligned wherever the start is a multiple of 8 bytes.
@@ -39,12 +55,12 @@ impl Buffer {
     }
 
     /// A buffer of at least `bytes` bytes holding, as elements of `T`, a reduction's send
-    /// values ([`crate::types::Element::value`]); as [`Buffer::filled`] for floats.
+    /// values ([`reduction_value`]); as [`Buffer::filled`] for floats.
     pub fn filled_as<T: Elem>(bytes: usize, rank: usize) -> Buffer {
         let mut b = Buffer::zeros(bytes.div_ceil(8) * 2);
         let n = bytes / size_of::<T>();
         for (i, v) in b.elems_mut::<T>(n).iter_mut().enumerate() {
-            *v = T::from_f64(T::ELEMENT.value(rank, i));
+            *v = T::from_f64(reduction_value(T::ELEMENT, rank, i));
         }
         b
     }
@@ -121,8 +137,8 @@ impl Buffer {
         assert!(n * size_of::<T>() <= rest.len() * 4, "{n} elements beyond the buffer");
         let p = rest.as_ptr().cast::<T>();
         assert!(p.is_aligned(), "the view's start is not aligned for its elements");
-        // SAFETY: in bounds and aligned (both checked); T is a plain number type, so any
-        // bit pattern in the floats' memory is a valid T.
+        // SAFETY: in bounds and aligned (both checked); any bit pattern in the floats'
+        // memory is a valid T (Elem's contract).
         unsafe { std::slice::from_raw_parts(p, n) }
     }
 
@@ -230,8 +246,8 @@ pub fn sums(q: usize, from: usize, n: usize) -> Expect {
 /// The element-wise sum, in `elem`'s arithmetic, over ranks `0..q` of the first `n`
 /// elements of a reduction's send buffers ([`Buffer::filled_as`]) from element `from`.
 pub fn sums_of(elem: Element, q: usize, from: usize, n: usize) -> Expect {
-    let sum = |i| (0..q).map(|r| elem.value(r, i)).fold(0.0, |a, v| elem.add(a, v));
-    let sum_exact = |i| (0..q).map(|r| elem.value(r, i)).sum::<f64>();
+    let sum = |i| (0..q).map(|r| reduction_value(elem, r, i)).fold(0.0, |a, v| elem.add(a, v));
+    let sum_exact = |i| (0..q).map(|r| reduction_value(elem, r, i)).sum::<f64>();
     let values =
         (from..from + n).map(|i| if elem.integer() { sum(i) } else { sum_exact(i) }).collect();
     Expect::Sums { values, terms: q, elem }
@@ -240,6 +256,16 @@ pub fn sums_of(elem: Element, q: usize, from: usize, n: usize) -> Expect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reductions_hold_their_types_values() {
+        assert_eq!(reduction_value(Element::Char, 1, 130), 3.0, "chars stay small");
+        assert_eq!(reduction_value(Element::Int, 2, 7), 7.0);
+        let float = reduction_value(Element::Float, 0, 3);
+        assert_eq!(float, Element::Float.read(&3.1f32.to_le_bytes()));
+        let ints = Buffer::filled_as::<i32>(16, 2);
+        assert_eq!(ints.elems::<i32>(4), [0, 1, 2, 3]);
+    }
 
     #[test]
     fn clean_copy_has_no_defects() {

@@ -1,6 +1,6 @@
 //! The element types of IMB-MPI1's messages (today's IMB's `-data_type` and
-//! `-red_data_type`): which Rust type and MPI datatype carry them, and what a reduction's
-//! send buffer holds in each.
+//! `-red_data_type`): which Rust type and MPI datatype carry them, and their arithmetic
+//! (the sums a check expects).
 
 use paw_core::mpi::datatype::Equivalence;
 
@@ -82,22 +82,6 @@ impl Element {
             .ok_or_else(|| format!("takes {}", names.join(", ")))
     }
 
-    /// Element `i` of the send buffer of rank `rank` in a reduction of this type, as f64:
-    /// IMB's BUF_VALUE 0.1 (rank+1) + i converted to the type (integers truncated), but
-    /// (i + rank) mod 4 for chars, whose sums would otherwise leave the type's range, where
-    /// libraries differ (Open MPI 4.1's MPI_Reduce of MPI_INT8_T disagreed with wrapping):
-    /// sums of up to 42 processes stay within it; ints up to 2048 processes at 4 MiB.
-    pub fn value(self, rank: usize, i: usize) -> f64 {
-        let v = crate::buffers::buf_value(rank, i);
-        match self {
-            Element::Byte => (v as i64 as u8) as f64,
-            Element::Char => ((i + rank) % 4) as f64,
-            Element::Int => (v as i64 as i32) as f64,
-            Element::Float => v as f64,
-            Element::Double => 0.1 * (rank as f64 + 1.0) + i as f64,
-        }
-    }
-
     /// `a + b` in this type's arithmetic (wrapping for integers), as f64.
     pub fn add(self, a: f64, b: f64) -> f64 {
         match self {
@@ -123,16 +107,21 @@ impl Element {
 }
 
 /// A Rust type that carries an [`Element`].
-pub trait Elem: Equivalence + Copy + 'static {
+///
+/// # Safety
+/// Implement only for plain number types: every bit pattern is a valid value, so
+/// a message buffer may view any of its bytes as elements of the type.
+pub unsafe trait Elem: Equivalence + Copy + 'static {
     /// Which element it carries.
     const ELEMENT: Element;
-    /// `v` (an [`Element::value`]) in this type.
+    /// `v`, a whole number or a float, in this type.
     fn from_f64(v: f64) -> Self;
 }
 
 macro_rules! elem {
     ($($t:ty => $e:ident),*) => {$(
-        impl Elem for $t {
+        // SAFETY: a primitive number type; every bit pattern is a valid value.
+        unsafe impl Elem for $t {
             const ELEMENT: Element = Element::$e;
             fn from_f64(v: f64) -> Self {
                 v as $t
@@ -161,11 +150,8 @@ mod tests {
 
     #[test]
     fn integer_values_wrap_and_read_back() {
-        assert_eq!(Element::Char.value(1, 130), 3.0, "chars stay small");
-        assert_eq!(Element::Int.value(2, 7), 7.0);
         assert_eq!(Element::Char.add(100.0, 100.0), -56.0);
         assert_eq!(Element::Int.read(&(-5i32).to_le_bytes()), -5.0);
         assert_eq!(Element::Double.read(&2.5f64.to_le_bytes()), 2.5);
-        assert_eq!(Element::Float.value(0, 3), Element::Float.read(&3.1f32.to_le_bytes()));
     }
 }

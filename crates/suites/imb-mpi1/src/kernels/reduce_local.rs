@@ -4,7 +4,7 @@
 
 use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
 use paw_core::mpi::collective::{reduce_local_into, SystemOperation};
-use paw_imb::buffers::Expect;
+use paw_imb::buffers::{reduction_value, Expect};
 use paw_imb::settings::FLOAT;
 
 pub const BENCHMARK: Benchmark = Benchmark {
@@ -27,6 +27,6 @@ fn pattern<T: Elem>(_: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
 
 /// From a zeroed receive buffer: this process's own send values.
 fn expect(rank: usize, _: usize, plan: &Plan, _: usize) -> Expect {
-    let values = (0..plan.n).map(|i| plan.elem.value(rank, i)).collect();
+    let values = (0..plan.n).map(|i| reduction_value(plan.elem, rank, i)).collect();
     Expect::Sums { values, terms: 1, elem: plan.elem }
 }
