@@ -140,7 +140,7 @@ fn every_suite_takes_intels_general_options() {
         for option in ALL {
             let listed = line(option);
             let nothing = listed.as_deref().is_some_and(|l| l.contains("changes nothing"));
-            match (read.contains(&option), inert.contains(&option)) {
+            match (read.contains(option), inert.contains(option)) {
                 (true, _) => assert!(listed.is_some() && !nothing, "{name} {option}: {listed:?}"),
                 (_, true) => assert!(nothing, "{name} {option} should change nothing: {listed:?}"),
                 _ => assert!(listed.is_none(), "{name} takes {option}, Intel's does not"),
