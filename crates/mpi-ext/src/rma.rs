@@ -321,33 +321,6 @@ impl<'s, 'w, T: Plain> Epoch<'s, 'w, T> {
         };
     }
 
-    /// MPI_Put, then MPI_Win_fence (a fence epoch only): the put is complete when this
-    /// returns, so `origin` is borrowed only for the call.
-    pub fn put_fence(&self, origin: &[T], target: Rank, disp: usize) {
-        assert!(self.fenced, "put_fence inside an epoch not opened by a fence");
-        // SAFETY: the fence below completes the put before `origin`'s borrow ends.
-        unsafe { self.post(Op::Put, origin.as_ptr(), origin.len(), target, disp) };
-        self.win.fence();
-    }
-
-    /// MPI_Get, then MPI_Win_fence: as [`Epoch::put_fence`], the data is in `origin` when
-    /// this returns.
-    pub fn get_fence(&self, origin: &mut [T], target: Rank, disp: usize) {
-        assert!(self.fenced, "get_fence inside an epoch not opened by a fence");
-        // SAFETY: the fence below completes the get before `origin`'s borrow ends.
-        unsafe { self.post(Op::Get, origin.as_mut_ptr(), origin.len(), target, disp) };
-        self.win.fence();
-    }
-
-    /// MPI_Accumulate, then MPI_Win_fence: as [`Epoch::put_fence`].
-    pub fn accumulate_fence<O: Operation>(&self, origin: &[T], target: Rank, disp: usize, op: O) {
-        assert!(self.fenced, "accumulate_fence inside an epoch not opened by a fence");
-        let op = Op::Accumulate(op.as_raw());
-        // SAFETY: the fence below completes the accumulate before `origin`'s borrow ends.
-        unsafe { self.post(op, origin.as_ptr(), origin.len(), target, disp) };
-        self.win.fence();
-    }
-
     /// MPI_Get from `target`'s window at element `disp` into `len` elements of `into` from
     /// element `at`. Gets into a [`Landing`] may overlap one another (a window of
     /// operations into one buffer, as benchmarks issue them).

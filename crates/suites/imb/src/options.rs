@@ -148,6 +148,12 @@ impl Spread {
         i % self.cycle * self.offset
     }
 
+    /// The same spread counted in elements of `size` bytes (offsets are whole lines, and
+    /// lines multiples of the element).
+    pub fn in_elements(self, size: usize) -> Spread {
+        Spread { offset: self.offset / size, cycle: self.cycle }
+    }
+
     /// Bytes a buffer of `len` bytes per repetition needs.
     pub fn bytes(&self, len: usize) -> usize {
         len.max(self.cycle * self.offset)

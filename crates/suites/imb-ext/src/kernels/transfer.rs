@@ -160,10 +160,7 @@ fn placement(
     reps: usize,
 ) -> Spread {
     match (off_cache, mode) {
-        (Some(c), _) => {
-            let s = c.spread(n * size, reps);
-            Spread { offset: s.offset / size, cycle: s.cycle }
-        }
+        (Some(c), _) => c.spread(n * size, reps).in_elements(size),
         (None, Mode::NonAggregate) => Spread::NONE,
         (None, _) => Spread { offset: n, cycle: reps.max(1) },
     }

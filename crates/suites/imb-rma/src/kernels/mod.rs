@@ -254,10 +254,7 @@ impl<'a, T: Element> Rma<'a, T> {
     fn offsets(o: &Options, b: &Benchmark, q: usize, e: usize, reps: usize) -> Offsets {
         let size = size_of::<T>();
         let (window, origin, result) = extent(b.kernel, q, e);
-        let spread = |n: usize| {
-            let s = o.spreads((n * size, 0), reps).0;
-            paw_imb::options::Spread { offset: s.offset / size, cycle: s.cycle }
-        };
+        let spread = |n: usize| o.spreads((n * size, 0), reps).0.in_elements(size);
         Offsets { origin: spread(origin), window: spread(window), result: spread(result) }
     }
 
