@@ -71,8 +71,9 @@ const fn suite(name: &'static str, figure: &'static str, sides: (Side, Side)) ->
 const IMB_TIME: &str = "time per repetition (t_avg, else t, else t_pure), usec";
 const IMB_MPI1: &str =
     "-msglog 0:22 PingPong Sendrecv Exchange Allreduce Reduce Bcast Allgather Alltoall Barrier";
-const IMB_IO: &str =
-    "-msglog 10:20 S_Write_indv S_Read_indv S_Write_expl S_Read_expl P_Write_indv P_Read_indv";
+/// `-iter 50,16,10`: settings_io.h's repetitions, paw's defaults; Intel's IMB-IO 2021 parser
+/// defaults to IMB-MPI1's 1000,40,100.
+const IMB_IO: &str = "-msglog 10:20 -iter 50,16,10 S_Write_indv S_Read_indv S_Write_expl S_Read_expl P_Write_indv P_Read_indv";
 const IMB_RMA: &str = "-msglog 0:22 Unidir_put Unidir_get Bidir_put Bidir_get";
 /// OSU's command line, and paw's spelling of it (one sample: OSU times one).
 const OSU_P2P: (&str, &str) = ("-m 1:1048576 -i 1000 -x 100", "-m 1:1M -i 1000 -x 100");

@@ -54,12 +54,17 @@ pub const IO: Settings = Settings {
     min_msg_log: 0,
     max_msg_log: 24,
     n_warmup: 0,
-    own_warm_up: None,
+    own_warm_up: Some(ESTIMATE_IO),
     n_barr: 2,
     target_cpu_secs: 0.1,
     single_q: 1,
     npmin: 1,
 };
+
+/// IMB-IO's untimed pass before each timing, standing for today's IMB's repetition estimate.
+pub const ESTIMATE_IO: &str =
+    "min(n, 50) transfers untimed at every length as the timed ones go (today's IMB's \
+     repetition estimate), file pointers back at 0, 2 MPI_Barrier before each timing";
 
 /// Today's IMB-NBC and IMB-RMA: their kernels' warm-up and barriers.
 pub const WARM_UP_2021: &str =

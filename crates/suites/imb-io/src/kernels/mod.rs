@@ -252,11 +252,13 @@ pub static SUITE: Suite<Kernel> = Suite {
     what: "MPI-IO benchmarks",
     edition: Edition::V3,
     timed: "per benchmark, process count, mode and length: the file opened and its view set \
-            untimed; N_BARR = 2 MPI_Barrier, then MPI_Wtime around M transfers of the \
-            process's portion of X (P_, C_: X split over the processes in 4-byte units, as \
-            IMB splits it; S_: all of X): \
-            blocking writes aggregate (n_sample transfers, then one MPI_File_sync) and \
-            non-aggregate (each transfer followed by MPI_File_sync), reads aggregate only; \
+            untimed, then min(M, 50) transfers as timed below, untimed (today's IMB's \
+            estimate), and the file pointers back at 0; N_BARR = 2 MPI_Barrier, then \
+            MPI_Wtime around M transfers of the process's portion of X (P_, C_: X split over \
+            the processes in 4-byte units, as IMB splits it; S_: all of X): \
+            blocking writes aggregate (n_sample transfers, then one completion: \
+            MPI_File_sync, MPI_Barrier, MPI_File_sync) and non-aggregate (each transfer \
+            followed by a completion), reads aggregate only; \
             non-blocking I/O timed alone (t_pure) and as M rounds of initiate / CPU_Exploit / \
             wait (t_ovrl); Open_Close: MPI_File_open and MPI_File_close.",
     reported: "per length the repetitions M and each process's time t = Δt / M: t_min, t_max \
