@@ -69,8 +69,9 @@ const fn suite(name: &'static str, figure: &'static str, sides: (Side, Side)) ->
 }
 
 const IMB_TIME: &str = "time per repetition (t_avg, else t, else t_pure), usec";
-const IMB_MPI1: &str =
-    "-msglog 0:22 PingPong Sendrecv Exchange Allreduce Reduce Bcast Allgather Alltoall Barrier";
+/// `-sync on -root_shift off`: today's IMB's rules, the same on both (paw's defaults are IMB
+/// 3.0's, off and on).
+const IMB_MPI1: &str = "-msglog 0:22 -sync on -root_shift off PingPong Sendrecv Exchange Allreduce Reduce Bcast Allgather Alltoall Barrier";
 /// `-iter 50,16,10`: settings_io.h's repetitions, paw's defaults; Intel's IMB-IO 2021 parser
 /// defaults to IMB-MPI1's 1000,40,100.
 const IMB_IO: &str = "-msglog 10:20 -iter 50,16,10 S_Write_indv S_Read_indv S_Write_expl S_Read_expl P_Write_indv P_Read_indv";
