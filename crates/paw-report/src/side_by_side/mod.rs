@@ -167,6 +167,7 @@ fn probe(setup: &Setup, dir: &Path) -> Result<f64, String> {
     let side = Side {
         program: "latency",
         args: "",
+        own: "",
         env: &[],
         read: Read::DatAvg("latency.dat"),
         file: None,
@@ -186,7 +187,7 @@ fn launch(
     dir: &Path,
     np: usize,
 ) -> Result<Rows, String> {
-    let args: Vec<String> = match &setup.args {
+    let given = match &setup.args {
         Some(a) if side.program != "latency" => a.clone(),
         _ => side
             .args
@@ -194,6 +195,7 @@ fn launch(
             .map(|a| a.replace("{dir}", &dir.to_string_lossy()))
             .collect(),
     };
+    let args: Vec<String> = side.own.split_whitespace().map(String::from).chain(given).collect();
     let mut cmd = Command::new("timeout");
     cmd.args(["-k", "5", &setup.timeout.to_string()]);
     if !side.alone {

@@ -394,7 +394,7 @@ fn todays_general_options_change_the_run_as_intels_do() {
     let (out, blocks) = run(
         2,
         "PingPong Bcast Allreduce -msglog 1:3 -zero_size off -off_cache -1 -root_shift off \
-         -sync on -imb_barrier on -warm_up off -check",
+         -sync on -imb_barrier on -warm_up off -estimate on -check",
     );
     out.success();
     assert_eq!(blocks.len(), 3, "{}", out.report());
@@ -405,7 +405,8 @@ fn todays_general_options_change_the_run_as_intels_do() {
     }
     for line in [
         "# Minimum message length in bytes:   2",
-        "# Warm-up, synchronisation       :   none, 2 zero-byte MPI_Sendrecv barriers before each timing",
+        "# Warm-up, synchronisation       :   1 + min(n, 1000) repetitions untimed at every length \
+         (-estimate), 2 zero-byte MPI_Sendrecv barriers before each timing",
         "# Off-cache (-off_cache)         :   8 MiB cache, 64-byte lines",
         "# Root shift (-root_shift)       :   off",
         "# Sync (-sync)                   :   on",

@@ -7,6 +7,7 @@
 
 use crate::options::{self, counts_for, Options};
 use crate::output::{self, Arrangement, Columns, ProcessTimes, Times};
+use crate::settings::MESSAGE_PASSING;
 use crate::{Benchmark, Class, Ctx, Mode, Run, Suite};
 use paw_core::cli::Line;
 use paw_core::config::Lookup;
@@ -254,6 +255,9 @@ impl<K> Table<'_, K> {
             progress.step(&label, i == 0);
             paw_core::watchdog::step(label);
             let mut reps = o.repetitions(mode, x);
+            if o.estimate {
+                self.estimate(r, x, reps);
+            }
             if let Some(limit) = o.time {
                 reps = self.time_limited(r, x, reps, limit);
             }
@@ -293,16 +297,35 @@ impl<K> Table<'_, K> {
         found
     }
 
+    /// `-estimate`: the untimed runs today's IMB makes before timing a length
+    /// (IMB_init_buffers_iter): one repetition, then min(`reps`, MSGSPERSAMPLE) if that one
+    /// took under 1 / MSGSPERSAMPLE s on the slowest process, else about 1 s of them.
+    fn estimate(&self, r: &mut dyn Run, x: usize, reps: usize) {
+        let most = MESSAGE_PASSING.msgs_per_sample;
+        let one = self.slowest_single(r, x);
+        let fit = if one < 1.0 / most as f64 { most } else { (1.0 / one).round() as usize };
+        let n = reps.min(fit.max(1));
+        if n > 1 {
+            r.measure(self.mode, x, n).unwrap_or_else(|e| fail(self.b.name, x, &e));
+        }
+    }
+
     /// `-time`: the repetitions that fit in `limit` seconds, from one run with a single
     /// repetition (slowest active process), never more than `reps` nor fewer than one.
     fn time_limited(&self, r: &mut dyn Run, x: usize, reps: usize, limit: f64) -> usize {
-        let one = r.measure(self.mode, x, 1).unwrap_or_else(|e| fail(self.b.name, x, &e));
-        let mine = one.t.max(one.pure + one.cpu) * 1e-6;
-        let mut slowest = 0.0f64;
-        self.active.all_reduce_into(&mine, &mut slowest, SystemOperation::max());
+        let slowest = self.slowest_single(r, x);
         if slowest <= 0.0 {
             return reps;
         }
         reps.min(((limit / slowest) as usize).max(1))
+    }
+
+    /// Seconds one repetition at length `x` takes on the slowest active process.
+    fn slowest_single(&self, r: &mut dyn Run, x: usize) -> f64 {
+        let one = r.measure(self.mode, x, 1).unwrap_or_else(|e| fail(self.b.name, x, &e));
+        let mine = one.t.max(one.pure + one.cpu) * 1e-6;
+        let mut slowest = 0.0f64;
+        self.active.all_reduce_into(&mine, &mut slowest, SystemOperation::max());
+        slowest
     }
 }

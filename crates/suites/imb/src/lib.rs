@@ -179,6 +179,9 @@ pub struct General {
     pub msg_pause: bool,
     /// `-data_type`, `-red_data_type` and `-contig_type` (IMB-MPI1's own).
     pub data_types: bool,
+    /// paw's `-estimate`: the untimed run today's IMB makes at every length to estimate its
+    /// repetitions (IMB_init_buffers_iter), whatever `-warm_up` says.
+    pub estimate: bool,
 }
 
 impl General {
@@ -192,6 +195,7 @@ impl General {
         imb_barrier: true,
         msg_pause: true,
         data_types: true,
+        estimate: true,
     };
     /// The options the driver alone honours (`-zero_size`, `-msg_pause`).
     pub const DRIVER: General = General { zero_size: true, msg_pause: true, ..General::NONE };
@@ -205,6 +209,7 @@ impl General {
         imb_barrier: false,
         msg_pause: false,
         data_types: false,
+        estimate: false,
     };
 }
 

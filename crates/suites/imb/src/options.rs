@@ -102,6 +102,8 @@ pub struct Options {
     pub zero_size: bool,
     /// `-warm_up`: the untimed runs before the measurements.
     pub warm_up: bool,
+    /// `-estimate`: today's IMB's untimed run at every length before its timing.
+    pub estimate: bool,
     /// `-root_shift`: rooted collectives move the root at every repetition.
     pub root_shift: bool,
     /// `-sync`: collectives time each repetition alone, a barrier after it.
@@ -601,6 +603,17 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
                 .default("on"),
         );
     }
+    if g.estimate {
+        let rule = if v3 { "; IMB 3.0 has none, hence off" } else { "" };
+        let meaning = format!(
+            "at every length, before its timing, one repetition and then min(n, \
+             MSGSPERSAMPLE) more untimed, as today's IMB runs them to estimate its \
+             repetitions (fewer when one repetition took over 1 ms: about 1 s of them){rule}"
+        );
+        flags.push(
+            switch(&["-estimate"], meaning, true, |o, on| o.estimate = on).default(on(!v3)),
+        );
+    }
     if g.root_shift || inert.root_shift {
         let rule = if v3 { " (IMB 3.0's rule, hence on; today's IMB: off)" } else { "" };
         let meaning = format!(
@@ -806,6 +819,7 @@ pub fn parse<K>(
         off_cache: None,
         zero_size: true,
         warm_up: true,
+        estimate: suite.edition != Edition::V3,
         root_shift: suite.edition == Edition::V3,
         sync: suite.edition != Edition::V3,
         imb_barrier: false,
@@ -1157,9 +1171,11 @@ mod tests {
     fn general_options_keep_imb_3_0s_defaults_and_zero_size_off_drops_length_0() {
         let o = parse(&[], 2, no_files).unwrap();
         assert!(o.zero_size && o.warm_up && o.root_shift && !o.sync && !o.imb_barrier);
+        assert!(!o.estimate, "IMB 3.0 makes no repetition estimate");
         assert_eq!(o.lengths_for(1)[..3], [0, 1, 2]);
-        let o = parse(&args("-zero_size off -root_shift off -sync on -warm_up 0"), 2, no_files);
-        let o = o.unwrap();
+        let line = "-zero_size off -root_shift off -sync on -warm_up 0 -estimate on";
+        let o = parse(&args(line), 2, no_files).unwrap();
+        assert!(o.estimate);
         assert_eq!(o.lengths_for(1)[..2], [1, 2]);
         assert_eq!(o.lengths_for(4)[..2], [4, 8], "reductions start at a float");
         assert!(!o.root_shift && o.sync && !o.warm_up);

@@ -124,11 +124,19 @@ pub fn general<K>(
         )
     };
     let barrier = if o.imb_barrier { "zero-byte MPI_Sendrecv barriers" } else { "MPI_Barrier" };
-    let warmup = match (st.own_warm_up, st.n_warmup) {
-        (Some(text), _) if o.warm_up => text.to_string(),
-        (None, n) if n > 0 && o.warm_up => {
-            format!("{n} runs at the largest length, {} {barrier} before each timing", st.n_barr)
+    let most = crate::settings::MESSAGE_PASSING.msgs_per_sample;
+    let estimate = format!("1 + min(n, {most}) repetitions untimed at every length (-estimate)");
+    let warmup = match (st.own_warm_up, st.n_warmup, o.estimate) {
+        (Some(text), _, false) if o.warm_up => text.to_string(),
+        (Some(text), _, true) if o.warm_up => format!("{estimate}, then {text}"),
+        (None, n, e) if n > 0 && o.warm_up => {
+            let first = if e { format!("{estimate}; ") } else { String::new() };
+            format!(
+                "{first}{n} runs at the largest length, {} {barrier} before each timing",
+                st.n_barr
+            )
         }
+        (_, _, true) => format!("{estimate}, {} {barrier} before each timing", st.n_barr),
         _ => format!("none, {} {barrier} before each timing", st.n_barr),
     };
     let mut s = format!(

@@ -148,6 +148,7 @@ pub static SUITE: Suite<Kernel> = Suite {
         off_cache: true,
         warm_up: true,
         msg_pause: true,
+        estimate: true,
         ..paw_imb::General::NONE
     },
     // Intel's IMB-EXT kernels call MPI_Barrier whatever -imb_barrier says.

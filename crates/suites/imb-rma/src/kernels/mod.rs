@@ -481,6 +481,7 @@ pub static SUITE: Suite<Pattern> = Suite {
         off_cache: true,
         warm_up: true,
         msg_pause: true,
+        estimate: true,
         ..paw_imb::General::NONE
     },
     // Intel's IMB-RMA has no rooted collective, no -sync barrier and only MPI_Barrier.
