@@ -167,7 +167,7 @@ pub struct General {
     pub off_cache: bool,
     /// `-zero_size off`: no length-0 row.
     pub zero_size: bool,
-    /// `-warm_up off`: no untimed runs before the measurements.
+    /// `-warm_up off`: no warm-up runs (`-estimate` is apart).
     pub warm_up: bool,
     /// `-root_shift`: the root of rooted collectives moves at every repetition.
     pub root_shift: bool,

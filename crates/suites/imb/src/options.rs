@@ -591,9 +591,9 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
     }
     if g.warm_up || inert.warm_up {
         let meaning = match suite.settings.own_warm_up {
-            Some(text) => format!("off: no untimed runs before the measurements ({text})"),
+            Some(text) => format!("off: no warm-up runs ({text})"),
             None => format!(
-                "off: no untimed runs before the measurements (IMB 3.0's N_WARMUP = {} runs at \
+                "off: no warm-up runs (IMB 3.0's N_WARMUP = {} runs at \
                  the largest length; today's IMB warms up at every length)",
                 suite.settings.n_warmup
             ),
@@ -610,9 +610,7 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
              MSGSPERSAMPLE) more untimed, as today's IMB runs them to estimate its \
              repetitions (fewer when one repetition took over 1 ms: about 1 s of them){rule}"
         );
-        flags.push(
-            switch(&["-estimate"], meaning, true, |o, on| o.estimate = on).default(on(!v3)),
-        );
+        flags.push(switch(&["-estimate"], meaning, true, |o, on| o.estimate = on).default(on(!v3)));
     }
     if g.root_shift || inert.root_shift {
         let rule = if v3 { " (IMB 3.0's rule, hence on; today's IMB: off)" } else { "" };

@@ -136,7 +136,8 @@ pub static SUITE: Suite<Kernel> = Suite {
             transfers to disjoint offsets, then one MPI_Win_fence; non-aggregate mode M times \
             one transfer to the window's start and a fence (guide §4.2.2.2, §4.2.3, \
             §5.2.8.2; with -off_cache transfer i at (i mod k) d in both modes, as today's \
-            IMB); windows are created untimed.",
+            IMB); windows are created untimed. With -estimate on, today's IMB's repetition \
+            estimate before each timing (one transfer, then min(M, 1000), untimed).",
     reported: "per length the repetitions M and each process's time t = Δt / M: t_min, t_max \
                and t_avg over the active processes (Unidir_/Bidir_ and the single transfers: \
                t[usec]); Mbytes/sec = transfers x X / t.",

@@ -362,8 +362,9 @@ impl Run for Nbc<'_> {
 pub static SUITE: Suite<Kernel> = Suite {
     name: "IMB-NBC",
     what: "MPI-NBC part",
-    timed: "per benchmark, process count and length, on each active process: untimed warm-up \
-            runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; \
+    timed: "per benchmark, process count and length, on each active process: today's IMB's \
+            repetition estimate (-estimate: one repetition, then min(n, 1000), untimed); \
+            untimed warm-up runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; \
             then n iterations, each timed from posting the non-blocking collective to its \
             MPI_Wait, with an MPI_Barrier after each outside the timing (Ibarrier and -sync off: \
             none). \

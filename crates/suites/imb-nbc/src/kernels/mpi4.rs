@@ -153,10 +153,12 @@ pub static SUITE: Suite<Kernel> = Suite {
     name: "IMB-MPI4",
     what: "MPI-4 part",
     timed: "per benchmark, process count and length, on each active process: the persistent \
-            collective made (MPI_<coll>_init, untimed); untimed warm-up runs (a tenth of the \
-            repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; then n iterations, \
-            each timed from MPI_Start to MPI_Wait, with an MPI_Barrier after each outside the \
-            timing (Barrier_persist and -sync off: none). <coll>_persist_pure: the collective alone \
+            collective made (MPI_<coll>_init, untimed); today's IMB's repetition \
+            estimate (-estimate: one repetition, then min(n, 1000), untimed); untimed warm-up \
+            runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; \
+            then n iterations, each timed from MPI_Start to MPI_Wait, with an MPI_Barrier \
+            after each outside the timing (Barrier_persist and -sync off: none). \
+            <coll>_persist_pure: the collective alone \
             (t_pure). <coll>_persist: t_pure first, then n iterations of MPI_Start, CPU work \
             calibrated to this process's t_pure, MPI_Wait (t_ovrl); the CPU work alone is \
             t_CPU. The request is freed after the timing.",

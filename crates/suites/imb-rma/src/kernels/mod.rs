@@ -457,7 +457,9 @@ pub static SUITE: Suite<Pattern> = Suite {
     name: "IMB-RMA",
     what: "MPI-RMA part",
     edition: Edition::V2021,
-    timed: "per benchmark, process count, mode and length: untimed warm-up timings (a tenth \
+    timed: "per benchmark, process count, mode and length: today's IMB's repetition \
+            estimate (-estimate: one timing of one repetition, then of min(n, 1000), untimed); \
+            untimed warm-up timings (a tenth \
             of the repetitions, at least min(10, n)), then 2 MPI_Barrier, the origins' \
             operations inside one passive-target epoch (MPI_Win_lock shared, or \
             MPI_Win_lock_all) with the lock and unlock outside the timing, 1 MPI_Barrier. \
