@@ -66,9 +66,9 @@ const fn same(
     (side(program, args, &[], read), side(original, args, &[], read))
 }
 
-/// The pair with paw's side given [`TODAYS_ESTIMATE`].
-const fn today(sides: (Side, Side)) -> (Side, Side) {
-    (Side { own: TODAYS_ESTIMATE, ..sides.0 }, sides.1)
+/// The pair with paw's side given `own` options too.
+const fn paw_also(own: &'static str, sides: (Side, Side)) -> (Side, Side) {
+    (Side { own, ..sides.0 }, sides.1)
 }
 
 const fn suite(name: &'static str, figure: &'static str, sides: (Side, Side)) -> Suite {
@@ -79,9 +79,11 @@ const IMB_TIME: &str = "time per repetition (t_avg, else t, else t_pure), usec";
 /// `-sync on -root_shift off`: today's IMB's rules, the same on both (paw's defaults are IMB
 /// 3.0's, off and on).
 const IMB_MPI1: &str = "-msglog 0:22 -sync on -root_shift off PingPong Sendrecv Exchange Allreduce Reduce Bcast Allgather Alltoall Barrier";
-/// paw's `-estimate on` for its IMB 3.0 suites: the untimed run today's IMB makes at every
-/// length before timing it.
-const TODAYS_ESTIMATE: &str = "-estimate on";
+/// What today's IMB does that paw's IMB 3.0 suites leave out by default: the untimed run
+/// at every length before timing it, and buffers from MPI_Alloc_mem.
+const TODAYS_PREPARATION: &str = "-estimate on -alloc_mem on";
+/// IMB-IO makes the untimed run already.
+const TODAYS_IO_BUFFERS: &str = "-alloc_mem on";
 /// `-iter 50,16,10`: settings_io.h's repetitions, paw's defaults; Intel's IMB-IO 2021 parser
 /// defaults to IMB-MPI1's 1000,40,100.
 const IMB_IO: &str = "-msglog 10:20 -iter 50,16,10 S_Write_indv S_Read_indv S_Write_expl S_Read_expl P_Write_indv P_Read_indv";
@@ -93,9 +95,21 @@ const OSU_COLL: (&str, &str) = ("-m 4:1048576 -i 1000 -x 100", "-m 4:1M -i 1000 
 
 /// Every suite, in the order `all` runs them.
 pub const SUITES: &[Suite] = &[
-    suite("IMB-MPI1", IMB_TIME, today(same("IMB-MPI1", "imb/IMB-MPI1", IMB_MPI1, Read::Imb))),
-    suite("IMB-EXT", IMB_TIME, today(same("IMB-EXT", "imb/IMB-EXT", "-msglog 0:20", Read::Imb))),
-    suite("IMB-IO", IMB_TIME, same("IMB-IO", "imb/IMB-IO", IMB_IO, Read::Imb)),
+    suite(
+        "IMB-MPI1",
+        IMB_TIME,
+        paw_also(TODAYS_PREPARATION, same("IMB-MPI1", "imb/IMB-MPI1", IMB_MPI1, Read::Imb)),
+    ),
+    suite(
+        "IMB-EXT",
+        IMB_TIME,
+        paw_also(TODAYS_PREPARATION, same("IMB-EXT", "imb/IMB-EXT", "-msglog 0:20", Read::Imb)),
+    ),
+    suite(
+        "IMB-IO",
+        IMB_TIME,
+        paw_also(TODAYS_IO_BUFFERS, same("IMB-IO", "imb/IMB-IO", IMB_IO, Read::Imb)),
+    ),
     suite(
         "IMB-NBC",
         IMB_TIME,

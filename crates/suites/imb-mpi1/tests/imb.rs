@@ -394,7 +394,7 @@ fn todays_general_options_change_the_run_as_intels_do() {
     let (out, blocks) = run(
         2,
         "PingPong Bcast Allreduce -msglog 1:3 -zero_size off -off_cache -1 -root_shift off \
-         -sync on -imb_barrier on -warm_up off -estimate on -check",
+         -sync on -imb_barrier on -warm_up off -estimate on -alloc_mem on -check",
     );
     out.success();
     assert_eq!(blocks.len(), 3, "{}", out.report());
@@ -410,6 +410,7 @@ fn todays_general_options_change_the_run_as_intels_do() {
         "# Off-cache (-off_cache)         :   8 MiB cache, 64-byte lines",
         "# Root shift (-root_shift)       :   off",
         "# Sync (-sync)                   :   on",
+        "# Message buffers (-alloc_mem)   :   MPI_Alloc_mem",
     ] {
         assert!(out.stdout.contains(line), "{line}\n{}", out.report());
     }

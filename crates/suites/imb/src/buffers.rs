@@ -5,6 +5,19 @@
 //! what arrives tells who sent it and from where in the buffer.
 
 use crate::types::{Elem, Element};
+use paw_core::mpi::ffi;
+use std::ffi::c_void;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether buffers made from now on come from MPI_Alloc_mem ([`take_from_mpi`]).
+static FROM_MPI: AtomicBool = AtomicBool::new(false);
+
+/// `-alloc_mem`: the buffers made from now on come from MPI_Alloc_mem, as today's IMB takes
+/// them (`true`), or from the heap, as IMB 3.0's malloc (`false`, the start).
+pub fn take_from_mpi(on: bool) {
+    FROM_MPI.store(on, Ordering::Relaxed);
+}
 
 /// IMB's BUF_VALUE(rank, i) for MPI-1: 0.1 (rank+1) + i, as a float.
 pub fn buf_value(rank: usize, i: usize) -> f32 {
@@ -27,13 +40,70 @@ pub fn reduction_value(elem: Element, rank: usize, i: usize) -> f64 {
     }
 }
 
+/// Zeroed 8-byte words from the heap or from MPI_Alloc_mem.
+#[derive(Debug)]
+enum Storage {
+    Heap(Vec<f64>),
+    /// Words from MPI_Alloc_mem, given back with MPI_Free_mem.
+    Mpi(NonNull<f64>),
+}
+
+impl Storage {
+    /// `len` zero words, from where [`take_from_mpi`] last said.
+    fn zeroed(len: usize) -> Storage {
+        if len == 0 || !FROM_MPI.load(Ordering::Relaxed) {
+            return Storage::Heap(vec![0.0; len]);
+        }
+        let bytes = len * size_of::<f64>();
+        let mut base: *mut c_void = std::ptr::null_mut();
+        // SAFETY: MPI is initialised while buffers are made; `base` is a valid out-parameter
+        // for the address MPI_Alloc_mem writes.
+        let code = unsafe {
+            ffi::MPI_Alloc_mem(bytes as ffi::MPI_Aint, ffi::RSMPI_INFO_NULL, (&raw mut base).cast())
+        };
+        let ptr = NonNull::new(base.cast::<f64>())
+            .filter(|p| code == 0 && p.as_ptr().is_aligned())
+            .unwrap_or_else(|| panic!("MPI_Alloc_mem of {bytes} bytes failed (error {code})"));
+        // SAFETY: MPI_Alloc_mem gave `bytes` writable bytes at `ptr`, aligned for f64.
+        unsafe { ptr.as_ptr().write_bytes(0, len) };
+        Storage::Mpi(ptr)
+    }
+
+    fn as_ptr(&self) -> *const f64 {
+        match self {
+            Storage::Heap(v) => v.as_ptr(),
+            Storage::Mpi(ptr) => ptr.as_ptr(),
+        }
+    }
+
+    fn as_mut_ptr(&mut self) -> *mut f64 {
+        match self {
+            Storage::Heap(v) => v.as_mut_ptr(),
+            Storage::Mpi(ptr) => ptr.as_ptr(),
+        }
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if let Storage::Mpi(ptr) = self {
+            // After MPI_Finalize the library has released its memory itself.
+            if !paw_core::mpi::environment::is_finalized() {
+                // SAFETY: `ptr` came from MPI_Alloc_mem and is freed once, here; no view
+                // outlives the storage.
+                unsafe { ffi::MPI_Free_mem(ptr.as_ptr().cast()) };
+            }
+        }
+    }
+}
+
 /// A buffer of floats with byte and typed views, seen from a start that `-off_cache`
 /// moves. The floats live in 8-byte aligned storage, so that a view of doubles
 /// (`-data_type double`) is aligned wherever the start is a multiple of 8 bytes.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Buffer {
     /// The storage: `floats` floats, two to an f64.
-    data: Vec<f64>,
+    data: Storage,
     floats: usize,
     /// Where the views start, in floats ([`Buffer::at`]).
     start: usize,
@@ -42,7 +112,7 @@ pub struct Buffer {
 impl Buffer {
     /// A buffer of `n` zero floats.
     fn zeros(n: usize) -> Buffer {
-        Buffer { data: vec![0.0; n.div_ceil(2)], floats: n, start: 0 }
+        Buffer { data: Storage::zeroed(n.div_ceil(2)), floats: n, start: 0 }
     }
 
     /// A buffer of at least `bytes` bytes, filled with BUF_VALUE(rank, i).

@@ -45,6 +45,7 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
         }
         return Ok(());
     }
+    crate::buffers::take_from_mpi(opts.alloc_mem);
     let run = SuiteRun::start(&about, &world, &[], opts.timeout, opts.csv)?;
     let extra = agree(&world, (suite.prologue)(&opts, &world))?;
     let p = world.size() as usize;

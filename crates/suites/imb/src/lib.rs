@@ -182,6 +182,8 @@ pub struct General {
     /// paw's `-estimate`: the untimed run today's IMB makes at every length to estimate its
     /// repetitions (IMB_init_buffers_iter), whatever `-warm_up` says.
     pub estimate: bool,
+    /// paw's `-alloc_mem`: message buffers from MPI_Alloc_mem, as today's IMB takes them.
+    pub alloc_mem: bool,
 }
 
 impl General {
@@ -196,6 +198,7 @@ impl General {
         msg_pause: true,
         data_types: true,
         estimate: true,
+        alloc_mem: true,
     };
     /// The options the driver alone honours (`-zero_size`, `-msg_pause`).
     pub const DRIVER: General = General { zero_size: true, msg_pause: true, ..General::NONE };
@@ -210,6 +213,7 @@ impl General {
         msg_pause: false,
         data_types: false,
         estimate: false,
+        alloc_mem: false,
     };
 }
 

@@ -104,6 +104,8 @@ pub struct Options {
     pub warm_up: bool,
     /// `-estimate`: today's IMB's untimed run at every length before its timing.
     pub estimate: bool,
+    /// `-alloc_mem`: message buffers from MPI_Alloc_mem (else the heap).
+    pub alloc_mem: bool,
     /// `-root_shift`: rooted collectives move the root at every repetition.
     pub root_shift: bool,
     /// `-sync`: collectives time each repetition alone, a barrier after it.
@@ -612,6 +614,16 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
         );
         flags.push(switch(&["-estimate"], meaning, true, |o, on| o.estimate = on).default(on(!v3)));
     }
+    if g.alloc_mem {
+        let rule = if v3 { "; IMB 3.0 used malloc, hence off" } else { "" };
+        let meaning = format!(
+            "the message buffers come from MPI_Alloc_mem, as today's IMB takes them (off: \
+             the heap){rule}"
+        );
+        flags.push(
+            switch(&["-alloc_mem"], meaning, true, |o, on| o.alloc_mem = on).default(on(!v3)),
+        );
+    }
     if g.root_shift || inert.root_shift {
         let rule = if v3 { " (IMB 3.0's rule, hence on; today's IMB: off)" } else { "" };
         let meaning = format!(
@@ -818,6 +830,7 @@ pub fn parse<K>(
         zero_size: true,
         warm_up: true,
         estimate: suite.edition != Edition::V3,
+        alloc_mem: suite.edition != Edition::V3,
         root_shift: suite.edition == Edition::V3,
         sync: suite.edition != Edition::V3,
         imb_barrier: false,
@@ -1170,10 +1183,11 @@ mod tests {
         let o = parse(&[], 2, no_files).unwrap();
         assert!(o.zero_size && o.warm_up && o.root_shift && !o.sync && !o.imb_barrier);
         assert!(!o.estimate, "IMB 3.0 makes no repetition estimate");
+        assert!(!o.alloc_mem, "IMB 3.0 takes its buffers from malloc");
         assert_eq!(o.lengths_for(1)[..3], [0, 1, 2]);
-        let line = "-zero_size off -root_shift off -sync on -warm_up 0 -estimate on";
+        let line = "-zero_size off -root_shift off -sync on -warm_up 0 -estimate on -alloc_mem on";
         let o = parse(&args(line), 2, no_files).unwrap();
-        assert!(o.estimate);
+        assert!(o.estimate && o.alloc_mem);
         assert_eq!(o.lengths_for(1)[..2], [1, 2]);
         assert_eq!(o.lengths_for(4)[..2], [4, 8], "reductions start at a float");
         assert!(!o.root_shift && o.sync && !o.warm_up);

@@ -77,6 +77,10 @@ fn general_options<K>(suite: &Suite<K>, o: &Options) -> String {
     if o.msg_pause {
         s += &line("Pause (-msg_pause)", "max(t/10, 0.1 s) after each length");
     }
+    if suite.general.alloc_mem {
+        let from = if o.alloc_mem { "MPI_Alloc_mem" } else { "the heap (malloc)" };
+        s += &line("Message buffers (-alloc_mem)", from);
+    }
     if !o.inert.is_empty() {
         let value = format!("{} (read by none of {}'s benchmarks)", o.inert.join(" "), suite.name);
         s += &line("Taken, changing nothing", &value);

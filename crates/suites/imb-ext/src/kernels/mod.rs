@@ -150,6 +150,7 @@ pub static SUITE: Suite<Kernel> = Suite {
         warm_up: true,
         msg_pause: true,
         estimate: true,
+        alloc_mem: true,
         ..paw_imb::General::NONE
     },
     // Intel's IMB-EXT kernels call MPI_Barrier whatever -imb_barrier says.

@@ -354,7 +354,7 @@ pub static SUITE: Suite<Pattern> = Suite {
     benchmarks: BENCHMARKS,
     windows: false,
     io: false,
-    general: paw_imb::General::NONE,
+    general: paw_imb::General { alloc_mem: true, ..paw_imb::General::NONE },
     inert: paw_imb::General::NONE,
     refuse_unrunnable: false,
     shape,
