@@ -122,7 +122,8 @@ pub enum Command {
         /// Seconds a run may take before it is stopped.
         #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
         timeout: u64,
-        /// Both programs' command line in place of the suite's own, split at spaces.
+        /// Both programs' command line in place of the suite's own, split at spaces (paw's
+        /// own options of a suite, such as IMB-MPI1's `-estimate on`, still come first).
         #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
         args: Option<String>,
         /// Write the table of headlines into FILE, between its side-by-side markers.

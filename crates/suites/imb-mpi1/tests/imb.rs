@@ -405,8 +405,8 @@ fn todays_general_options_change_the_run_as_intels_do() {
     }
     for line in [
         "# Minimum message length in bytes:   2",
-        "# Warm-up, synchronisation       :   1 + min(n, 1000) repetitions untimed at every length \
-         (-estimate), 2 zero-byte MPI_Sendrecv barriers before each timing",
+        "# Warm-up, synchronisation       :   1 + min(n, 1000) repetitions untimed at every length, \
+         fewer past 1 ms each (-estimate), 2 zero-byte MPI_Sendrecv barriers before each timing",
         "# Off-cache (-off_cache)         :   8 MiB cache, 64-byte lines",
         "# Root shift (-root_shift)       :   off",
         "# Sync (-sync)                   :   on",

@@ -13,9 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Whether buffers made from now on come from MPI_Alloc_mem ([`take_from_mpi`]).
 static FROM_MPI: AtomicBool = AtomicBool::new(false);
 
-/// `-alloc_mem`: the buffers made from now on come from MPI_Alloc_mem, as today's IMB takes
-/// them (`true`), or from the heap, as IMB 3.0's malloc (`false`, the start).
-pub fn take_from_mpi(on: bool) {
+/// `-alloc_mem`: the message buffers made from now on come from MPI_Alloc_mem, as today's IMB
+/// takes them (`true`), or from the heap, as IMB 3.0's malloc (`false`, the start).
+pub(crate) fn take_from_mpi(on: bool) {
     FROM_MPI.store(on, Ordering::Relaxed);
 }
 
@@ -49,15 +49,18 @@ enum Storage {
 }
 
 impl Storage {
-    /// `len` zero words, from where [`take_from_mpi`] last said.
+    /// `len` zero words, from where [`take_from_mpi`] last said (the heap outside MPI's
+    /// lifetime).
     fn zeroed(len: usize) -> Storage {
-        if len == 0 || !FROM_MPI.load(Ordering::Relaxed) {
+        use paw_core::mpi::environment::{is_finalized, is_initialized};
+        let from_mpi = FROM_MPI.load(Ordering::Relaxed) && is_initialized() && !is_finalized();
+        if len == 0 || !from_mpi {
             return Storage::Heap(vec![0.0; len]);
         }
         let bytes = len * size_of::<f64>();
         let mut base: *mut c_void = std::ptr::null_mut();
-        // SAFETY: MPI is initialised while buffers are made; `base` is a valid out-parameter
-        // for the address MPI_Alloc_mem writes.
+        // SAFETY: MPI is initialised and not finalised (checked above); `base` is a valid
+        // out-parameter for the address MPI_Alloc_mem writes.
         let code = unsafe {
             ffi::MPI_Alloc_mem(bytes as ffi::MPI_Aint, ffi::RSMPI_INFO_NULL, (&raw mut base).cast())
         };
@@ -110,9 +113,14 @@ pub struct Buffer {
 }
 
 impl Buffer {
-    /// A buffer of `n` zero floats.
+    /// A message buffer of `n` zero floats ([`take_from_mpi`] says from where).
     fn zeros(n: usize) -> Buffer {
         Buffer { data: Storage::zeroed(n.div_ceil(2)), floats: n, start: 0 }
+    }
+
+    /// A buffer of `n` zero floats on the heap, for what a check compares.
+    fn heap_zeros(n: usize) -> Buffer {
+        Buffer { data: Storage::Heap(vec![0.0; n.div_ceil(2)]), floats: n, start: 0 }
     }
 
     /// A buffer of at least `bytes` bytes, filled with BUF_VALUE(rank, i).
@@ -137,14 +145,14 @@ impl Buffer {
 
     /// A buffer holding `floats`.
     pub fn from_floats(floats: Vec<f32>) -> Buffer {
-        let mut b = Buffer::zeros(floats.len());
+        let mut b = Buffer::heap_zeros(floats.len());
         b.all_mut().copy_from_slice(&floats);
         b
     }
 
     /// A buffer holding `bytes`, padded to a whole float with 0xff.
     pub fn from_bytes(bytes: &[u8]) -> Buffer {
-        let mut b = Buffer::zeros(bytes.len().div_ceil(4));
+        let mut b = Buffer::heap_zeros(bytes.len().div_ceil(4));
         b.poison();
         b.bytes_mut(bytes.len()).copy_from_slice(bytes);
         b
@@ -263,7 +271,9 @@ pub fn test_corruption(rank: usize) -> bool {
 
 /// The bytes `offset .. offset + len` of the send buffer of group rank `rank`.
 pub fn sent_bytes(rank: usize, offset: usize, len: usize) -> Vec<u8> {
-    Buffer::filled(offset + len, rank).bytes(offset + len)[offset..].to_vec()
+    let floats = (offset + len).div_ceil(4);
+    let all: Vec<u8> = (0..floats).flat_map(|i| buf_value(rank, i).to_ne_bytes()).collect();
+    all[offset..offset + len].to_vec()
 }
 
 /// What a receive buffer must hold after one run of a pattern.

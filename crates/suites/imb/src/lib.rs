@@ -200,7 +200,7 @@ impl General {
         estimate: true,
         alloc_mem: true,
     };
-    /// The options the driver alone honours (`-zero_size`, `-msg_pause`).
+    /// Today's IMB's options the driver alone honours (`-zero_size`, `-msg_pause`).
     pub const DRIVER: General = General { zero_size: true, msg_pause: true, ..General::NONE };
     /// None.
     pub const NONE: General = General {

@@ -612,7 +612,8 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
              MSGSPERSAMPLE) more untimed, as today's IMB runs them to estimate its \
              repetitions (fewer when one repetition took over 1 ms: about 1 s of them){rule}"
         );
-        flags.push(switch(&["-estimate"], meaning, true, |o, on| o.estimate = on).default(on(!v3)));
+        let default = on(as_today(suite, true));
+        flags.push(switch(&["-estimate"], meaning, true, |o, on| o.estimate = on).default(default));
     }
     if g.alloc_mem {
         let rule = if v3 { "; IMB 3.0 used malloc, hence off" } else { "" };
@@ -621,7 +622,8 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
              the heap){rule}"
         );
         flags.push(
-            switch(&["-alloc_mem"], meaning, true, |o, on| o.alloc_mem = on).default(on(!v3)),
+            switch(&["-alloc_mem"], meaning, true, |o, on| o.alloc_mem = on)
+                .default(on(as_today(suite, true))),
         );
     }
     if g.root_shift || inert.root_shift {
@@ -675,6 +677,12 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
         );
     }
     flags
+}
+
+/// The default of a paw option that does what today's IMB does (`-estimate`, `-alloc_mem`):
+/// on in today's suites that take it (`taken`), else off.
+fn as_today<K>(suite: &Suite<K>, taken: bool) -> bool {
+    taken && suite.edition != Edition::V3
 }
 
 /// IMB-MPI1's `-data_type`, `-red_data_type` and `-contig_type` (only its base layout).
@@ -829,8 +837,8 @@ pub fn parse<K>(
         off_cache: None,
         zero_size: true,
         warm_up: true,
-        estimate: suite.edition != Edition::V3,
-        alloc_mem: suite.edition != Edition::V3,
+        estimate: as_today(suite, suite.general.estimate),
+        alloc_mem: as_today(suite, suite.general.alloc_mem),
         root_shift: suite.edition == Edition::V3,
         sync: suite.edition != Edition::V3,
         imb_barrier: false,

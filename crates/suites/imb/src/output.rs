@@ -56,7 +56,8 @@ fn slurm_line() -> String {
         .unwrap_or_default()
 }
 
-/// Header lines for today's IMB's general options set away from their defaults.
+/// Header lines for today's IMB's general options set away from their defaults, and where
+/// the message buffers come from (`-alloc_mem`, in the suites that take it).
 fn general_options<K>(suite: &Suite<K>, o: &Options) -> String {
     let v3 = suite.edition == crate::Edition::V3;
     let line = |label: &str, value: &str| format!("# {label:<31}:   {value}\n");
@@ -129,7 +130,9 @@ pub fn general<K>(
     };
     let barrier = if o.imb_barrier { "zero-byte MPI_Sendrecv barriers" } else { "MPI_Barrier" };
     let most = crate::settings::MESSAGE_PASSING.msgs_per_sample;
-    let estimate = format!("1 + min(n, {most}) repetitions untimed at every length (-estimate)");
+    let estimate = format!(
+        "1 + min(n, {most}) repetitions untimed at every length, fewer past 1 ms each (-estimate)"
+    );
     let warmup = match (st.own_warm_up, st.n_warmup, o.estimate) {
         (Some(text), _, false) if o.warm_up => text.to_string(),
         (Some(text), _, true) if o.warm_up => format!("{estimate}, then {text}"),

@@ -150,7 +150,6 @@ pub static SUITE: Suite<Kernel> = Suite {
         warm_up: true,
         msg_pause: true,
         estimate: true,
-        alloc_mem: true,
         ..paw_imb::General::NONE
     },
     // Intel's IMB-EXT kernels call MPI_Barrier whatever -imb_barrier says.

@@ -269,7 +269,7 @@ pub static SUITE: Suite<Kernel> = Suite {
     benchmarks: BENCHMARKS,
     windows: false,
     io: true,
-    general: paw_imb::General { msg_pause: true, alloc_mem: true, ..paw_imb::General::NONE },
+    general: paw_imb::General { msg_pause: true, ..paw_imb::General::NONE },
     // Intel's IMB-IO never moves its buffers, warms up or uses its own barrier.
     inert: paw_imb::General {
         off_cache: true,

@@ -484,7 +484,6 @@ pub static SUITE: Suite<Pattern> = Suite {
         warm_up: true,
         msg_pause: true,
         estimate: true,
-        alloc_mem: true,
         ..paw_imb::General::NONE
     },
     // Intel's IMB-RMA has no rooted collective, no -sync barrier and only MPI_Barrier.
