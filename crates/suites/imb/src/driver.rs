@@ -256,11 +256,9 @@ impl<K> Table<'_, K> {
             progress.step(&label, i == 0);
             paw_core::watchdog::step(label);
             let mut reps = o.repetitions(mode, x);
-            if o.estimate {
-                self.estimate(r, x, reps);
-            }
+            let single = o.estimate.then(|| self.estimate(r, x, reps));
             if let Some(limit) = o.time {
-                reps = self.time_limited(r, x, reps, limit);
+                reps = self.time_limited(r, x, reps, limit, single);
             }
             let began = Instant::now();
             let mut mine = r.measure(mode, x, reps).unwrap_or_else(|e| fail(b.name, x, &e));
@@ -300,8 +298,9 @@ impl<K> Table<'_, K> {
 
     /// `-estimate`: the untimed runs today's IMB makes before timing a length
     /// (IMB_init_buffers_iter): one repetition, then min(`reps`, MSGSPERSAMPLE) if that one
-    /// took under 1 / MSGSPERSAMPLE s on the slowest process, else about 1 s of them.
-    fn estimate(&self, r: &mut dyn Run, x: usize, reps: usize) {
+    /// took under 1 / MSGSPERSAMPLE s on the slowest process, else about 1 s of them. Returns
+    /// that one repetition's seconds.
+    fn estimate(&self, r: &mut dyn Run, x: usize, reps: usize) -> f64 {
         let most = MESSAGE_PASSING.msgs_per_sample;
         let one = self.slowest_single(r, x);
         let fit = if one < 1.0 / most as f64 { most } else { (1.0 / one).round() as usize };
@@ -309,12 +308,21 @@ impl<K> Table<'_, K> {
         if n > 1 {
             r.measure(self.mode, x, n).unwrap_or_else(|e| fail(self.b.name, x, &e));
         }
+        one
     }
 
     /// `-time`: the repetitions that fit in `limit` seconds, from one run with a single
-    /// repetition (slowest active process), never more than `reps` nor fewer than one.
-    fn time_limited(&self, r: &mut dyn Run, x: usize, reps: usize, limit: f64) -> usize {
-        let slowest = self.slowest_single(r, x);
+    /// repetition (slowest active process; `single`, when the estimate has timed it),
+    /// never more than `reps` nor fewer than one.
+    fn time_limited(
+        &self,
+        r: &mut dyn Run,
+        x: usize,
+        reps: usize,
+        limit: f64,
+        single: Option<f64>,
+    ) -> usize {
+        let slowest = single.unwrap_or_else(|| self.slowest_single(r, x));
         if slowest <= 0.0 {
             return reps;
         }

@@ -270,9 +270,9 @@ pub static SUITE: Suite<Kernel> = Suite {
     edition: Edition::V3,
     timed: "per benchmark, process count and length, on each active process: N_BARR = 2 \
             MPI_Barrier, then MPI_Wtime before and after n_sample runs of the benchmark's \
-            pattern (guide §5.2.8.1), after N_WARMUP = 2 untimed runs at the largest length; with -estimate on, today's \
-            IMB's repetition estimate before each timing (one run, then min(n_sample, 1000), \
-            untimed).",
+            pattern (guide §5.2.8.1), after N_WARMUP = 2 untimed runs at the largest length; \
+            with -estimate on, today's IMB's repetition estimate before each timing (one run, \
+            then min(n_sample, 1000), untimed).",
     reported: "per length the repetitions n_sample and each process's time t = Δt / n_sample \
                (PingPong: Δt / 2 n_sample): single transfers t[usec] (the maximum), the \
                others t_min, t_max and t_avg over the active processes; Mbytes/sec = \

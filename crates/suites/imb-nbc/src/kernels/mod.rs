@@ -364,8 +364,8 @@ pub static SUITE: Suite<Kernel> = Suite {
     what: "MPI-NBC part",
     timed: "per benchmark, process count and length, on each active process: today's IMB's \
             repetition estimate (-estimate: one repetition, then min(n, 1000), untimed); \
-            untimed warm-up runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; \
-            then n iterations, each timed from posting the non-blocking collective to its \
+            untimed warm-up runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 \
+            MPI_Barrier; then n iterations, each timed from posting the non-blocking collective to its \
             MPI_Wait, with an MPI_Barrier after each outside the timing (Ibarrier and -sync off: \
             none). \
             I<coll>_pure: the collective alone (t_pure). I<coll>: t_pure first, then n \

@@ -459,8 +459,8 @@ pub static SUITE: Suite<Pattern> = Suite {
     edition: Edition::V2021,
     timed: "per benchmark, process count, mode and length: today's IMB's repetition \
             estimate (-estimate: one timing of one repetition, then of min(n, 1000), untimed); \
-            untimed warm-up timings (a tenth \
-            of the repetitions, at least min(10, n)), then 2 MPI_Barrier, the origins' \
+            untimed warm-up timings (a tenth of the repetitions, at least min(10, n)), then 2 \
+            MPI_Barrier, the origins' \
             operations inside one passive-target epoch (MPI_Win_lock shared, or \
             MPI_Win_lock_all) with the lock and unlock outside the timing, 1 MPI_Barrier. \
             Non-aggregate: a flush after every operation; aggregate: one after all n. \
