@@ -7,7 +7,7 @@
 //! portion, into their own files; S_ moves all X. Per length, outside the timing: the file
 //! is opened (MPI_MODE_CREATE | MPI_MODE_RDWR; on MPI_COMM_SELF for S_ and priv, else on the
 //! group) with its view (indv with several processes: the portion's place in every X-byte
-//! block); reads find the file written first. Untimed, min(M, MSGSPERSAMPLE) transfers as
+//! block); a read finds the file prepared as IMB prepares it ([`Transfer::fill`]). Untimed, min(M, MSGSPERSAMPLE) transfers as
 //! the timed ones go (today's IMB runs the kernel to estimate its repetitions first). Timed:
 //! N_BARR barriers, then M transfers of the portion (explicit offsets: block i's portion)
 //! and, for writes, sync-barrier-sync after all of them (aggregate) or after each
@@ -199,11 +199,7 @@ impl<'a> Transfer<'a> {
                     .transfer(&f, (i, x), (self.write, nonblocking), &send, &mut recv, exploit)
                     .map_err(|e| self.failed(e, len))?;
                 if moved != len && self.write {
-                    return Err(format!(
-                        "{moved} of {len} bytes written to {} (no room left on its file system, \
-                         or a file size limit)",
-                        self.path.display()
-                    ));
+                    return Err(self.short_write(moved, len));
                 } else if moved != len {
                     return Err(format!(
                         "{moved} of {len} bytes read from {}",
@@ -247,7 +243,16 @@ impl<'a> Transfer<'a> {
 
     /// A failed transfer of `len` bytes in words, naming the file.
     fn failed(&self, e: IoError, len: usize) -> String {
-        if self.write && no_room(&e) {
+        if self.write {
+            self.failed_write(e, len)
+        } else {
+            text(e)
+        }
+    }
+
+    /// A failed write of `len` bytes in words, naming the file.
+    fn failed_write(&self, e: IoError, len: usize) -> String {
+        if no_room(&e) {
             format!(
                 "fewer than {len} bytes written to {} (no room left on its file system, or a \
                  file size limit): {e}",
@@ -258,17 +263,66 @@ impl<'a> Transfer<'a> {
         }
     }
 
-    /// Writes the `reps` blocks a read of `x` bytes will find (not timed), blocking.
+    /// A write that moved `moved` of `len` bytes, in words.
+    fn short_write(&self, moved: usize, len: usize) -> String {
+        format!(
+            "{moved} of {len} bytes written to {} (no room left on its file system, or a file \
+             size limit)",
+            self.path.display()
+        )
+    }
+
+    /// Writes the `reps` blocks a read of `x` bytes will find (not timed) as IMB prepares
+    /// a file for reading (IMB_init_file): one process, the file's first, writes it from
+    /// the start in pieces of at most [`PREPARE_PIECE`] bytes, with no view and no sync;
+    /// the file's other processes wait at a barrier for it to be closed. A block holds
+    /// each of the file's processes' portion in file order (see [`Transfer::block`]).
     fn fill(&self, x: usize, reps: usize) -> Result<(), String> {
-        let send = values(self.ctx.rank, self.part(x).1);
-        let f = self.open(x)?;
-        for i in 0..reps {
-            self.transfer(&f, (i, x), (true, false), &send, &mut [], &|| {}).map_err(text)?;
+        if self.own || self.ctx.rank == 0 {
+            let block = self.block(x);
+            let total = reps * block.len();
+            let f = paw_core::scratch::creating(|| {
+                File::open(
+                    &SimpleCommunicator::self_comm(),
+                    &self.path,
+                    Amode::CREATE | Amode::RDWR,
+                )
+            })
+            .map_err(text)?;
+            let mut piece = Vec::with_capacity(total.min(PREPARE_PIECE));
+            for at in (0..total).step_by(PREPARE_PIECE) {
+                piece.clear();
+                piece.extend((at..total.min(at + PREPARE_PIECE)).map(|i| block[i % block.len()]));
+                let moved =
+                    f.write_at(at as u64, &piece).map_err(|e| self.failed_write(e, piece.len()))?;
+                if moved != piece.len() {
+                    return Err(self.short_write(moved, piece.len()));
+                }
+            }
+            f.close().map_err(text)?;
         }
-        f.sync().map_err(text)?;
-        f.close().map_err(text)
+        if !self.own {
+            self.ctx.comm.barrier();
+        }
+        Ok(())
+    }
+
+    /// One `x`-byte block of the file as the benchmark's writes leave it: on a file of its
+    /// own, the process's portion (a private file's is contiguous, one portion after the
+    /// other); on a shared file, every process's portion in rank order, which is where its
+    /// view or explicit offset places it, and the order of an ordered (collective)
+    /// shared-pointer access.
+    fn block(&self, x: usize) -> Vec<u8> {
+        if self.own {
+            values(self.ctx.rank, self.part(x).1)
+        } else {
+            (0..self.ctx.q).flat_map(|r| values(r, portion(r, self.ctx.q, x).1)).collect()
+        }
     }
 }
+
+/// The largest write of a file's preparation for reading (IMB_init_file's `el_size`).
+const PREPARE_PIECE: usize = 1 << 20;
 
 impl Run for Transfer<'_> {
     fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
