@@ -241,7 +241,17 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
                 paw_core::scratch::register([shared.clone()]);
             }
             let path = if private { file_name(o, ctx.group, Some(ctx.rank)) } else { shared };
-            Box::new(transfer::Transfer::new(ctx, path, own, scope, access, write, nonblocking))
+            let lengths =
+                o.lengths_for(b.unit).into_iter().map(|x| (x, o.most_repetitions(x))).collect();
+            Box::new(transfer::Transfer::new(
+                ctx,
+                path,
+                own,
+                (scope, access),
+                write,
+                nonblocking,
+                lengths,
+            ))
         }
     })
 }

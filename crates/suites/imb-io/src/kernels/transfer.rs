@@ -7,7 +7,8 @@
 //! portion, into their own files; S_ moves all X. Per length, outside the timing: the file
 //! is opened (MPI_MODE_CREATE | MPI_MODE_RDWR; on MPI_COMM_SELF for S_ and priv, else on the
 //! group) with its view (indv with several processes: the portion's place in every X-byte
-//! block); a read finds the file prepared as IMB prepares it ([`Transfer::fill`]). Untimed, min(M, MSGSPERSAMPLE) transfers as
+//! block); a read benchmark finds its file prepared once per process count as IMB prepares
+//! it ([`Transfer::prepare`]). Untimed, min(M, MSGSPERSAMPLE) transfers as
 //! the timed ones go (today's IMB runs the kernel to estimate its repetitions first). Timed:
 //! N_BARR barriers, then M transfers of the portion (explicit offsets: block i's portion)
 //! and, for writes, sync-barrier-sync after all of them (aggregate) or after each
@@ -35,6 +36,11 @@ pub struct Transfer<'a> {
     access: Access,
     write: bool,
     nonblocking: bool,
+    /// Every length this benchmark runs, with its most repetitions: what a read's file
+    /// must hold ([`Transfer::prepare`]).
+    lengths: Vec<(usize, usize)>,
+    /// Whether a read's file has been prepared.
+    prepared: bool,
 }
 
 /// IMB-IO's BUF_VALUE(rank, i) = 10000000 (1 + rank) + i mod 10000000, as ints (§5.2.5):
@@ -75,17 +81,18 @@ fn no_room(e: &IoError) -> bool {
 }
 
 impl<'a> Transfer<'a> {
-    /// The benchmark on `ctx` with file `path` (registered for removal by the caller).
+    /// The benchmark on `ctx` with file `path` (registered for removal by the caller),
+    /// run at `lengths`, each with its most repetitions.
     pub fn new(
         ctx: Ctx<'a>,
         path: PathBuf,
         own: bool,
-        scope: Scope,
-        access: Access,
+        (scope, access): (Scope, Access),
         write: bool,
         nonblocking: bool,
+        lengths: Vec<(usize, usize)>,
     ) -> Transfer<'a> {
-        Transfer { ctx, path, own, scope, access, write, nonblocking }
+        Transfer { ctx, path, own, scope, access, write, nonblocking, lengths, prepared: false }
     }
 
     /// This process's part of an `x`-byte transfer: (start in the block, bytes).
@@ -272,15 +279,28 @@ impl<'a> Transfer<'a> {
         )
     }
 
-    /// Writes the `reps` blocks a read of `x` bytes will find (not timed) as IMB prepares
-    /// a file for reading (IMB_init_file): one process, the file's first, writes it from
-    /// the start in pieces of at most [`PREPARE_PIECE`] bytes, with no view and no sync;
-    /// the file's other processes wait at a barrier for it to be closed. A block holds
-    /// each of the file's processes' portion in file order (see [`Transfer::block`]).
-    fn fill(&self, x: usize, reps: usize) -> Result<(), String> {
+    /// Prepares a read benchmark's file once per process count, as IMB does
+    /// (IMB_init_file), so that every length reads what was written before the first:
+    /// the largest length's blocks, as many bytes as the most any length reads.
+    fn prepare(&mut self) -> Result<(), String> {
+        if self.prepared {
+            return Ok(());
+        }
+        let largest = self.lengths.iter().map(|&(x, _)| x).max().unwrap_or(0);
+        let bytes = self.lengths.iter().map(|&(x, reps)| reps * self.block_len(x)).max();
+        self.fill(largest, bytes.unwrap_or(0))?;
+        self.prepared = true;
+        Ok(())
+    }
+
+    /// Writes `bytes` bytes of the blocks of length `x` as IMB writes a file for reading:
+    /// one process, the file's first, writes it from the start in pieces of at most
+    /// [`PREPARE_PIECE`] bytes, with no view and no sync; the file's other processes wait at
+    /// a barrier for it to be closed.
+    fn fill(&self, x: usize, bytes: usize) -> Result<(), String> {
         if self.own || self.ctx.rank == 0 {
             let block = self.block(x);
-            let total = reps * block.len();
+            let total = if block.is_empty() { 0 } else { bytes };
             let f = paw_core::scratch::creating(|| {
                 File::open(
                     &SimpleCommunicator::self_comm(),
@@ -307,6 +327,15 @@ impl<'a> Transfer<'a> {
         Ok(())
     }
 
+    /// The bytes one transfer of length `x` steps through its file.
+    fn block_len(&self, x: usize) -> usize {
+        if self.own {
+            self.part(x).1
+        } else {
+            x
+        }
+    }
+
     /// One `x`-byte block of the file as the benchmark's writes leave it: on a file of its
     /// own, the process's portion (a private file's is contiguous, one portion after the
     /// other); on a shared file, every process's portion in rank order, which is where its
@@ -327,7 +356,7 @@ const PREPARE_PIECE: usize = 1 << 20;
 impl Run for Transfer<'_> {
     fn measure(&mut self, mode: Mode, x: usize, reps: usize) -> Result<ProcessTimes, String> {
         if !self.write {
-            self.fill(x, reps)?;
+            self.prepare()?;
         }
         let t = self.timed(mode, x, reps, false)? * 1e6;
         if !self.nonblocking {
@@ -366,7 +395,9 @@ impl Run for Transfer<'_> {
             f.sync().map_err(text)?;
             f.close().map_err(text)?;
         } else {
-            self.fill(x, reps)?;
+            // The check's blocks are this length's; the file stays long enough for the
+            // timed reads of every length.
+            self.fill(x, reps * self.block_len(x))?;
         }
         self.ctx.comm.barrier();
         let reading_calls = !self.write && self.nonblocking;
