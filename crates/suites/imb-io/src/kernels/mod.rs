@@ -268,7 +268,9 @@ pub static SUITE: Suite<Kernel> = Suite {
             the processes in 4-byte units, as IMB splits it; S_: all of X): \
             blocking writes aggregate (n_sample transfers, then one completion: \
             MPI_File_sync, MPI_Barrier, MPI_File_sync) and non-aggregate (each transfer \
-            followed by a completion), reads aggregate only; \
+            followed by a completion), reads aggregate only, from a file written once per \
+            benchmark and process count beforehand, as IMB writes it (one process, pieces of \
+            at most 1 MiB, no sync); \
             non-blocking I/O timed alone (t_pure) and as M rounds of initiate / CPU_Exploit / \
             wait (t_ovrl); Open_Close: MPI_File_open and MPI_File_close.",
     reported: "per length the repetitions M and each process's time t = Δt / M: t_min, t_max \
