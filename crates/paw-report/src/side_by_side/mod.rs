@@ -12,6 +12,7 @@ pub use stats::{median, ratios, same_level, Ratio};
 pub use suites::{named, Side, Suite, SUITES};
 
 use crate::Dat;
+use paw_base::dat::format_value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -247,8 +248,12 @@ pub fn render(o: &Outcome) -> String {
         let flag = if r.inside(0.95, 1.05) { "" } else { "  outside 0.95-1.05" };
         let _ = writeln!(
             s,
-            "  {name:width$}  {:>12.4}  {:>12.4}  {:>6.3}  {:.3}-{:.3}{flag}",
-            r.paw, r.original, r.ratio, r.lo, r.hi
+            "  {name:width$}  {:>12}  {:>12}  {:>6.3}  {:.3}-{:.3}{flag}",
+            format_value(r.paw),
+            format_value(r.original),
+            r.ratio,
+            r.lo,
+            r.hi
         );
     }
     match &o.headline {
