@@ -223,7 +223,7 @@ fn every_suite(top: &Path) -> Vec<(&'static str, &'static [&'static str])> {
             vec!["-o", "4", "-c", "2", "-e", "4096"],
             &["rma: peak unidir put bandwidth, 2 processes"],
         ),
-        ("presta", "allred", vec!["100", "10", "5"], &["allred: Op mean (one Allreduce)"]),
+        ("presta", "allred", vec!["100", "1000", "5"], &["allred: Op mean (one Allreduce)"]),
         ("presta", "globalop", vec![], &["globalop: Allreduce time"]),
     ];
     let mut expected = Vec::new();

@@ -28,8 +28,8 @@ pub fn about() -> About {
         reported: "every sample of both series, their mean, standard deviation and \
                    stddev/mean; Op mean = (sum Op - sum Base) / (samples x iterations), the \
                    time of one Allreduce; Time between Allreduce = mean Base / iterations, one \
-                   compute phase; warnings when that is below the Op mean or stddev/mean \
-                   exceeds 0.05; usec."
+                   compute phase; warnings when the Op mean is not above zero, when it \
+                   exceeds the time between Allreduce, or when stddev/mean exceeds 0.05; usec."
             .into(),
         tasks: "any number >= 1.".into(),
         check: "none (as PRESTA 1.2)".into(),
@@ -101,11 +101,9 @@ pub fn parse(line: &Line) -> Result<Option<Args>, String> {
 /// warns when the calls would overlap or the samples disagree (every rank).
 pub fn report(root: bool, base: &[f64], op: &[f64], iters: u64) {
     let us = |v: f64| v * 1e6;
-    let (b, o) = (Stats::of(base), Stats::of(op));
-    let (bm, bs, om, os) = (b.mean, b.stddev, o.mean, o.stddev);
-    let n = (base.len() as u64 * iters) as f64;
-    let op_mean = (op.iter().sum::<f64>() - base.iter().sum::<f64>()) / n;
-    let between = bm / iters as f64;
+    let f = Figures::of(base, op, iters);
+    let (bm, bs, om, os) = (f.base.mean, f.base.stddev, f.op.mean, f.op.stddev);
+    let (op_mean, between) = (f.op_mean, f.between);
     if root {
         println!("\n{:>8}{:>18}{:>18}", "Sample", "Base (us)", "Op (us)");
         for (i, (b, o)) in base.iter().zip(op).enumerate() {
@@ -118,27 +116,85 @@ pub fn report(root: bool, base: &[f64], op: &[f64], iters: u64) {
         println!("\nOp mean (us)                : {:.4}", us(op_mean));
         println!("Time between Allreduce (us) : {:.4}", us(between));
     }
-    if between < op_mean {
-        paw_core::warn(&format!(
-            "the time between Allreduce ({:.3} us) is below the Op mean ({:.3} us): raise \
-             the compute iterations",
-            us(between),
-            us(op_mean)
-        ));
+    for w in f.warnings() {
+        paw_core::warn(&w);
     }
-    if bs / bm > 0.05 || os / om > 0.05 {
-        paw_core::warn(&format!(
-            "stddev/mean is {:.3} (Base) and {:.3} (Op), above 0.05: the samples are \
-             inconsistent; more iterations per sample or samples may help",
-            bs / bm,
-            os / om
-        ));
+}
+
+/// What allred reports of its two series, in seconds.
+struct Figures {
+    base: Stats,
+    op: Stats,
+    /// (sum Op - sum Base) / (samples x iterations): one Allreduce.
+    op_mean: f64,
+    /// mean Base / iterations: one compute phase.
+    between: f64,
+}
+
+impl Figures {
+    /// The figures of samples `base` and `op` of `iters` iterations each.
+    fn of(base: &[f64], op: &[f64], iters: u64) -> Figures {
+        let n = (base.len() as u64 * iters) as f64;
+        let op_mean = (op.iter().sum::<f64>() - base.iter().sum::<f64>()) / n;
+        let base = Stats::of(base);
+        let between = base.mean / iters as f64;
+        Figures { base, op: Stats::of(op), op_mean, between }
+    }
+
+    /// The tuning warnings: PRESTA 1.2's two, and a non-positive Op mean.
+    fn warnings(&self) -> Vec<String> {
+        let us = |v: f64| v * 1e6;
+        let (op_mean, between) = (self.op_mean, self.between);
+        let mut w = Vec::new();
+        if op_mean <= 0.0 {
+            // A difference of two sums: one Base sample slowed by the system outweighs the
+            // Allreduce calls when they are few or short.
+            w.push(format!(
+                "the Op mean ({:.3} us) is not above zero: the Allreduce is lost in the samples' \
+                 noise; raise the iterations per sample",
+                us(op_mean)
+            ));
+        } else if between < op_mean {
+            w.push(format!(
+                "the time between Allreduce ({:.3} us) is below the Op mean ({:.3} us): raise \
+                 the compute iterations",
+                us(between),
+                us(op_mean)
+            ));
+        }
+        let (bv, ov) = (self.base.stddev / self.base.mean, self.op.stddev / self.op.mean);
+        if bv > 0.05 || ov > 0.05 {
+            w.push(format!(
+                "stddev/mean is {bv:.3} (Base) and {ov:.3} (Op), above 0.05: the samples are \
+                 inconsistent; more iterations per sample or samples may help"
+            ));
+        }
+        w
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warnings_name_what_the_samples_show() {
+        // 10 iterations per sample; seconds.
+        let calm = [10e-6, 10e-6, 10e-6];
+        let with_calls = [20e-6, 20e-6, 20e-6];
+        assert!(
+            Figures::of(&calm, &with_calls, 10).warnings().is_empty(),
+            "1 us calls, 1 us apart"
+        );
+        let preempted = [10e-6, 10e-6, 1e-3];
+        let w = Figures::of(&preempted, &with_calls, 10).warnings();
+        assert!(w[0].contains("Op mean (-32.000 us) is not above zero"), "{w:?}");
+        assert!(w[1].contains("above 0.05"), "{w:?}");
+        let long_calls = [50e-6, 50e-6, 50e-6];
+        let w = Figures::of(&calm, &long_calls, 10).warnings();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("below the Op mean (4.000 us)"), "{w:?}");
+    }
 
     #[test]
     fn help_gives_back_every_option_as_written() {
