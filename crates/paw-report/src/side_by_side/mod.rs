@@ -11,8 +11,8 @@ pub use read::{Read, Rows, IMB_RESOLVED};
 pub use stats::{median, ratios, same_level, Ratio};
 pub use suites::{named, Side, Suite, SUITES};
 
+use crate::summary::short;
 use crate::Dat;
-use paw_base::dat::format_value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -249,8 +249,8 @@ pub fn render(o: &Outcome) -> String {
         let _ = writeln!(
             s,
             "  {name:width$}  {:>12}  {:>12}  {:>6.3}  {:.3}-{:.3}{flag}",
-            format_value(r.paw),
-            format_value(r.original),
+            short(r.paw),
+            short(r.original),
             r.ratio,
             r.lo,
             r.hi
