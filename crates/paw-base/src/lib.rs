@@ -92,7 +92,7 @@ pub use node::{cores, last_level_cache_bytes, online_cores, Node};
 pub use process::{fatal, main, warn};
 pub use session::Session;
 pub use spec::{Check, Extra, Files, Ranks, Second, Spec, SweepFiles};
-pub use stats::{median, Stats};
+pub use stats::{median, median_interval, Stats};
 pub use team::{Combine, Solo, Team};
 pub use vars::Var;
 

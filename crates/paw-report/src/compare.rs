@@ -351,15 +351,15 @@ mod tests {
         write_with(dir, name, "", unit, rows)
     }
 
-    /// A sweep file whose rows are (size, CI_LO, MEDIAN, CI_HI); MIN and MAX 100 times
-    /// beyond the interval (one stray sample each way).
+    /// A sweep file of 10 samples per row, whose rows are (size, CI_LO, MEDIAN, CI_HI); MIN
+    /// and MAX 100 times beyond the interval (one stray sample each way).
     fn write_with(dir: &Path, name: &str, head: &str, unit: &str, rows: &[(u32, f64, f64, f64)]) {
         let mut text = format!(
             "# paw x -- t\n{head}# y: q [{unit}]; AVG ...\n# columns: SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS CI_LO CI_HI NOISY\n"
         );
         for (s, lo, med, hi) in rows {
             let (min, max) = (lo / 100.0, hi * 100.0);
-            text += &format!("{s} {med} {min} {max} 0 {med} 1 3 {lo} {hi} 0\n");
+            text += &format!("{s} {med} {min} {max} 0 {med} 1 10 {lo} {hi} 0\n");
         }
         std::fs::write(dir.join(name), text).unwrap();
     }
@@ -398,6 +398,22 @@ mod tests {
         assert_eq!(r.slower(), 1);
         assert_eq!(r.only_base, ["only.dat"]);
         assert!(r.only_new.is_empty());
+    }
+
+    #[test]
+    fn one_stray_sample_of_five_hides_no_change() {
+        // Five samples: the median's interval is MIN..MAX. The new run is 13 times slower,
+        // but one of its samples is as fast as the base's fastest.
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let head = "# paw x -- t\n# y: q [usec]; AVG ...\n# columns: SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS CI_LO CI_HI NOISY\n";
+        let base = format!("{head}1 0.48 0.47 0.50 0.01 0.48 1000 5 0.47 0.50 0\n");
+        let new = format!("{head}1 5.2 0.47 6.8 2.5 6.4 1000 5 0.47 6.8 1\n");
+        std::fs::write(a.path().join("t.dat"), base).unwrap();
+        std::fs::write(b.path().join("t.dat"), new).unwrap();
+        let r = compare(a.path(), b.path(), 0.1).unwrap();
+        assert_eq!(r.rows[0].flag, Flag::Slower, "{:?}", r.rows[0]);
+        assert_eq!(r.rows[0].intervals, Intervals::None, "MIN..MAX is no interval to judge by");
+        assert_eq!(r.slower(), 1);
     }
 
     #[test]

@@ -215,16 +215,18 @@ fn records(paths: &[PathBuf]) -> BTreeMap<String, Record> {
     map
 }
 
-/// A sweep's rows: per SIZE the MEDIAN and its interval (CI_LO..CI_HI).
+/// A sweep's rows: per SIZE the MEDIAN and its interval (CI_LO..CI_HI), where one stray
+/// sample cannot set it ([`robust`]).
 fn sweep_rows(dat: &Dat) -> Vec<Measured> {
     let quantity = Quantity::of_label(dat.y_unit().unwrap_or(""));
     let num = |r: &[String], c: Option<usize>| c.and_then(|c| r[c].parse::<f64>().ok());
-    let [size, median, lo, hi] =
-        [sweep::SIZE, sweep::MEDIAN, sweep::CI_LO, sweep::CI_HI].map(|c| dat.find(c));
+    let [size, median, lo, hi, reps] =
+        [sweep::SIZE, sweep::MEDIAN, sweep::CI_LO, sweep::CI_HI, sweep::NREPS].map(|c| dat.find(c));
     dat.rows
         .iter()
         .filter_map(|r| {
-            let interval = num(r, lo).zip(num(r, hi));
+            let samples = num(r, reps).map(|n| n as usize);
+            let interval = num(r, lo).zip(num(r, hi)).filter(|_| robust(samples));
             Some(Measured {
                 key: r[size?].clone(),
                 value: num(r, median)?,
@@ -233,6 +235,13 @@ fn sweep_rows(dat: &Dat) -> Vec<Measured> {
             })
         })
         .collect()
+}
+
+/// Whether the median's interval of `samples` samples rests on inner samples: below 9 it
+/// is their whole range ([`paw_base::median_interval`]), which one stray sample
+/// stretches over any change (NREPS=5 with one fast sample hid a run 13 times slower).
+fn robust(samples: Option<usize>) -> bool {
+    samples.is_some_and(|n| n >= 1 && paw_base::median_interval(n).0 >= 2)
 }
 
 /// A plain table's rows, from its CSV twin (whose column names carry their units): per row
