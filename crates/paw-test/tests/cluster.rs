@@ -16,13 +16,40 @@ const RATE_BITS: f64 = 400e6;
 /// the protocol's start-up, sets the time (87 ms per message at the goodput below).
 const LEN: usize = 4 << 20;
 
-fn cluster(hosts: usize, rate: Option<&str>) -> Option<Cluster> {
+fn cluster(hosts: usize, rate: Option<&str>) -> Option<Held> {
     skipped(Cluster::up(hosts, rate))
 }
 
-/// The cluster, or `None` and the line saying why the test is skipped.
-fn skipped(up: Result<Cluster, String>) -> Option<Cluster> {
-    up.map_err(|why| eprintln!("cluster test skipped: {why}")).ok()
+/// Taken shared by every test's cluster, and alone by a test whose figures compare hosts
+/// measured one after the other (another test's traffic beside one host's run made it look
+/// slow: STREAM at 13 930 against 22 940-24 900 MB/s).
+static TURN: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// A cluster, and this test's turn beside the others.
+struct Held {
+    cluster: Cluster,
+    _turn: Box<dyn std::any::Any>,
+}
+
+impl std::ops::Deref for Held {
+    type Target = Cluster;
+    fn deref(&self) -> &Cluster {
+        &self.cluster
+    }
+}
+
+/// The cluster (beside other tests), or `None` and the line saying why the test is skipped.
+fn skipped(up: Result<Cluster, String>) -> Option<Held> {
+    let turn = TURN.read().unwrap_or_else(|p| p.into_inner());
+    let cluster = up.map_err(|why| eprintln!("cluster test skipped: {why}")).ok()?;
+    Some(Held { cluster, _turn: Box::new(turn) })
+}
+
+/// The cluster, with no other test running beside it.
+fn alone(hosts: usize) -> Option<Held> {
+    let turn = TURN.write().unwrap_or_else(|p| p.into_inner());
+    let cluster = Cluster::up(hosts, None).map_err(|why| eprintln!("cluster test skipped: {why}"));
+    Some(Held { cluster: cluster.ok()?, _turn: Box::new(turn) })
 }
 
 /// Asserts `got` within `tolerance` (a fraction) of `expect`.
@@ -534,7 +561,7 @@ fn fan_in_across_eight_hosts_is_the_receivers_link() {
 /// measures this machine alone, as each node of a real cluster measures its own.
 #[test]
 fn node_outliers_name_the_slow_host_and_only_it() {
-    let Some(c) = cluster(4, None) else { return };
+    let Some(c) = alone(4) else { return };
     let throttle = match paw_test::cgroup::Throttle::new(0.5) {
         Ok(t) => t,
         Err(why) => {
