@@ -5,7 +5,8 @@
 #   make blas       build, then run the BLAS sweeps (small orders) into results/blas/
 #   make extras     build, then run stream, rayon_overhead, posix_io into results/extras/
 #   make gpu        build, then run the GPU tests (cuBLAS GEMM, transfers) into results/gpu/
-#   make test       build and run every test (unit tests and mpirun launches)
+#   make test       build and run every test (unit tests and mpirun launches) but the long ones
+#   make test-long  build and run the long tests: multi-host scenarios, sweeps, repeats
 #   make smoke      build, then launch every binary once (np 2, small settings) and check its files
 #   make install    copy the benchmarks to $(PREFIX) (default ./bin)
 #   make plots      render every .dat under results/ to PNG
@@ -86,7 +87,7 @@ IO_FILE_SIZE ?= 268435456
 GPU_MAX ?= 67108864
 GPU_BLAS_MAX ?= 4096
 
-.PHONY: all build deps core blas extras gpu install smoke test plots clean
+.PHONY: all build deps core blas extras gpu install smoke test test-long plots clean
 
 all: build
 
@@ -139,6 +140,11 @@ smoke: build
 test: build
 	scripts/reframe-venv >/dev/null
 	$(CARGO) test $(CARGOFLAGS) --workspace -- $(TESTFLAGS)
+
+# The tests marked #[ignore = "long: make test-long"], a minute or more each: what they check
+# make test checks more quickly in one case; these take every case, host count or repeat.
+test-long: build
+	$(CARGO) test $(CARGOFLAGS) --workspace -- --ignored $(TESTFLAGS)
 
 plots:
 	@files=$$(find "$(RESULTS)" -name '*.dat' 2>/dev/null | sort); \

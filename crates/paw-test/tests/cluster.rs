@@ -71,6 +71,7 @@ fn assert_near(what: &str, got: f64, expect: f64, tolerance: f64, out: &Outcome)
 /// change of direction). A formula off by any factor (2, 2^20/10^6, a round trip counted as
 /// one message) fails here.
 #[test]
+#[ignore = "long: make test-long"]
 fn bandwidth_on_a_rate_limited_link_is_the_link_goodput() {
     let Some(c) = cluster(2, Some("400mbit")) else { return };
     let goodput = tcp_goodput(RATE_BITS); // bytes/s
@@ -329,6 +330,7 @@ fn a_node_test_over_two_hosts_writes_a_result_set_per_host() {
 /// names host 3 as a slow node and nothing else, and every link's bandwidth is the TCP
 /// goodput of its slower end's rate within 10 %; with every link alike, nothing is named.
 #[test]
+#[ignore = "long: make test-long"]
 fn the_fabric_map_names_the_slow_host_and_only_it() {
     const SLOW_BITS: f64 = 100e6;
     let Some(tuning) = map_tuning() else { return };
@@ -414,6 +416,7 @@ fn map_tuning() -> Option<[&'static str; 6]> {
 /// map names that healthy link beside host 3; with the retest, the link is measured again
 /// after the burst, cleared, and only host 3 is named.
 #[test]
+#[ignore = "long: make test-long"]
 fn a_burst_during_the_first_pass_is_cleared_by_the_retest() {
     let Some(tuning) = map_tuning() else { return };
     let Some(c) =
@@ -475,6 +478,7 @@ fn a_burst_during_the_first_pass_is_cleared_by_the_retest() {
 /// burst is 16 KiB (with 64 KiB, a sample that starts with a full bucket reads up to twice
 /// the rate, and an 8-host map once named a healthy host against that inflated median).
 #[test]
+#[ignore = "long: make test-long"]
 fn sixteen_hosts_name_the_slow_host_and_link_and_nothing_else() {
     const BURST: [&str; 2] = ["--burst", "16kb"];
     let Some(tuning) = map_tuning() else { return };
@@ -522,6 +526,7 @@ fn sixteen_hosts_name_the_slow_host_and_link_and_nothing_else() {
 /// 4-14 % in a third of the runs): what task 0 receives from the 7 others, and what it
 /// sends them, is its link's TCP goodput within 5 %; every task's share is printed.
 #[test]
+#[ignore = "long: make test-long"]
 fn fan_in_across_eight_hosts_is_the_receivers_link() {
     let Some(tuning) = map_tuning() else { return };
     let Some(c) = skipped(Cluster::up_with(
@@ -560,6 +565,7 @@ fn fan_in_across_eight_hosts_is_the_receivers_link() {
 /// names host 3 as a slow node and no other. The copies take turns (a lock), so that each
 /// measures this machine alone, as each node of a real cluster measures its own.
 #[test]
+#[ignore = "long: make test-long"]
 fn node_outliers_name_the_slow_host_and_only_it() {
     let Some(c) = alone(4) else { return };
     let throttle = match paw_test::cgroup::Throttle::new(0.5) {

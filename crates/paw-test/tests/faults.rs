@@ -51,6 +51,7 @@ fn files_whole(out: &Outcome) -> usize {
 }
 
 #[test]
+#[ignore = "long: make test-long"]
 fn a_rank_killed_mid_sweep_ends_the_job_and_every_finished_row_is_whole() {
     const KILL: i32 = libc::SIGKILL;
     /// Binary, task counts, settings that make the sweep last, the file to watch, and the

@@ -31,12 +31,19 @@ fn reframe(
         .args(["--report-file", &report.display().to_string(), "--keep-stage-files", "--nocolor"])
         .args(["-S", &format!("paw_bin={}", bin_dir().display()), "-S", "quick=1"])
         .env("PATH", path)
+        // ReFrame's debug log goes to a new file in the temporary directory: the prefix
+        // (made below: Python passes over a TMPDIR that does not exist).
+        .env("TMPDIR", prefix.display())
         .timeout(Duration::from_secs(600));
+    std::fs::create_dir_all(prefix).expect("ReFrame's prefix");
     if let Some(r) = reference {
         l = l.args(["-S", &format!("paw_reference={}", r.display())]);
     }
     let out = l.arg("-r").run();
     assert_eq!(out.code, Some(fails as i32), "{}", out.report());
+    let logs = std::fs::read_dir(prefix).unwrap().flatten();
+    let logged = logs.filter(|e| e.file_name().to_string_lossy().starts_with("rfm-")).count();
+    assert!(logged > 0, "ReFrame's debug log is not under {}", prefix.display());
     let text = std::fs::read_to_string(&report)
         .unwrap_or_else(|e| panic!("no report {}: {e}\n{}", report.display(), out.report()));
     (serde_json::from_str(&text).expect("a JSON report"), out.report())

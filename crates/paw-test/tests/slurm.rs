@@ -332,6 +332,7 @@ fn demanding(reference: &str, factor: f64) -> String {
 /// fails, naming each figure, against one demanding ten times every bandwidth; with
 /// REFERENCE the job itself ends COMPLETED or FAILED by the check.
 #[test]
+#[ignore = "long: make test-long"]
 fn a_qualification_run_reports_every_step_and_holds_to_its_reference() {
     let _serial = serial();
     let Some(_cluster) = up() else { return };

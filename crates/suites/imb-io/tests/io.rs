@@ -84,6 +84,7 @@ fn expected(np: usize) -> Vec<(String, usize, String)> {
 }
 
 #[test]
+#[ignore = "long: make test-long"]
 fn every_benchmark_and_mode_at_1_2_3_4_processes() {
     let lengths = tempfile::tempdir().unwrap();
     let file = lengths.path().join("len");
@@ -157,6 +158,7 @@ fn shared_options_work_for_the_io_suite() {
 }
 
 #[test]
+#[ignore = "long: make test-long"]
 fn check_finds_no_defects_in_a_clean_run() {
     let lengths = tempfile::tempdir().unwrap();
     let file = lengths.path().join("len");
