@@ -1,7 +1,7 @@
 //! Launching a benchmark (under mpirun or directly) with a hard timeout.
 
 use paw_report::Dat;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -105,6 +105,9 @@ pub struct Outcome {
     pub survivors: Vec<i32>,
     /// With [`Launch::run_interrupting`]: how long the job took to end after the signal.
     pub after_interrupt: Option<Duration>,
+    /// Files the job left in /dev/shm (a killed job's shared-memory segments), removed
+    /// after it by the harness unless a process still holds them; none for a shared launch.
+    pub shm_left: Vec<PathBuf>,
 }
 
 impl Launch {
@@ -277,6 +280,7 @@ impl Launch {
     fn run_with(self, mut act: impl FnMut(&mut Job, &Path, &str) -> bool) -> Outcome {
         let _lock = launch_lock(self.shared);
         become_subreaper();
+        let shm_before = shm_files();
         let dir = tempfile::tempdir().expect("temporary output directory");
         let mut cmd = self.command(dir.path());
         let command = describe(&cmd);
@@ -325,6 +329,8 @@ impl Launch {
         job.kill_all();
         let deadline = Instant::now() + Duration::from_secs(10);
         let survivors = job.survivors();
+        // Alone, every new file there is this job's.
+        let shm_left = if self.shared { Vec::new() } else { remove_orphaned_shm(&shm_before) };
         Outcome {
             command,
             code: status.code(),
@@ -336,6 +342,7 @@ impl Launch {
             dir,
             survivors,
             after_interrupt,
+            shm_left,
         }
     }
 
@@ -698,6 +705,38 @@ impl Drop for Job {
         self.kill_all();
         let _ = self.child.wait();
     }
+}
+
+/// Where MPI libraries keep their shared-memory segments.
+const SHM: &str = "/dev/shm";
+
+/// The names in [`SHM`].
+fn shm_files() -> BTreeSet<std::ffi::OsString> {
+    std::fs::read_dir(SHM).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default()
+}
+
+/// Removes the files of [`SHM`] not in `before` that no process maps or holds open: the
+/// segments of a job whose tasks were killed (Open MPI's `vader_segment.*`), which the
+/// library removes only when the job ends by itself. Returns every file not in `before`.
+fn remove_orphaned_shm(before: &BTreeSet<std::ffi::OsString>) -> Vec<PathBuf> {
+    let new: Vec<PathBuf> =
+        shm_files().difference(before).map(|n| Path::new(SHM).join(n)).collect();
+    if new.is_empty() {
+        return new;
+    }
+    let mut held = BTreeSet::new();
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if let Ok(maps) = std::fs::read_to_string(e.path().join("maps")) {
+            held.extend(maps.lines().filter_map(|l| l.find(SHM).map(|i| PathBuf::from(&l[i..]))));
+        }
+        for fd in std::fs::read_dir(e.path().join("fd")).into_iter().flatten().flatten() {
+            held.extend(std::fs::read_link(fd.path()));
+        }
+    }
+    for path in new.iter().filter(|p| !held.contains(*p)) {
+        let _ = std::fs::remove_file(path);
+    }
+    new
 }
 
 /// Makes this process adopt orphaned descendants (Linux PR_SET_CHILD_SUBREAPER).

@@ -35,6 +35,10 @@ fn killed_sweep_keeps_every_finished_row() {
         .env("MAX_P2P_SIZE", 1 << 20)
         .run_until(|dir| rows_in(dir) >= 3);
     assert!(out.killed && !out.timed_out, "{}", out.report());
+    // The killed tasks' shared-memory segments (Open MPI's) do not outlive the job.
+    let left: Vec<_> = out.shm_left.iter().filter(|p| p.exists()).collect();
+    assert!(left.is_empty(), "{left:?} left in /dev/shm\n{}", out.report());
+    eprintln!("measured: the killed job left {:?} in /dev/shm, removed", out.shm_left);
     let dat = out.dat(name);
     assert!(
         dat.rows.len() >= 3 && dat.rows.len() < 21,
