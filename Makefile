@@ -141,8 +141,8 @@ test: build
 	scripts/reframe-venv >/dev/null
 	$(CARGO) test $(CARGOFLAGS) --workspace -- $(TESTFLAGS)
 
-# The tests marked #[ignore = "long: make test-long"], a minute or more each: what they check
-# make test checks more quickly in one case; these take every case, host count or repeat.
+# The tests marked #[ignore = "long: make test-long"] (7 s to 2 min each here): make test checks
+# what each checks in one quick case; these take every case, host count or repeat.
 test-long: build
 	$(CARGO) test $(CARGOFLAGS) --workspace -- --ignored $(TESTFLAGS)
 
