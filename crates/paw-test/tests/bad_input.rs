@@ -370,9 +370,11 @@ fn sweep(chosen: impl Fn(&str, bool) -> bool) {
     let mut missing = Vec::new();
     let mut jobs = Vec::new();
     let listed = binaries::makefile_lists();
-    let every = listed.iter().flat_map(|(list, names)| names.iter().map(move |n| (list, n)));
-    for (index, (list, name)) in every.enumerate() {
-        if !chosen(list, listed.iter().any(|(_, names)| names.first() == Some(name))) {
+    let every = listed
+        .iter()
+        .flat_map(|(list, names)| names.iter().enumerate().map(move |(i, n)| (list, i == 0, n)));
+    for (index, (list, first, name)) in every.enumerate() {
+        if !chosen(list, first) {
             continue;
         }
         let name = name.clone();
