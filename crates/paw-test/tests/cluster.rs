@@ -102,23 +102,25 @@ fn bandwidth_on_a_rate_limited_link_is_the_link_goodput() {
         ("p2p_isend_bidir", "isend_bidir_bw", 2.0),
         ("p2p_put", "put_bw", 1.0),
     ] {
+        // Intel MPI's exchange both ways over libfabric's TCP (Debian's 1.17) stalls 84 ms
+        // now and then when exchanges follow one another: in 1-3 of 8 samples of 4 exchanges, and in all 3 of a run's samples once.
+        // Exchanges that each start after the sample's barrier stall far less (2 in 160), so
+        // there each sample is one exchange, and 8 samples.
+        let stalls = paw_test::is_intel_mpi() && directions == 2.0;
+        let (nloop, nreps) = if stalls { (1, 8) } else { (4, 3) };
         let out = launch(name)
             .env("MIN_P2P_SIZE", LEN)
             .env("MAX_P2P_SIZE", LEN)
-            .env("NLOOP_MAX", 4)
+            .env("NLOOP_MAX", nloop)
             .env("MED_P2P_SIZE", LEN)
-            .env("NREPS", 3)
+            .env("NREPS", nreps)
             .env("PAW_COMBINE", "max")
             .timeout(Duration::from_secs(60))
             .run();
         out.success();
         let dat = out.dat(&format!("{file}-np_0002.dat"));
         assert!(dat.y_unit().unwrap_or("").contains("MB = 2^20 B"), "{}", out.report());
-        // Intel MPI's exchange both ways over libfabric's TCP (Debian's 1.17) stalls 21 or
-        // 42 ms in some samples of 89 ms (110, 131 ms; in about a third of the runs the
-        // median): its fastest sample (the bandwidth file's MAX) is the link's.
-        let stalls = paw_test::is_intel_mpi() && directions == 2.0;
-        let got = dat.numbers(if stalls { "MAX" } else { "MEDIAN" })[0];
+        let got = dat.numbers("MEDIAN")[0];
         assert_near(name, got, directions * goodput / MIB, 0.05, &out);
     }
 
