@@ -103,7 +103,7 @@ fn bandwidth_on_a_rate_limited_link_is_the_link_goodput() {
         ("p2p_put", "put_bw", 1.0),
     ] {
         // Intel MPI's exchange both ways over libfabric's TCP (Debian's 1.17) stalls 84 ms
-        // now and then when exchanges follow one another: in 1-3 of 8 samples of 4
+        // now and then when exchanges follow one another: 1-5 times in 8 samples of 4
         // exchanges, and once in all 3 of a run's. Intel's own IMB-MPI1 Sendrecv stalls
         // alike (4 MiB: 100 ms per exchange over 8 in two of three runs; the link: 89).
         // Exchanges that each start after the sample's barrier stall far less (2 in 160):
