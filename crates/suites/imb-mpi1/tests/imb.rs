@@ -102,6 +102,25 @@ fn standard_settings_give_the_guides_lengths_and_repetitions() {
 }
 
 #[test]
+fn iteration_policies_count_as_todays_imb() {
+    // Intel's IMB-MPI1 2021.11 printed these counts on the same command lines.
+    let (out, blocks) = run(2, "-iter_policy auto -msglog 14:16 Bcast Allreduce");
+    assert!(out.stdout.contains("(-iter_policy auto)"), "the rule in the header");
+    assert_eq!(blocks[0].name, "Bcast");
+    assert_eq!(blocks[0].col("#repetitions"), [1000.0, 666.0, 500.0, 332.0], "rooted");
+    assert_eq!(blocks[1].col("#repetitions"), [1000.0, 1000.0, 1000.0, 640.0], "dynamic");
+    let (_, blocks) = run(3, "-iter_policy multiple_np -msglog 14:16 Allreduce");
+    let counts: Vec<_> = blocks.iter().map(|b| (b.processes, b.col("#repetitions"))).collect();
+    assert_eq!(
+        counts,
+        [(2, vec![1000.0, 666.0, 500.0, 332.0]), (3, vec![999.0, 570.0, 399.0, 249.0])]
+    );
+    // -time lowers only dynamic's counts.
+    let (_, blocks) = run(2, "-iter_policy off -time 0.000001 -msglog 18:19 PingPong");
+    assert_eq!(blocks[0].col("#repetitions"), [1000.0, 1000.0, 1000.0]);
+}
+
+#[test]
 fn multi_modes_run_disjoint_groups() {
     let (_, blocks) = run(4, "-multi 0 PingPong Sendrecv Allreduce -msglog 0:4");
     let got: Vec<(&str, usize, usize)> =

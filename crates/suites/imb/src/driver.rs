@@ -63,6 +63,7 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
             let n = suite.settings.single_q;
             println!("\n# {} skipped: it needs {n} processes, this run has {p}", b.name);
         }
+        let o = &opts.for_benchmark(suite.has_root(b.name));
         for q in counts {
             let Some(shape) = (suite.shape)(b, q) else {
                 if root {
@@ -70,8 +71,7 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
                 }
                 continue;
             };
-            let block =
-                Block { suite, b, q, shape: &shape, mapped: &mapped, order: &order, o: &opts };
+            let block = Block { suite, b, q, shape: &shape, mapped: &mapped, order: &order, o };
             total_defects += block.run(&run, &mut progress)?;
         }
     }
@@ -255,10 +255,15 @@ impl<K> Table<'_, K> {
             let label = format!("{} on {q} {processes}{heading}, {x} bytes", b.name);
             progress.step(&label, i == 0);
             paw_core::watchdog::step(label);
-            let mut reps = o.repetitions(mode, x);
-            let single = o.estimate.then(|| self.estimate(r, x, reps));
-            if let Some(limit) = o.time {
-                reps = self.time_limited(r, x, reps, limit, single);
+            let mut reps = o.repetitions(mode, x, q);
+            if o.adapts() {
+                let single = o.estimate.then(|| self.estimate(r, x, reps));
+                if let Some(limit) = o.time {
+                    reps = self.time_limited(r, x, reps, limit, single);
+                }
+            } else if o.estimate {
+                // Today's IMB runs a fixed count once untimed where it estimates none.
+                r.measure(mode, x, reps).unwrap_or_else(|e| fail(b.name, x, &e));
             }
             let began = Instant::now();
             let mut mine = r.measure(mode, x, reps).unwrap_or_else(|e| fail(b.name, x, &e));

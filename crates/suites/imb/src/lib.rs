@@ -254,6 +254,10 @@ pub struct Suite<K: 'static> {
     pub settings: Settings,
     /// Every benchmark, in output order.
     pub benchmarks: &'static [Benchmark<K>],
+    /// The benchmarks today's IMB marks as rooted (HAS_ROOT), which `-iter_policy auto`
+    /// runs under `multiple_np`: its own list, which leaves out some rooted ones
+    /// (Ireduce_pure, Reduce_persist_pure).
+    pub rooted: &'static [&'static str],
     /// IMB-IO: the `-dir` and `-prefix` options, "io portion" in the header.
     pub io: bool,
     /// Today's IMB's general options it takes.
@@ -277,6 +281,13 @@ pub struct Suite<K: 'static> {
     pub prologue: fn(&Options, &SimpleCommunicator) -> Result<String, String>,
     /// Prepares benchmark `b` on the active processes of one group (not timed).
     pub start: for<'a> fn(&'static Benchmark<K>, Ctx<'a>, &Options) -> Started<'a>,
+}
+
+impl<K> Suite<K> {
+    /// Whether today's IMB marks benchmark `name` as rooted ([`Suite::rooted`]).
+    pub fn has_root(&self, name: &str) -> bool {
+        self.rooted.contains(&name)
+    }
 }
 
 impl<K> std::fmt::Debug for Suite<K> {

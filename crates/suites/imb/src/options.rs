@@ -42,11 +42,18 @@ impl Lengths {
 /// How repetitions follow the length (today's IMB `-iter_policy`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IterPolicy {
-    /// The 3.0 rule: min(MSGSPERSAMPLE, max(1, OVERALL_VOL / length)) (`dynamic`,
-    /// `multiple_np` and `auto` are read as this one).
+    /// `dynamic`: the 3.0 rule, min(MSGSPERSAMPLE, max(1, OVERALL_VOL / length)) (MSGS_NONAGGR
+    /// in non-aggregate mode); where taken, today's estimate and `-time` may lower it.
     Dynamic,
-    /// MSGSPERSAMPLE at every length (`off`).
+    /// `off`: MSGSPERSAMPLE at every length, in every mode.
     Off,
+    /// `multiple_np`: MSGSPERSAMPLE scaled down along the lengths to a multiple of the
+    /// process count ([`settings::multiple_of_np`](crate::settings::multiple_of_np)).
+    MultipleNp,
+    /// `auto`: `multiple_np` for the benchmarks today's IMB marks as rooted
+    /// ([`Suite::rooted`](crate::Suite::rooted)), `dynamic` for the others; resolved
+    /// per benchmark by [`Options::for_benchmark`].
+    Auto,
 }
 
 /// Everything the command line chose.
@@ -72,6 +79,9 @@ pub struct Options {
     pub msgs_nonaggr: usize,
     /// `-iter_policy` (or the fourth `-iter` field).
     pub iter_policy: IterPolicy,
+    /// Today's IMB's max_msg_log: `-msglog`'s upper exponent, else the suite's, also with
+    /// `-msglen` or `-msgsz`; 2^it is the longest length of `multiple_np`'s rule.
+    pub max_msg_log: u32,
     /// `-timeout`: seconds one length may take before the watchdog ends the job.
     pub timeout: Option<u64>,
     /// `-csv`: write each table as a CSV file (also when PAW_OUTPUT_DIR is set).
@@ -215,7 +225,7 @@ impl Options {
         let (mut send, mut recv) = (0, 0);
         for x in self.lengths.for_benchmark(self.element(b.unit).size()) {
             let (s, r) = (b.memory)(q, x, 1);
-            let (ss, rs) = self.spreads((s, r), self.most_repetitions(x));
+            let (ss, rs) = self.spreads((s, r), self.most_repetitions(x, q));
             (send, recv) = (send.max(ss.bytes(s)), recv.max(rs.bytes(r)));
         }
         (send, recv)
@@ -401,7 +411,9 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
         Flag::text(
             &["-iter_policy"],
             "policy",
-            "off: n repetitions at every length; dynamic: the vol rule",
+            "off: n repetitions at every length; dynamic: the vol rule; multiple_np: n, fewer \
+             as the length nears the longest, a multiple of the process count; auto: \
+             multiple_np for rooted collectives, dynamic for the rest",
             |d: &mut Draft, v| {
                 d.o.iter_policy = policy(v)?;
                 Ok(())
@@ -823,6 +835,7 @@ pub fn parse<K>(
         overall_vol: st.overall_vol,
         msgs_nonaggr: st.msgs_nonaggr,
         iter_policy: IterPolicy::Dynamic,
+        max_msg_log: st.max_msg_log,
         timeout: None,
         csv: false,
         dir: None,
@@ -860,6 +873,9 @@ pub fn parse<K>(
             );
         }
         o.lengths = Lengths::List(msgsz);
+    }
+    if let Lengths::Log { hi, .. } = o.lengths {
+        o.max_msg_log = hi;
     }
     if msglen && msglog {
         return Err("-msglen and -msglog both set the message lengths; give one".to_string());
@@ -937,7 +953,9 @@ fn iter(o: &mut Options, v: &str) -> Result<(), String> {
 fn policy(v: &str) -> Result<IterPolicy, String> {
     match v.to_ascii_lowercase().as_str() {
         "off" => Ok(IterPolicy::Off),
-        "dynamic" | "multiple_np" | "auto" => Ok(IterPolicy::Dynamic),
+        "dynamic" => Ok(IterPolicy::Dynamic),
+        "multiple_np" => Ok(IterPolicy::MultipleNp),
+        "auto" => Ok(IterPolicy::Auto),
         _ => Err("takes off, dynamic, multiple_np or auto".into()),
     }
 }
@@ -1034,9 +1052,10 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
     let mut worst = (0usize, "", 0usize, 0usize);
     for &i in &o.benchmarks {
         let b = &suite.benchmarks[i];
+        let o = &o.for_benchmark(suite.has_root(b.name));
         let xmax = o.lengths_for(b.unit).into_iter().max().unwrap_or(0);
         for q in counts_for(b.class, suite.settings.single_q, np, o.npmin) {
-            let (send, recv) = (b.memory)(q, xmax, o.most_repetitions(xmax));
+            let (send, recv) = (b.memory)(q, xmax, o.most_repetitions(xmax, q));
             if send.max(recv) > i32::MAX as usize {
                 return Err(format!(
                     "{}: length {xmax} on {q} processes needs a buffer of {} bytes, beyond the \
@@ -1047,7 +1066,7 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
             }
             // -off_cache: the buffers span their repetitions' offsets.
             let spread = |len: usize| match o.off_cache {
-                Some(c) => c.spread(len, o.most_repetitions(xmax)).bytes(len),
+                Some(c) => c.spread(len, o.most_repetitions(xmax, q)).bytes(len),
                 None => len,
             };
             let (send, recv) = (spread(send), spread(recv));
@@ -1073,22 +1092,45 @@ fn check_memory<K>(suite: &Suite<K>, o: &Options, np: usize) -> Result<(), Strin
 
 /// The most repetitions any mode runs at length `x`.
 impl Options {
-    /// The most repetitions length `x` can take in any mode.
-    pub fn most_repetitions(&self, x: usize) -> usize {
-        self.repetitions(Mode::Aggregate, x).max(self.repetitions(Mode::NonAggregate, x))
+    /// These options for one benchmark: `-iter_policy auto` becomes `multiple_np` where
+    /// today's IMB marks the benchmark as rooted (`has_root`), else `dynamic`.
+    pub fn for_benchmark(&self, has_root: bool) -> Options {
+        let iter_policy = match self.iter_policy {
+            IterPolicy::Auto if has_root => IterPolicy::MultipleNp,
+            IterPolicy::Auto => IterPolicy::Dynamic,
+            p => p,
+        };
+        Options { iter_policy, ..self.clone() }
     }
 
-    /// Repetitions at length `x` in `mode` before `-time`: MSGS_NONAGGR in non-aggregate
-    /// mode, else MSGSPERSAMPLE, capped by OVERALL_VOL unless `-iter_policy off`.
-    pub fn repetitions(&self, mode: Mode, x: usize) -> usize {
+    /// The most repetitions length `x` can take on `q` processes in any mode.
+    pub fn most_repetitions(&self, x: usize, q: usize) -> usize {
+        self.repetitions(Mode::Aggregate, x, q).max(self.repetitions(Mode::NonAggregate, x, q))
+    }
+
+    /// Repetitions at length `x` on `q` processes in `mode`, before any estimate or `-time`
+    /// ([`IterPolicy`]; `auto`, unresolved, counts as `dynamic`).
+    pub fn repetitions(&self, mode: Mode, x: usize, q: usize) -> usize {
         let per_sample = match mode {
             Mode::NonAggregate => self.msgs_nonaggr,
             Mode::Plain | Mode::Aggregate => self.per_sample,
         };
         match self.iter_policy {
-            IterPolicy::Off => per_sample,
-            IterPolicy::Dynamic => crate::settings::repetitions(x, per_sample, self.overall_vol),
+            IterPolicy::Off => self.per_sample,
+            IterPolicy::MultipleNp => {
+                crate::settings::multiple_of_np(x, self.per_sample, q, 1 << self.max_msg_log)
+            }
+            IterPolicy::Dynamic | IterPolicy::Auto => {
+                crate::settings::repetitions(x, per_sample, self.overall_vol)
+            }
         }
+    }
+
+    /// Whether today's estimate (`-estimate`) and `-time` may lower the repetitions: under
+    /// `dynamic` only; the other policies run their count once untimed instead (with
+    /// `-estimate`), as today's IMB does.
+    pub fn adapts(&self) -> bool {
+        matches!(self.iter_policy, IterPolicy::Dynamic | IterPolicy::Auto)
     }
 }
 
@@ -1151,6 +1193,7 @@ mod tests {
             bench("Allreduce", Class::Collective, 4, |_, x, _| (x, x)),
             bench("Barrier", Class::Collective, 1, |_, _, _| (0, 0)),
         ],
+        rooted: &["Bcast"],
         windows: false,
         io: false,
         general: crate::General::ALL,
@@ -1317,12 +1360,39 @@ mod tests {
         assert_eq!((o.per_sample, o.overall_vol, o.msgs_nonaggr), (200, 4 << 20, 10));
         assert_eq!(o.iter_policy, IterPolicy::Off);
         let o = parse(&args("-iter 50 -iter_policy multiple_np"), 2, no_files).unwrap();
-        assert_eq!((o.per_sample, o.iter_policy), (50, IterPolicy::Dynamic));
+        assert_eq!((o.per_sample, o.iter_policy), (50, IterPolicy::MultipleNp));
         for bad in
             ["-iter 0", "-iter 10,x", "-iter 1,2,3,4,5", "-iter 5,1,1,never", "-iter_policy x"]
         {
             assert!(parse(&args(bad), 2, no_files).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn iter_policies_count_as_todays_imb() {
+        let reps = |line: &str, has_root: bool, mode: Mode, x: usize, q: usize| {
+            let o = parse(&args(line), 4, no_files).unwrap().for_benchmark(has_root);
+            (o.repetitions(mode, x, q), o.adapts())
+        };
+        let (agg, nonagg) = (Mode::Aggregate, Mode::NonAggregate);
+        // dynamic: the volume rule, MSGS_NONAGGR in non-aggregate mode; estimate and -time.
+        assert_eq!(reps("", true, agg, 1 << 20, 2), (40, true));
+        assert_eq!(reps("", false, nonagg, 4, 2), (100, true));
+        // off: MSGSPERSAMPLE at every length and in every mode, as Intel's IMB-EXT prints.
+        assert_eq!(reps("-iter_policy off", false, nonagg, 1 << 22, 2), (1000, false));
+        // multiple_np: a multiple of the process count, to 2^max_msg_log (-msglog's).
+        assert_eq!(reps("-iter_policy multiple_np", false, agg, 1 << 22, 2), (332, false));
+        assert_eq!(reps("-iter_policy multiple_np", false, nonagg, 1 << 22, 3), (249, false));
+        assert_eq!(
+            reps("-iter_policy multiple_np -msglog 0:20", false, agg, 1 << 20, 2),
+            (332, false)
+        );
+        // auto: multiple_np where the suite marks the benchmark rooted, else dynamic.
+        assert_eq!(reps("-iter_policy auto", true, agg, 1 << 22, 2), (332, false));
+        assert_eq!(reps("-iter_policy auto", false, agg, 1 << 22, 2), (10, true));
+        let o = parse(&args("-iter_policy auto"), 2, no_files).unwrap();
+        assert!(TEST.has_root("Bcast") && !TEST.has_root("Allreduce"));
+        assert_eq!(o.repetitions(agg, 1 << 22, 2), 10, "unresolved auto counts as dynamic");
     }
 
     #[test]

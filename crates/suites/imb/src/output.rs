@@ -130,9 +130,20 @@ pub fn general<K>(
     };
     let barrier = if o.imb_barrier { "zero-byte MPI_Sendrecv barriers" } else { "MPI_Barrier" };
     let most = crate::settings::MESSAGE_PASSING.msgs_per_sample;
-    let estimate = format!(
-        "1 + min(n, {most}) repetitions untimed at every length, fewer past 1 ms each (-estimate)"
-    );
+    let estimate = match o.iter_policy {
+        IterPolicy::Dynamic | IterPolicy::Auto => format!(
+            "1 + min(n, {most}) repetitions untimed at every length, fewer past 1 ms each \
+             (-estimate{})",
+            if o.iter_policy == IterPolicy::Auto && !suite.rooted.is_empty() {
+                "; n untimed for the rooted"
+            } else {
+                ""
+            }
+        ),
+        IterPolicy::Off | IterPolicy::MultipleNp => {
+            "n repetitions untimed at every length (-estimate)".to_string()
+        }
+    };
     let warmup = match (st.own_warm_up, st.n_warmup, o.estimate) {
         (Some(text), _, false) if o.warm_up => text.to_string(),
         (Some(text), _, true) if o.warm_up => format!("{estimate}, then {text}"),
@@ -176,15 +187,13 @@ pub fn general<K>(
         slurm_line(),
         calling_sequence(),
         suite.edition.mbyte_text(),
-        repetition_rule(o),
+        repetition_rule(o, o.per_sample, !suite.rooted.is_empty()),
     );
     s += &general_options(suite, o);
     if suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate)) {
         s += &format!(
-            "# Non-aggregate repetitions      :   min({}, max(1, {} MB / length)), {} at length 0\n",
-            o.msgs_nonaggr,
-            o.overall_vol >> 20,
-            o.msgs_nonaggr
+            "# Non-aggregate repetitions      :   {}\n",
+            repetition_rule(o, o.msgs_nonaggr, !suite.rooted.is_empty())
         );
     }
     if o.per_sample != st.msgs_per_sample || o.overall_vol != st.overall_vol {
@@ -222,16 +231,24 @@ fn calling_sequence() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
 }
 
-/// The repetition rule in words.
-fn repetition_rule(o: &Options) -> String {
+/// The repetition rule in words, `n` being the mode's MSGSPERSAMPLE or MSGS_NONAGGR
+/// (`off` and `multiple_np` take MSGSPERSAMPLE in every mode); `rooted`: the suite has
+/// benchmarks that `auto` counts as `multiple_np` does.
+fn repetition_rule(o: &Options, n: usize, rooted: bool) -> String {
+    let volume = format!("min({n}, max(1, {} MB / length)), {n} at length 0", o.overall_vol >> 20);
+    let (most, m) = (o.per_sample, o.max_msg_log);
+    let multiple = format!(
+        "round({most} 2^{m} / (P max(length, 4) + 2^{m})) down to a multiple of the process \
+         count P, at least P"
+    );
     match o.iter_policy {
-        IterPolicy::Off => format!("{} at every length (-iter_policy off)", o.per_sample),
-        IterPolicy::Dynamic => format!(
-            "min({}, max(1, {} MB / length)), {} at length 0",
-            o.per_sample,
-            o.overall_vol >> 20,
-            o.per_sample
-        ),
+        IterPolicy::Off => format!("{most} at every length (-iter_policy off)"),
+        IterPolicy::Dynamic => volume,
+        IterPolicy::Auto if !rooted => format!("{volume} (-iter_policy auto: no rooted benchmark)"),
+        IterPolicy::MultipleNp => format!("{multiple} (-iter_policy multiple_np)"),
+        IterPolicy::Auto => {
+            format!("rooted collectives {multiple}; the others {volume} (-iter_policy auto)")
+        }
     }
 }
 

@@ -100,6 +100,18 @@ pub fn lengths_for_unit(lengths: &[usize], unit: usize) -> Vec<usize> {
     out
 }
 
+/// Today's IMB's `-iter_policy multiple_np` count for length `x` on `q` processes, the
+/// longest length of the run's range being `longest` (2^max_msg_log): MSGSPERSAMPLE
+/// scaled down along a hyperbola, n = per_sample longest / (q max(x, 4) + longest), rounded,
+/// then cut to a multiple of `q`, never below `q` (IMB_init_buffers_iter; 4 is the size of
+/// its assign_type).
+pub fn multiple_of_np(x: usize, per_sample: usize, q: usize, longest: usize) -> usize {
+    let q = q.max(1);
+    let spread = (q * x.max(FLOAT) + longest) as f64;
+    let n = (per_sample as f64 * longest as f64 / spread + 0.5) as usize;
+    (n - n % q).max(q)
+}
+
 /// Process counts for `p` started processes and minimum `p_min` (guide §5.1.2.2):
 /// P_min, 2 P_min, 4 P_min, ..., largest 2^x P_min < P, then P. P_min > P counts as P.
 pub fn process_counts(p: usize, p_min: usize) -> Vec<usize> {
@@ -137,6 +149,25 @@ mod tests {
             .collect();
         assert_eq!(nonaggr, [10, 8, 1]);
         assert_eq!(repetitions(1 << 20, 1000, 40 << 20), 40, "IMB's 40 at 1 MiB");
+    }
+
+    #[test]
+    fn multiple_of_np_gives_intels_counts() {
+        // Intel's IMB-MPI1 2021.11, `-msglog 0:22 -iter_policy multiple_np Bcast`, the
+        // #repetitions column from 1 KiB to 4 MiB on 2 and on 3 processes.
+        let counts = |q| -> Vec<usize> {
+            standard_lengths(10, 22)[1..]
+                .iter()
+                .map(|&x| multiple_of_np(x, 1000, q, 1 << 22))
+                .collect()
+        };
+        let two = [1000, 998, 998, 996, 992, 984, 970, 940, 888, 800, 666, 500, 332];
+        let three = [999, 999, 996, 993, 987, 975, 954, 912, 840, 726, 570, 399, 249];
+        assert_eq!(counts(2), two);
+        assert_eq!(counts(3), three);
+        assert_eq!(multiple_of_np(0, 1000, 2, 1 << 22), 1000, "length 0 counts as 4 bytes");
+        assert_eq!(multiple_of_np(0, 1000, 3, 1 << 22), 999);
+        assert_eq!(multiple_of_np(1 << 22, 10, 64, 1 << 22), 64, "never below the process count");
     }
 
     #[test]

@@ -91,7 +91,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
 /// The suite's `start`: a transfer benchmark's window and origin buffer, made once for
 /// every length and mode (transfer.rs); Window makes its own windows in the timing.
 pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a> {
-    let bytes = transfer::span(o, &o.lengths.for_benchmark(b.unit));
+    let bytes = transfer::span(o, &o.lengths.for_benchmark(b.unit), ctx.q);
     Ok(match b.kernel {
         Kernel::Window => Box::new(window::Lifecycle { ctx }),
         Kernel::Accumulate => {
@@ -143,6 +143,7 @@ pub static SUITE: Suite<Kernel> = Suite {
                t[usec]); Mbytes/sec = transfers x X / t.",
     settings: settings::MESSAGE_PASSING,
     benchmarks: BENCHMARKS,
+    rooted: &[],
     windows: true,
     io: false,
     general: paw_imb::General {

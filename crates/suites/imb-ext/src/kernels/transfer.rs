@@ -46,13 +46,13 @@ pub struct Transfer<'a, T: Plain> {
     off_cache: Option<OffCache>,
 }
 
-/// Bytes of window (and origin buffer) that benchmark `kernel` needs on `o`'s lengths:
-/// the aggregate span M X of the longest (the non-aggregate span X is never longer), or
-/// with `-off_cache` the span of its repetitions' offsets if longer.
-pub fn span(o: &Options, lengths: &[usize]) -> usize {
+/// Bytes of window (and origin buffer) that a benchmark needs on `lengths` on `q`
+/// processes: the aggregate span M X of the longest (the non-aggregate span X is never
+/// longer), or with `-off_cache` the span of its repetitions' offsets if longer.
+pub fn span(o: &Options, lengths: &[usize], q: usize) -> usize {
     let each = |x: usize| {
-        let moved = o.spreads((x, 0), o.most_repetitions(x)).0.bytes(x);
-        moved.max(x * o.repetitions(Mode::Aggregate, x))
+        let moved = o.spreads((x, 0), o.most_repetitions(x, q)).0.bytes(x);
+        moved.max(x * o.repetitions(Mode::Aggregate, x, q))
     };
     lengths.iter().map(|&x| each(x)).max().unwrap_or(0)
 }

@@ -241,8 +241,11 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
                 paw_core::scratch::register([shared.clone()]);
             }
             let path = if private { file_name(o, ctx.group, Some(ctx.rank)) } else { shared };
-            let lengths =
-                o.lengths_for(b.unit).into_iter().map(|x| (x, o.most_repetitions(x))).collect();
+            let lengths = o
+                .lengths_for(b.unit)
+                .into_iter()
+                .map(|x| (x, o.most_repetitions(x, ctx.q)))
+                .collect();
             Box::new(transfer::Transfer::new(
                 ctx,
                 path,
@@ -279,6 +282,7 @@ pub static SUITE: Suite<Kernel> = Suite {
                t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent, held to 0..100.",
     settings: settings::IO,
     benchmarks: BENCHMARKS,
+    rooted: &[],
     windows: false,
     io: true,
     general: paw_imb::General { msg_pause: true, ..paw_imb::General::NONE },

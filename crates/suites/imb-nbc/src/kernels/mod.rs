@@ -376,6 +376,19 @@ pub static SUITE: Suite<Kernel> = Suite {
                with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - t_ovrl) / \
                max(t_pure, t_CPU), held to 0..100.",
     benchmarks: BENCHMARKS,
+    rooted: &[
+        "Ibcast",
+        "Ibcast_pure",
+        "Igather",
+        "Igather_pure",
+        "Igatherv",
+        "Igatherv_pure",
+        "Iscatter",
+        "Iscatter_pure",
+        "Iscatterv",
+        "Iscatterv_pure",
+        "Ireduce",
+    ],
     prologue: nbc_prologue,
     ..BASE
 };
@@ -394,6 +407,7 @@ const BASE: Suite<Kernel> = Suite {
         ..settings::MESSAGE_PASSING
     },
     benchmarks: &[],
+    rooted: &[],
     windows: false,
     io: false,
     general: paw_imb::General { imb_barrier: false, data_types: false, ..paw_imb::General::ALL },

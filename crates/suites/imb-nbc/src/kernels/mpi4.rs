@@ -167,6 +167,19 @@ pub static SUITE: Suite<Kernel> = Suite {
                the process with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - \
                t_ovrl) / max(t_pure, t_CPU), held to 0..100.",
     benchmarks: BENCHMARKS,
+    rooted: &[
+        "Bcast_persist",
+        "Bcast_persist_pure",
+        "Gather_persist",
+        "Gather_persist_pure",
+        "Gatherv_persist",
+        "Gatherv_persist_pure",
+        "Scatter_persist",
+        "Scatter_persist_pure",
+        "Scatterv_persist",
+        "Scatterv_persist_pure",
+        "Reduce_persist",
+    ],
     prologue,
     general: paw_imb::General {
         off_cache: false,

@@ -352,6 +352,7 @@ pub static SUITE: Suite<Pattern> = Suite {
         ..settings::MESSAGE_PASSING
     },
     benchmarks: BENCHMARKS,
+    rooted: &[],
     windows: false,
     io: false,
     general: paw_imb::General { alloc_mem: true, ..paw_imb::General::NONE },

@@ -237,7 +237,7 @@ impl<'a, T: Element> Rma<'a, T> {
         for x in o.lengths.for_benchmark(b.unit) {
             let e = Self::elements(b, x);
             let (w, s, r) = extent(b.kernel, ctx.q, e);
-            let by = Self::offsets(o, b, ctx.q, e, o.most_repetitions(x));
+            let by = Self::offsets(o, b, ctx.q, e, o.most_repetitions(x, ctx.q));
             window = window.max(by.window.bytes(w));
             origin = origin.max(by.origin.bytes(s));
             result = result.max(by.result.bytes(r));
@@ -477,6 +477,7 @@ pub static SUITE: Suite<Pattern> = Suite {
         ..settings::MESSAGE_PASSING
     },
     benchmarks: BENCHMARKS,
+    rooted: &[],
     windows: true,
     io: false,
     general: paw_imb::General {
