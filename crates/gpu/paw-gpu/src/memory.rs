@@ -150,10 +150,24 @@ pub struct PageableBuffer {
 
 impl PageableBuffer {
     /// `len` bytes starting `offset` (< [`PAGE`]) bytes past a page boundary, every byte
-    /// written (0xa5) so that no page is the kernel's shared zero page.
-    pub fn new(len: usize, offset: usize) -> PageableBuffer {
+    /// written (0xa5) so that no page is the kernel's shared zero page. With `huge`, the
+    /// kernel is asked, before the first write, to back the memory with transparent huge
+    /// pages (madvise MADV_HUGEPAGE, as NumPy asks for its arrays of 4 MiB and more); it
+    /// may give fewer, or none ([`PageableBuffer::huge_bytes`] tells).
+    pub fn new(len: usize, offset: usize, huge: bool) -> PageableBuffer {
         assert!(offset < PAGE, "offset {offset} is not below the page size");
-        let storage = vec![0xa5u8; len + PAGE + offset];
+        let total = len + PAGE + offset;
+        let mut storage = Vec::with_capacity(total);
+        if huge {
+            let base = storage.as_ptr() as usize;
+            let first = base.next_multiple_of(PAGE);
+            let span = (base + total).saturating_sub(first) / PAGE * PAGE;
+            // SAFETY: [first, first + span) lies within the Vec's allocation, whole pages;
+            // the advice changes how the kernel backs the pages, not their contents.
+            // Refused advice (a kernel without transparent huge pages) leaves plain pages.
+            let _ = unsafe { libc::madvise(first as *mut libc::c_void, span, libc::MADV_HUGEPAGE) };
+        }
+        storage.resize(total, 0xa5u8);
         let start = storage.as_ptr().align_offset(PAGE) + offset;
         PageableBuffer { storage, start, len }
     }
@@ -162,6 +176,36 @@ impl PageableBuffer {
     pub fn offset(&self) -> usize {
         self.bytes().as_ptr() as usize % PAGE
     }
+
+    /// Bytes of transparent huge pages in the mappings that hold the buffer
+    /// (AnonHugePages in /proc/self/smaps); `None` where that file cannot be read.
+    pub fn huge_bytes(&self) -> Option<u64> {
+        let (lo, hi) = (
+            self.storage.as_ptr() as u64,
+            (self.storage.as_ptr() as u64) + self.storage.len() as u64,
+        );
+        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+        Some(huge_bytes_within(&smaps, lo, hi))
+    }
+}
+
+/// The AnonHugePages bytes of the mappings in `smaps` (/proc/PID/smaps text) that overlap
+/// the addresses [lo, hi).
+fn huge_bytes_within(smaps: &str, lo: u64, hi: u64) -> u64 {
+    let mut inside = false;
+    let mut kib = 0;
+    for line in smaps.lines() {
+        let range = line.split_whitespace().next().and_then(|r| r.split_once('-'));
+        let bounds = range.and_then(|(a, b)| {
+            Some((u64::from_str_radix(a, 16).ok()?, u64::from_str_radix(b, 16).ok()?))
+        });
+        if let Some((start, end)) = bounds {
+            inside = start < hi && lo < end;
+        } else if let Some(v) = line.strip_prefix("AnonHugePages:").filter(|_| inside) {
+            kib += v.trim().trim_end_matches("kB").trim().parse::<u64>().unwrap_or(0);
+        }
+    }
+    kib * 1024
 }
 
 impl HostBuffer for PageableBuffer {
@@ -204,13 +248,35 @@ mod tests {
 
     #[test]
     fn pageable_buffers_start_where_asked() {
-        for offset in [0, 1, 8, 64, 4095] {
-            let mut b = PageableBuffer::new(1000, offset);
+        for (offset, huge) in [(0, false), (1, true), (8, false), (64, true), (4095, false)] {
+            let mut b = PageableBuffer::new(1000, offset, huge);
             assert_eq!(b.offset(), offset);
             assert_eq!(b.bytes().len(), 1000);
             assert!(b.bytes().iter().all(|&x| x == 0xa5));
             b.bytes_mut()[999] = 1;
             assert_eq!(b.bytes()[999], 1);
+        }
+    }
+
+    #[test]
+    fn huge_pages_are_counted_in_the_buffers_mappings() {
+        let smaps = "7f0000000000-7f0000400000 rw-p 00000000 00:00 0\nSize:  4096 kB\n\
+                     AnonHugePages:   2048 kB\n\
+                     7f0000400000-7f0000600000 rw-p 00000000 00:00 0\nAnonHugePages:   2048 kB\n";
+        assert_eq!(huge_bytes_within(smaps, 0x7f00_0000_1000, 0x7f00_0000_2000), 2 << 20);
+        assert_eq!(huge_bytes_within(smaps, 0x7f00_0000_1000, 0x7f00_0050_0000), 4 << 20);
+        assert_eq!(huge_bytes_within(smaps, 0x7f00_0060_0000, 0x7f00_0070_0000), 0);
+        // On this machine: plain pages by default; with the advice, huge pages where the
+        // kernel offers them (transparent_hugepage not "never").
+        let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+            .unwrap_or_default();
+        let plain = PageableBuffer::new(16 << 20, 0, false);
+        let huge = PageableBuffer::new(16 << 20, 0, true);
+        if mode.contains("[madvise]") {
+            assert_eq!(plain.huge_bytes(), Some(0), "{mode}");
+        }
+        if mode.contains("[madvise]") || mode.contains("[always]") {
+            assert!(huge.huge_bytes().unwrap() >= 2 << 20, "{mode}: {:?}", huge.huge_bytes());
         }
     }
 }

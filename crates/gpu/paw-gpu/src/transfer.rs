@@ -33,6 +33,16 @@ pub const GPU_MISALIGN: Var = Var {
     accepts: paw_base::vars::Accepts::Whole(1, 4095),
 };
 
+/// GPU_HUGEPAGES: transparent huge pages for a pageable host buffer.
+pub const GPU_HUGEPAGES: Var = Var {
+    name: "GPU_HUGEPAGES",
+    default: "0",
+    meaning: "1: ask the kernel to back the pageable host buffer with transparent huge pages \
+              (madvise MADV_HUGEPAGE, as NumPy does for large arrays); 0: ordinary pages, unless \
+              the kernel gives huge pages to all memory",
+    accepts: paw_base::vars::Accepts::Whole(0, 1),
+};
+
 /// Which way the bytes go in one timed iteration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -193,11 +203,11 @@ pub struct Lane {
 unsafe impl Send for Lane {}
 
 impl Lane {
-    fn new(gpu: &Gpu, t: Transfer, len: usize, offset: usize) -> Result<Lane> {
+    fn new(gpu: &Gpu, t: Transfer, len: usize, offset: usize, huge: bool) -> Result<Lane> {
         let mut host = match t.host {
             Host::Pinned => HostMemory::Pinned(PinnedBuffer::new(gpu, len)?),
             Host::Aligned | Host::Misaligned => {
-                HostMemory::Pageable(PageableBuffer::new(len, offset))
+                HostMemory::Pageable(PageableBuffer::new(len, offset, huge))
             }
         };
         let kept = match t.device {
@@ -367,13 +377,16 @@ impl Sweep {
             Host::Misaligned => node.knob(&GPU_MISALIGN)? as usize,
             _ => 0,
         };
+        let huge = transfer.host != Host::Pinned && node.knob(&GPU_HUGEPAGES)? == 1;
         let count = devices()?;
         let largest = sizes.largest() as usize;
         let two = transfer.both_devices && count >= 2;
         let gpus: Vec<Gpu> = (0..if two { 2 } else { 1 }).map(Gpu::open).collect::<Result<_>>()?;
         node.add_library(gpus[0].describe());
-        let lanes =
-            gpus.iter().map(|g| Lane::new(g, transfer, largest, offset)).collect::<Result<_>>()?;
+        let lanes = gpus
+            .iter()
+            .map(|g| Lane::new(g, transfer, largest, offset, huge))
+            .collect::<Result<_>>()?;
         if transfer.both_devices && !two {
             println!("one GPU: the two-device run (files *_dev0+1.dat) needs two and is skipped");
         }
@@ -406,7 +419,7 @@ impl Sweep {
         let t = self.transfer;
         let mut bench = node.bench(Timing::Batch { ops_per_iter: 1.0 }, Policy::Calibrated)?;
         let per_size = if t.direction == Direction::InOut { 2 } else { 1 } * lanes.len();
-        let mut notes = vec![t.host_note(lanes[0].host_offset()), t.device_note()];
+        let mut notes = vec![lanes[0].host_note(t), t.device_note()];
         if lanes.len() == 2 {
             notes.push(
                 "two devices at once: each iteration runs the copies to GPU 0 and GPU 1 on two \
@@ -491,26 +504,38 @@ impl Sweep {
 }
 
 impl Lane {
-    /// Bytes past a page boundary where the host buffer starts.
-    fn host_offset(&self) -> usize {
-        self.host_ptr as usize % PAGE
+    /// The header line saying which host memory the copies of transfer `t` use; for
+    /// pageable memory also how much of it the kernel backs with transparent huge pages.
+    fn host_note(&self, t: Transfer) -> String {
+        let offset = self.host_ptr as usize % PAGE;
+        let start = match t.host {
+            Host::Pinned => {
+                return "host memory: pinned (cuMemHostAlloc, flags 0: cached, not \
+                        write-combined)"
+                    .into()
+            }
+            Host::Aligned => "starting on a page boundary".to_string(),
+            Host::Misaligned => format!("starting {offset} bytes past a page boundary"),
+        };
+        let huge = match &self._host {
+            HostMemory::Pageable(b) => b.huge_bytes(),
+            HostMemory::Pinned(_) => None,
+        };
+        let pages = match huge {
+            Some(0) => "ordinary pages".to_string(),
+            // The mapping may be a little longer than the buffer, or merged with a neighbour.
+            Some(h) => format!(
+                "{} of {} MiB in transparent huge pages",
+                h.min(self.host_len as u64) >> 20,
+                self.host_len.div_ceil(1 << 20)
+            ),
+            None => "pages unknown (no /proc/self/smaps)".to_string(),
+        };
+        format!("host memory: pageable, {start}, {pages} (GPU_HUGEPAGES)")
     }
 }
 
 impl Transfer {
-    /// The header line saying which host memory the copies use.
-    fn host_note(self, offset: usize) -> String {
-        match self.host {
-            Host::Pinned => {
-                "host memory: pinned (cuMemHostAlloc, flags 0: cached, not write-combined)".into()
-            }
-            Host::Aligned => "host memory: pageable, starting on a page boundary".into(),
-            Host::Misaligned => {
-                format!("host memory: pageable, starting {offset} bytes past a page boundary")
-            }
-        }
-    }
-
     /// The header line saying how the device memory is had.
     fn device_note(self) -> String {
         match self.device {
@@ -707,7 +732,15 @@ macro_rules! transfer_text {
             ::paw_base::vars::GPU_SIZES,
             ::paw_base::vars::MEASURE,
             ::paw_base::vars::CHECK,
-            &[$crate::transfer::GPU_MISALIGN],
+            &[$crate::transfer::GPU_MISALIGN, $crate::transfer::GPU_HUGEPAGES],
+        ]
+    };
+    (vars Aligned) => {
+        &[
+            ::paw_base::vars::GPU_SIZES,
+            ::paw_base::vars::MEASURE,
+            ::paw_base::vars::CHECK,
+            &[$crate::transfer::GPU_HUGEPAGES],
         ]
     };
     (vars $host:ident) => {
