@@ -46,6 +46,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod heap;
 mod paw;
 mod runtime;
 mod suite;
