@@ -183,9 +183,9 @@ impl HostMemory {
 #[derive(Debug)]
 pub struct Lane {
     gpu: Gpu,
-    /// The host buffer, owned; used only through `host_ptr` after `new`.
-    _host: HostMemory,
-    /// The host buffer's address and length (taken from `_host` once).
+    /// The host buffer, owned; the copies use it through `host_ptr`.
+    host: HostMemory,
+    /// The host buffer's address and length (taken from `host` once).
     host_ptr: *mut u8,
     host_len: usize,
     /// The device memory the copies use: the kept buffer, or what [`Lane::alloc`] returned.
@@ -219,7 +219,7 @@ impl Lane {
         let (dev, dev_len) = kept.as_ref().map_or((0, 0), |d| (d.address(), d.len()));
         Ok(Lane {
             gpu: gpu.clone(),
-            _host: host,
+            host,
             host_ptr,
             host_len,
             dev,
@@ -333,7 +333,7 @@ impl Lane {
     fn check(&mut self, direction: Direction, size: usize, seq: u64) -> Result<usize> {
         let mut dev = DeviceBuffer::new(&self.gpu, size)?;
         assert!(size <= self.host_len, "check of {size} bytes, host buffer {}", self.host_len);
-        // SAFETY: `host_ptr` addresses `host_len` >= size bytes of `_host`, owned by this
+        // SAFETY: `host_ptr` addresses `host_len` >= size bytes of `host`, owned by this
         // lane; the timed calls use the same pointer, so no other reference to them exists.
         let host = unsafe { std::slice::from_raw_parts_mut(self.host_ptr, size) };
         let mut other = vec![0u8; size];
@@ -517,7 +517,7 @@ impl Lane {
             Host::Aligned => "starting on a page boundary".to_string(),
             Host::Misaligned => format!("starting {offset} bytes past a page boundary"),
         };
-        let huge = match &self._host {
+        let huge = match &self.host {
             HostMemory::Pageable(b) => b.huge_bytes(),
             HostMemory::Pinned(_) => None,
         };
