@@ -77,18 +77,48 @@ pub enum Command {
     /// The rows of the files two runs share, and which changed: a CI regression gate.
     ///
     /// Per row both figures with their 95% intervals, the change in percent of the cost
-    /// (+100% is twice the time or half the bandwidth), what the intervals said and a word;
-    /// a change counts beyond --threshold with the intervals apart (files without intervals:
-    /// the threshold alone). Exit status 1 when a counted change is a slowdown, 2 when
-    /// nothing could be compared.
+    /// (+100% is twice the time or half the bandwidth), what decided it and a word. Rows of
+    /// two launches results (paw-report launches) are judged by their launches: a t-test of
+    /// the launches' log figures per row (its variance leaning on the file's rows), Benjamini and Hochberg's rule over all rows (5% false discoveries), then
+    /// --threshold; the launches of one machine state are compared where both have them.
+    /// Rows of single launches: a change counts beyond --threshold with the intervals apart
+    /// (files without intervals: the threshold alone). Exit status 1 when a counted change
+    /// is a slowdown, 2 when nothing could be compared.
     Compare {
-        /// The change a row must exceed to count, percent.
-        #[arg(long, value_name = "PERCENT", default_value = "10", value_parser = threshold)]
-        threshold: f64,
+        /// The change a row must exceed to count, percent [default: 5 between launches
+        /// results, 10 between single launches].
+        #[arg(long, value_name = "PERCENT", value_parser = threshold)]
+        threshold: Option<f64>,
         /// The base run's directory.
         base: PathBuf,
         /// The new run's directory.
         new: PathBuf,
+    },
+    /// One command run K times as one result: intervals over launches, not over samples.
+    ///
+    /// Each launch runs COMMAND with PAW_OUTPUT_DIR set to its own folder under DIR
+    /// (launch-01 ...), its standard output and error kept there. The machine's state is
+    /// probed before the first launch and after each (a cache-line round trip between two
+    /// CPUs, no MPI); a launch between probes of different states is set aside, and more
+    /// are run until K ran in one state (at most 2 K in all). DIR then
+    /// holds the files of the launches of the commonest state, as a paw binary writes them:
+    /// per row MEDIAN the median of the launches' medians and CI_LO..CI_HI its 95% interval
+    /// over launches (a table's numbers: their median); other states' results go to
+    /// DIR/state-N; launches.json records it all. compare, reference and check judge such a
+    /// result by its launches. A failing launch stops the rest, with its exit status.
+    Launches {
+        /// Launches.
+        #[arg(short, value_name = "K", default_value_t = crate::launches::DEFAULT_COUNT, value_parser = clap::value_parser!(u16).range(1..=1000))]
+        k: u16,
+        /// The result's folder: new, or empty.
+        #[arg(short, value_name = "DIR", required = true)]
+        o: PathBuf,
+        /// Seconds a launch may take before it is stopped (0: no limit).
+        #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+        timeout: u64,
+        /// The command, after `--`: the launcher, its options, the binary and its options.
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<String>,
     },
     /// paw's programs beside their originals: per row the ratio of medians, 95% interval.
     ///
@@ -227,10 +257,21 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
             }
         }
         Command::Compare { threshold, base, new } => {
-            let report = compare(&base, &new, threshold / 100.0)?;
-            print!("{}", render_comparison(&report, &base, &new, threshold));
+            let report = compare(&base, &new, threshold.map(|t| t / 100.0))?;
+            print!("{}", render_comparison(&report, &base, &new));
             if report.slower() > 0 {
                 return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Launches { k, o, timeout, command } => {
+            let setup = crate::launches::Setup { count: k.into(), out: o, timeout, command };
+            let progress = &mut |line: &str| eprintln!("paw-report: {line}");
+            match crate::launches::run(&setup, progress) {
+                Ok(record) => print!("{}", crate::launches::describe(&record, &setup.out)),
+                Err((code, line)) => {
+                    eprintln!("paw-report: {line}");
+                    return Ok(ExitCode::from(code));
+                }
             }
         }
         Command::SideBySide { originals, k, bindir, mpirun, np, timeout, args, truth, suites } => {

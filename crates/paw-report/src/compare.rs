@@ -2,16 +2,37 @@
 //! change of each figure in percent of its cost (positive is slower, for times and rates
 //! alike), which changes are real, and which settings differ between the runs.
 //!
-//! A change counts when it exceeds the threshold and, where both files hold the median's
-//! 95 % interval (sweeps), the two intervals are disjoint; a file without intervals (IMB's
-//! and the suites' tables) is judged on the threshold alone. Each row shows what decided it.
+//! Rows of two launches results (`paw-report launches`) are judged by their launches: per
+//! row a t-test of the launches' log figures whose variance leans on the file's other rows
+//! ([`test::moderated_t`]), and Benjamini and Hochberg's rule over all rows
+//! compared at [`FALSE_DISCOVERY`], so that a comparison of two results of one setup calls
+//! some row changed in at most 5 % of comparisons; a change counts when the rule keeps it
+//! and it exceeds the threshold ([`LAUNCH_THRESHOLD`] unless told). The launches of the same
+//! machine state are compared where both results have them ([`crate::launches::probe`]).
+//!
+//! Rows of single launches keep the rule of one launch: a change counts when it exceeds the
+//! threshold ([`SAMPLE_THRESHOLD`]) and, where both files hold the median's 95 % interval
+//! (sweeps), the two intervals are disjoint; a file without intervals (IMB's and the suites'
+//! tables) is judged on the threshold alone. Those intervals are over one launch's samples,
+//! and the output says that launches differ by more.
 
 use crate::figures::report;
-use crate::results::{read_dir, Figure, Measured, Quantity, ResultFile};
+use crate::launches::spread::{self, Logs, Prior};
+use crate::launches::{probe, test, Record};
+use crate::results::{read_dir, read_state, Figure, Measured, Quantity, ResultFile};
 use crate::summary::short;
 use paw_base::schema::Better;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+
+/// The false-discovery rate of a comparison of launches results.
+pub const FALSE_DISCOVERY: f64 = 0.05;
+
+/// The smallest change counted between launches results unless told, a fraction.
+pub const LAUNCH_THRESHOLD: f64 = 0.05;
+
+/// The smallest change counted between single launches unless told, a fraction.
+pub const SAMPLE_THRESHOLD: f64 = 0.10;
 
 /// What a row's change means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +102,21 @@ pub struct Comparison {
     pub intervals: Intervals,
     /// The verdict.
     pub flag: Flag,
+    /// Of rows judged by their launches: the test.
+    pub launches: Option<LaunchTest>,
+}
+
+/// The test of one row's launches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LaunchTest {
+    /// The base result's launches.
+    pub base: usize,
+    /// The new result's launches.
+    pub new: usize,
+    /// The two-sided p-value.
+    pub p: f64,
+    /// Whether Benjamini and Hochberg's rule keeps it.
+    pub kept: bool,
 }
 
 /// The verdict of one row: the change in percent of the cost, what the intervals say, and
@@ -136,6 +172,10 @@ pub struct Report {
     pub differences: Vec<(Difference, usize)>,
     /// How many files both runs have.
     pub files: usize,
+    /// The thresholds applied: between launches results, between single launches.
+    pub thresholds: (f64, f64),
+    /// Lines about what was compared: the machine states, single launches.
+    pub notes: Vec<String>,
 }
 
 impl Report {
@@ -168,15 +208,24 @@ fn differences(b: &BTreeMap<String, String>, n: &BTreeMap<String, String>) -> Ve
 pub const HEADLINES: &str = "headline figures";
 
 /// Compares the result files of `base` and `new`; `threshold` is the relative change a row
-/// must exceed (0.1 for 10 %) to count. Nothing compared is an error saying what each side
-/// holds.
-pub fn compare(base: &Path, new: &Path, threshold: f64) -> Result<Report, String> {
-    let (old_files, new_files) = (read_dir(base)?, read_dir(new)?);
+/// must exceed (0.1 for 10 %) to count, by default [`LAUNCH_THRESHOLD`] for rows judged by
+/// launches and [`SAMPLE_THRESHOLD`] for others. Nothing compared is an error saying what
+/// each side holds.
+pub fn compare(base: &Path, new: &Path, threshold: Option<f64>) -> Result<Report, String> {
+    let thresholds = (threshold.unwrap_or(LAUNCH_THRESHOLD), threshold.unwrap_or(SAMPLE_THRESHOLD));
+    let (records, notes) = like_with_like(base, new);
+    let read = |dir: &Path, r: &Option<(Record, usize)>| match r {
+        Some((record, n)) => read_state(dir, record, *n),
+        None => read_dir(dir),
+    };
+    let (old_files, new_files) = (read(base, &records.0)?, read(new, &records.1)?);
     let names = |f: &[ResultFile]| f.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
     let (b, n) = (names(&old_files), names(&new_files));
     let mut report = Report {
         only_base: b.iter().filter(|f| !n.contains(f)).cloned().collect(),
         only_new: n.iter().filter(|f| !b.contains(f)).cloned().collect(),
+        thresholds,
+        notes,
         ..Report::default()
     };
     let mut seen: BTreeMap<Difference, usize> = BTreeMap::new();
@@ -192,7 +241,7 @@ pub fn compare(base: &Path, new: &Path, threshold: f64) -> Result<Report, String
             else {
                 continue;
             };
-            report.rows.push(comparison(&old.name, prev, row, threshold));
+            report.rows.push(comparison(&old.name, prev, row, thresholds.1));
         }
     }
     // The headline figures read from files that hold no rows (b_eff's protocol, b_eff_io's
@@ -211,14 +260,131 @@ pub fn compare(base: &Path, new: &Path, threshold: f64) -> Result<Report, String
             value: f.value,
             interval: f.interval,
             quantity: Quantity::of_label(&f.unit),
+            launches: Vec::new(),
         };
-        report.rows.push(comparison(HEADLINES, &as_row(prev), &as_row(&f), threshold));
+        report.rows.push(comparison(HEADLINES, &as_row(prev), &as_row(&f), thresholds.1));
     }
     report.differences = seen.into_iter().collect();
     if report.rows.is_empty() {
         return Err(nothing_compared(base, &b, new, &n, report.files));
     }
+    judge_launches(&mut report.rows, &old_files, &new_files, thresholds.0);
+    let single = report.rows.iter().filter(|r| r.launches.is_none()).count();
+    if single > 0 {
+        report.notes.push(format!(
+            "{single} of {} rows are of single launches: their intervals are over the samples of \
+             one launch, and launches of one command differ by more (here 8-35 % per row, \
+             doc/methodology.md): a change beyond {}% with the intervals apart may be the \
+             launch's; paw-report launches makes results that compare by their launches",
+            report.rows.len(),
+            thresholds.1 * 100.0
+        ));
+    }
     Ok(report)
+}
+
+/// The states of two launches results to compare, like with like: the pair of states of
+/// one probe level with the most launches on its smaller side, the results' own states
+/// first; and what was chosen, in words.
+#[allow(clippy::type_complexity)]
+fn like_with_like(
+    base: &Path,
+    new: &Path,
+) -> ((Option<(Record, usize)>, Option<(Record, usize)>), Vec<String>) {
+    let usable = |d: &Path| Record::read(d).filter(|r| !r.states.is_empty());
+    let (rb, rn) = (usable(base), usable(new));
+    let (Some(rb), Some(rn)) = (rb, rn) else {
+        return ((usable(base).map(|r| (r, 0)), usable(new).map(|r| (r, 0))), Vec::new());
+    };
+    let mut best: Option<(usize, usize, usize)> = None;
+    for (i, s) in rb.states.iter().enumerate() {
+        for (j, t) in rn.states.iter().enumerate() {
+            let one = s.probe_ns == t.probe_ns || probe::same_state(s.probe_ns, t.probe_ns);
+            let size = s.launches.len().min(t.launches.len());
+            if one && best.is_none_or(|(_, _, b)| size > b) {
+                best = Some((i, j, size));
+            }
+        }
+    }
+    let ns = |r: &Record, n: usize| r.states[n].probe_ns;
+    let mut notes = Vec::new();
+    let (i, j) = match best {
+        Some((i, j, _)) => {
+            if (i, j) != (0, 0) {
+                notes.push(format!(
+                    "like with like: the launches of one machine state compared (CPU round trip \
+                     {:.0} ns): base's state {} ({} launches), new's state {} ({} launches)",
+                    ns(&rb, i),
+                    i + 1,
+                    rb.states[i].launches.len(),
+                    j + 1,
+                    rn.states[j].launches.len()
+                ));
+            }
+            (i, j)
+        }
+        None => {
+            notes.push(format!(
+                "the results ran in different machine states (CPU round trip base {:.0} ns, new \
+                 {:.0} ns; no state in both): their rows differ by the state as much as by any \
+                 change",
+                ns(&rb, 0),
+                ns(&rn, 0)
+            ));
+            (0, 0)
+        }
+    };
+    ((Some((rb, i)), Some((rn, j))), notes)
+}
+
+/// Judges by their launches the rows that have two or more launches on both sides: the
+/// moderated t-test per row (the launches' log figures, [`spread::kept`]; each file's rows
+/// give the prior of a launch's spread), Benjamini and Hochberg's rule over them all, then
+/// the threshold.
+fn judge_launches(rows: &mut [Comparison], old: &[ResultFile], new: &[ResultFile], threshold: f64) {
+    let values = |files: &[ResultFile], r: &Comparison| -> Vec<f64> {
+        files
+            .iter()
+            .find(|f| f.name == r.file)
+            .and_then(|f| f.rows.iter().find(|m| m.key == r.size && m.quantity.label == r.unit))
+            .map(|m| spread::kept(&m.launches))
+            .unwrap_or_default()
+    };
+    let mut logs: Vec<(usize, Logs, Logs)> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        let (b, n) = (values(old, r), values(new, r));
+        if b.len() >= 2 && n.len() >= 2 {
+            logs.push((i, Logs::of(&b), Logs::of(&n)));
+        }
+    }
+    let mut priors: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+    for (i, b, n) in &logs {
+        priors.entry(rows[*i].file.as_str()).or_default().push(test::pooled(b, n));
+    }
+    let priors: BTreeMap<String, Prior> =
+        priors.into_iter().filter_map(|(f, v)| Some((f.to_string(), Prior::of(&v)?))).collect();
+    let tested: Vec<(usize, usize, usize, test::Tested)> = logs
+        .iter()
+        .filter_map(|(i, b, n)| {
+            let prior = priors.get(&rows[*i].file)?;
+            Some((*i, b.n, n.n, test::moderated_t(b, n, prior)))
+        })
+        .collect();
+    let p: Vec<f64> = tested.iter().map(|t| t.3.p).collect();
+    let kept = test::benjamini_hochberg(&p, FALSE_DISCOVERY);
+    for ((i, nb, nn, t), kept) in tested.into_iter().zip(kept) {
+        let r = &mut rows[i];
+        let better = Quantity::of_label(&r.unit).better;
+        let slower = t.higher == (better != Better::Higher);
+        r.launches = Some(LaunchTest { base: nb, new: nn, p: t.p, kept });
+        r.intervals = Intervals::None;
+        let beyond = r.change.abs() > threshold * 100.0 && (r.change > 0.0) == slower;
+        r.flag = match (kept && beyond, slower) {
+            (true, true) => Flag::Slower,
+            (true, false) => Flag::Faster,
+            _ => Flag::Same,
+        };
+    }
 }
 
 /// The headline figures of a directory, flat.
@@ -241,6 +407,7 @@ fn comparison(file: &str, old: &Measured, new: &Measured, threshold: f64) -> Com
         change,
         intervals,
         flag,
+        launches: None,
     }
 }
 
@@ -264,9 +431,9 @@ fn nothing_compared(base: &Path, b: &[String], new: &Path, n: &[String], common:
 }
 
 /// The comparison as text: the settings that differ, then per file its rows (both figures
-/// with their intervals, the change, what the intervals said, the word) and a verdict line,
-/// the files of one side only, and a closing count.
-pub fn render(report: &Report, base: &Path, new: &Path, threshold: f64) -> String {
+/// with their intervals, the change, what decided it, the word) and a verdict line, the
+/// files of one side only, notes on what was compared, and a closing count.
+pub fn render(report: &Report, base: &Path, new: &Path) -> String {
     let mut out = String::new();
     if !report.differences.is_empty() {
         out += "settings that differ between the runs (base -> new):\n";
@@ -287,8 +454,8 @@ pub fn render(report: &Report, base: &Path, new: &Path, threshold: f64) -> Strin
         format!("{:>11} {i:<25}", short(v))
     };
     out += &format!(
-        "{:>key$}  {:>11} {:<25} {:>11} {:<25} {:>9}  {:<9} verdict\n",
-        "row", "base", "[95% interval]", "new", "[95% interval]", "change", "intervals"
+        "{:>key$}  {:>11} {:<25} {:>11} {:<25} {:>9}  {:<11} verdict\n",
+        "row", "base", "[95% interval]", "new", "[95% interval]", "change", "decided by"
     );
     let mut files: Vec<&str> = report.rows.iter().map(|r| r.file.as_str()).collect();
     files.dedup();
@@ -298,13 +465,16 @@ pub fn render(report: &Report, base: &Path, new: &Path, threshold: f64) -> Strin
         let units: Vec<&str> = units.into_iter().collect();
         out += &format!("{file} [{}]\n", units.join("; "));
         for r in &rows {
+            let test = match &r.launches {
+                Some(t) => format!("p {:.3}{}", t.p, if t.kept { "*" } else { "" }),
+                None => r.intervals.word().to_string(),
+            };
             out += &format!(
-                "{:>key$}  {} {} {:>+8.1}%  {:<9} {}\n",
+                "{:>key$}  {} {} {:>+8.1}%  {test:<11} {}\n",
                 r.size,
                 figure(r.base, r.base_interval),
                 figure(r.new, r.new_interval),
                 r.change,
-                r.intervals.word(),
                 r.flag.word()
             );
         }
@@ -331,13 +501,37 @@ pub fn render(report: &Report, base: &Path, new: &Path, threshold: f64) -> Strin
     for f in &report.only_new {
         out += &format!("only in {}: {f}\n", new.display());
     }
+    for n in &report.notes {
+        out += &format!("note: {n}\n");
+    }
     let faster = report.rows.iter().filter(|r| r.flag == Flag::Faster).count();
+    let by_launches: Vec<&LaunchTest> =
+        report.rows.iter().filter_map(|r| r.launches.as_ref()).collect();
+    let (lt, st) = (report.thresholds.0 * 100.0, report.thresholds.1 * 100.0);
+    let mut rules = Vec::new();
+    if let Some(t) = by_launches.first() {
+        rules.push(format!(
+            "{} rows by their launches ({} against {}): a moderated t-test per row, p* kept by \
+             Benjamini and Hochberg's rule over those rows at {}% false discoveries, and beyond {lt}%",
+            by_launches.len(),
+            t.base,
+            t.new,
+            FALSE_DISCOVERY * 100.0
+        ));
+    }
+    let single = report.rows.len() - by_launches.len();
+    if single > 0 {
+        rules.push(format!(
+            "{single} rows of single launches: beyond {st}% and, where the files hold them, with \
+             the two 95% intervals apart"
+        ));
+    }
     out += &format!(
-        "{} rows compared in {} files: {} slower, {faster} faster (beyond {threshold}% and, where the \
-         files hold them, with the two 95% intervals apart)\n",
+        "{} rows compared in {} files: {} slower, {faster} faster ({})\n",
         report.rows.len(),
         report.files,
-        report.slower()
+        report.slower(),
+        rules.join("; ")
     );
     out
 }
@@ -382,7 +576,7 @@ mod tests {
         write(a.path(), "bw.dat", "MB/s (MB = 2^20 B)", &[(1, 100.0, 110.0, 120.0)]);
         write(b.path(), "bw.dat", "MB/s (MB = 2^20 B)", &[(1, 200.0, 220.0, 240.0)]);
         write(a.path(), "only.dat", "usec", &[(1, 1.0, 1.0, 1.0)]);
-        let r = compare(a.path(), b.path(), 0.1).unwrap();
+        let r = compare(a.path(), b.path(), Some(0.1)).unwrap();
         let row = |f: &str, s: &str| r.rows.iter().find(|c| c.file == f && c.size == s).unwrap();
         assert_eq!(row("t.dat", "1").flag, Flag::Slower, "twice the time, MIN..MAX overlapping");
         assert_eq!(row("t.dat", "1").intervals, Intervals::Apart);
@@ -410,7 +604,7 @@ mod tests {
         let new = format!("{head}1 5.2 0.47 6.8 2.5 6.4 1000 5 0.47 6.8 1\n");
         std::fs::write(a.path().join("t.dat"), base).unwrap();
         std::fs::write(b.path().join("t.dat"), new).unwrap();
-        let r = compare(a.path(), b.path(), 0.1).unwrap();
+        let r = compare(a.path(), b.path(), Some(0.1)).unwrap();
         assert_eq!(r.rows[0].flag, Flag::Slower, "{:?}", r.rows[0]);
         assert_eq!(r.rows[0].intervals, Intervals::None, "MIN..MAX is no interval to judge by");
         assert_eq!(r.slower(), 1);
@@ -444,7 +638,7 @@ mod tests {
             std::fs::create_dir_all(dir.join("p2p")).unwrap();
             write(&dir.join("p2p"), "t.dat", "usec", &[(1, med * 0.99, med, med * 1.01)]);
         }
-        let r = compare(a.path(), b.path(), 0.1).unwrap();
+        let r = compare(a.path(), b.path(), Some(0.1)).unwrap();
         assert_eq!(r.rows.len(), 1);
         assert_eq!((r.rows[0].file.as_str(), r.rows[0].flag), ("p2p/t.dat", Flag::Slower));
     }
@@ -468,12 +662,12 @@ mod tests {
     #[test]
     fn nothing_in_common_is_an_error_naming_what_each_side_holds() {
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let e = compare(a.path(), b.path(), 0.1).unwrap_err();
+        let e = compare(a.path(), b.path(), Some(0.1)).unwrap_err();
         assert!(e.starts_with("nothing compared: no result file in common"), "{e}");
         assert!(e.contains("holds no result file"), "{e}");
         write(a.path(), "t.dat", "usec", &[(1, 1.0, 1.0, 1.0)]);
         write(b.path(), "t.dat", "usec", &[(2, 1.0, 1.0, 1.0)]);
-        let e = compare(a.path(), b.path(), 0.1).unwrap_err();
+        let e = compare(a.path(), b.path(), Some(0.1)).unwrap_err();
         assert!(e.contains("no row in common") && e.contains("holds t.dat"), "{e}");
     }
 
@@ -489,7 +683,7 @@ mod tests {
         let env = "# environment: OMPI_MCA_btl=self,tcp\n";
         let settings = format!("{} NREPS=10", here(b.path()));
         write_with(b.path(), "x.dat", &head(4, &settings, env), "usec", &row);
-        let r = compare(a.path(), b.path(), 0.1).unwrap();
+        let r = compare(a.path(), b.path(), Some(0.1)).unwrap();
         let what: Vec<String> = r
             .differences
             .iter()

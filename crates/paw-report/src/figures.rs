@@ -56,7 +56,7 @@ pub fn report(dir: &Path, low: f64) -> Result<Report, String> {
     let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
+        .filter(|p| p.is_dir() && !crate::launches::is_part(dir, p))
         .collect();
     let rank = |p: &PathBuf| {
         let name = p.file_name().unwrap_or_default().to_string_lossy().into_owned();

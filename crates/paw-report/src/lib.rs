@@ -10,6 +10,7 @@ mod dat;
 mod figures;
 mod html;
 pub mod imb_output;
+pub mod launches;
 mod nodes;
 mod plot;
 mod reference;

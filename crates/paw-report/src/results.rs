@@ -49,6 +49,8 @@ pub struct Measured {
     pub interval: Option<(f64, f64)>,
     /// Its unit.
     pub quantity: Quantity,
+    /// The row's figure in each launch of a launches result (empty for one launch).
+    pub launches: Vec<f64>,
 }
 
 /// One result file of a run.
@@ -60,6 +62,17 @@ pub struct ResultFile {
     pub rows: Vec<Measured>,
     /// What the run says about itself ([`facts_of_header`], [`facts_of_record`]).
     pub facts: BTreeMap<String, String>,
+    /// Of a launches result: its launches and the state they ran in.
+    pub launched: Option<Launched>,
+}
+
+/// What a launches result says of its launches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Launched {
+    /// Launches merged.
+    pub count: usize,
+    /// The machine's state: the probe's CPU round trip, ns (0: not measured).
+    pub state_ns: f64,
 }
 
 /// How deep [`read_dir`] looks below the run's directory: a qualification run's steps, and
@@ -117,11 +130,53 @@ impl Figure {
 /// Reads every result file of `dir` and of its subdirectories (a qualification run's step
 /// directories, a node step's host directories): sweeps, tables and IMB tables, not earlier
 /// runs' kept files. Each is named by its path below `dir` (`p2p/send_bw-np_0002.dat`);
-/// sorted by name. A file that cannot be read is an error naming it.
+/// sorted by name. A file that cannot be read is an error naming it. Of a launches result
+/// (`paw-report launches`), the merged files with each row's value in every launch of their
+/// state (the result's own; [`read_state`] for another).
 pub fn read_dir(dir: &Path) -> Result<Vec<ResultFile>, String> {
+    match crate::launches::Record::read(dir) {
+        Some(record) if !record.states.is_empty() => read_state(dir, &record, 0),
+        _ => {
+            let mut files = Vec::new();
+            read_tree(dir, "", DEPTH, &mut files)?;
+            files.sort_by(|a, b| a.name.cmp(&b.name));
+            Ok(files)
+        }
+    }
+}
+
+/// The result of state `n` of the launches result in `dir` (`record`, its launches.json):
+/// its merged files, each row with its value in each of the state's launches.
+pub fn read_state(
+    dir: &Path,
+    record: &crate::launches::Record,
+    n: usize,
+) -> Result<Vec<ResultFile>, String> {
+    let state = &record.states[n];
     let mut files = Vec::new();
-    read_tree(dir, "", DEPTH, &mut files)?;
+    read_tree(&dir.join(&state.folder), "", 0, &mut files)?;
     files.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut each = Vec::new();
+    for folder in &state.launches {
+        let mut one = Vec::new();
+        read_tree(&dir.join(folder), "", 0, &mut one)?;
+        each.push(one);
+    }
+    for file in &mut files {
+        file.launched = Some(Launched { count: each.len(), state_ns: state.probe_ns });
+        for row in &mut file.rows {
+            let values: Option<Vec<f64>> = each
+                .iter()
+                .map(|launch| {
+                    let f = launch.iter().find(|f| f.name == file.name)?;
+                    let r =
+                        f.rows.iter().find(|r| r.key == row.key && r.quantity == row.quantity)?;
+                    Some(r.value)
+                })
+                .collect();
+            row.launches = values.unwrap_or_default();
+        }
+    }
     Ok(files)
 }
 
@@ -136,7 +191,8 @@ fn read_tree(
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
-    for sub in paths.iter().filter(|p| p.is_dir() && depth > 0) {
+    let steps = paths.iter().filter(|p| p.is_dir() && depth > 0);
+    for sub in steps.filter(|p| !crate::launches::is_part(dir, p)) {
         let name = sub.file_name().unwrap_or_default().to_string_lossy().into_owned();
         read_tree(sub, &format!("{prefix}{name}/"), depth - 1, files)?;
     }
@@ -161,12 +217,13 @@ fn read_tree(
                         None => continue,
                     }
                 };
-                ResultFile { name, rows, facts }
+                ResultFile { name, rows, facts, launched: None }
             }
             Some("csv") if imb_csv::suite_of(&own).is_some() => ResultFile {
                 rows: imb_rows(path)?,
                 facts: record.map(facts_of_record).unwrap_or_default(),
                 name,
+                launched: None,
             },
             _ => continue,
         };
@@ -232,6 +289,7 @@ fn sweep_rows(dat: &Dat) -> Vec<Measured> {
                 value: num(r, median)?,
                 interval,
                 quantity: quantity.clone(),
+                launches: Vec::new(),
             })
         })
         .collect()
@@ -281,7 +339,13 @@ fn table_rows(csv_path: &Path) -> Result<Option<Vec<Measured>>, String> {
             }
             let key =
                 if figures.len() > 1 { format!("{} {q}", key.join(" ")) } else { key.join(" ") };
-            rows.push(Measured { key, value, interval: None, quantity: Quantity::of_unit(u) });
+            rows.push(Measured {
+                key,
+                value,
+                interval: None,
+                quantity: Quantity::of_unit(u),
+                launches: Vec::new(),
+            });
         }
     }
     Ok(Some(rows))
@@ -316,6 +380,7 @@ fn imb_rows(path: &Path) -> Result<Vec<Measured>, String> {
             value,
             interval: None,
             quantity: Quantity::of_unit(schema::USEC),
+            launches: Vec::new(),
         });
     }
     Ok(rows)

@@ -1,0 +1,417 @@
+//! `paw-report launches`: one command run K times, each launch in its own folder, and the
+//! launches' files merged into one result whose intervals are over launches, not over the
+//! samples of one launch (doc/methodology.md, "Launches").
+//!
+//! Before the first launch and after each one, [`probe`] measures the machine's state (a
+//! cache-line round trip between two CPUs, no MPI). A launch between two probes of one
+//! state ran in it; one between probes of different states is set aside. The launches of
+//! the state most of them ran in make the result in the folder itself; those of each other
+//! state make their own result in `state-N/`. `launches.json` records it all.
+
+pub mod merge;
+pub mod probe;
+pub mod spread;
+pub mod test;
+
+use serde::{Deserialize, Serialize};
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The record of a launches result, in its folder.
+pub const RECORD: &str = "launches.json";
+
+/// Launches of a result unless told: with six, a result's 95% interval over launches (the
+/// smallest and largest launch) held another result's median in 84-90% of rows here
+/// (doc/methodology.md, "Launches").
+pub const DEFAULT_COUNT: u16 = 6;
+
+/// At most this many times K launches are run to get K in one state.
+pub const EXTRA: usize = 2;
+
+/// The files a launch's folder holds beside its results: the command's output.
+pub const CAPTURES: [&str; 2] = ["stdout.txt", "stderr.txt"];
+
+/// One launch.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Launch {
+    /// Its folder, relative to the result's.
+    pub folder: String,
+    /// Seconds from start to exit.
+    pub wall_s: f64,
+    /// The state probe before it, ns (None: could not be measured).
+    pub probe_before_ns: Option<f64>,
+    /// The probe after it.
+    pub probe_after_ns: Option<f64>,
+    /// The state it ran in (an index into `states`); None when its probes differ.
+    pub state: Option<usize>,
+}
+
+/// One state of the machine: launches whose probes agree within [`probe::SAME_STATE`].
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct State {
+    /// The probes' median, ns.
+    pub probe_ns: f64,
+    /// Where its merged result is, relative to the result's folder (`.` or `state-N`).
+    pub folder: String,
+    /// Its launches' folders.
+    pub launches: Vec<String>,
+}
+
+/// `launches.json`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Record {
+    /// The command, word by word.
+    pub command: Vec<String>,
+    /// Every launch, in order.
+    pub launches: Vec<Launch>,
+    /// The states seen, the result's own first.
+    pub states: Vec<State>,
+    /// Files left in the launch folders (not in every launch, or not a table), with why.
+    pub not_merged: Vec<(String, String)>,
+}
+
+impl Record {
+    /// Reads `dir`'s record, if `dir` is a launches result.
+    pub fn read(dir: &Path) -> Option<Record> {
+        let text = std::fs::read_to_string(dir.join(RECORD)).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// The state whose result is in the folder itself.
+    pub fn own_state(&self) -> Option<&State> {
+        self.states.first()
+    }
+}
+
+/// Whether `sub` is a launch or state folder of the launches result `dir` (not a step of a
+/// run).
+pub fn is_part(dir: &Path, sub: &Path) -> bool {
+    let name = sub.file_name().unwrap_or_default().to_string_lossy();
+    (name.starts_with("launch-") || name.starts_with("state-")) && dir.join(RECORD).is_file()
+}
+
+/// What `paw-report launches` is asked.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// Launches.
+    pub count: usize,
+    /// The result's folder.
+    pub out: PathBuf,
+    /// Seconds a launch may take (0: no limit).
+    pub timeout: u64,
+    /// The command.
+    pub command: Vec<String>,
+}
+
+/// Runs the launches and merges them; `progress` is told each step. A launch that fails
+/// stops the rest: Err carries its exit status and a line naming it.
+pub fn run(setup: &Setup, progress: &mut dyn FnMut(&str)) -> Result<Record, (u8, String)> {
+    let fail = |e: String| (2u8, e);
+    prepare(&setup.out).map_err(fail)?;
+    let out = std::path::absolute(&setup.out).map_err(|e| fail(e.to_string()))?;
+    let mut record = Record { command: setup.command.clone(), ..Record::default() };
+    let mut before = probe::round_trip_ns();
+    let width = (setup.count * EXTRA).to_string().len().max(2);
+    let mut i = 0;
+    // K launches in one state; a launch run across a change, or in a state other than the
+    // commonest, is replaced, up to EXTRA x K launches in all.
+    while states(&mut record.launches.clone()).first().map_or(0, |s| s.launches.len()) < setup.count
+        && i < setup.count * EXTRA
+    {
+        i += 1;
+        let folder = format!("launch-{i:0width$}");
+        let dir = out.join(&folder);
+        std::fs::create_dir(&dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+        let wall = launch(setup, &dir).map_err(|(code, why)| {
+            (code, format!("launch {i}: {why} (its output: {})", dir.display()))
+        })?;
+        let after = probe::round_trip_ns();
+        let ns = |p: Option<f64>| p.map_or("-".to_string(), |p| format!("{p:.0}"));
+        progress(&format!(
+            "launch {i} ({} wanted in one state): {wall:.2} s; CPU round trip {} ns before, {} after{}",
+            setup.count,
+            ns(before),
+            ns(after),
+            match (before, after) {
+                (Some(b), Some(a)) if !probe::same_state(b, a) => ": a state change, set aside",
+                _ => "",
+            }
+        ));
+        record.launches.push(Launch {
+            folder,
+            wall_s: wall,
+            probe_before_ns: before,
+            probe_after_ns: after,
+            state: None,
+        });
+        before = after;
+    }
+    record.states = states(&mut record.launches);
+    let mut last = Ok(());
+    if record.states.is_empty() {
+        last = Err((
+            1,
+            "every launch ran across a change of the machine's state: nothing merged".to_string(),
+        ));
+    }
+    for (n, state) in record.states.iter().enumerate() {
+        let target = if n == 0 { out.clone() } else { out.join(&state.folder) };
+        if n > 0 {
+            std::fs::create_dir_all(&target).map_err(|e| fail(e.to_string()))?;
+        }
+        let folders: Vec<PathBuf> = state.launches.iter().map(|f| out.join(f)).collect();
+        let merged = merge::merge(&folders, &target, &header_line(&record, n))
+            .map_err(|e| fail(format!("merging the launches: {e}")))?;
+        if n == 0 {
+            record.not_merged = merged.left;
+            if merged.files.is_empty() {
+                last = Err(fail(format!(
+                    "the launches wrote no result file that could be merged (in {})",
+                    folders[0].display()
+                )));
+            }
+        }
+    }
+    let json = serde_json::to_string_pretty(&record).map_err(|e| fail(e.to_string()))?;
+    std::fs::write(out.join(RECORD), json + "\n").map_err(|e| fail(e.to_string()))?;
+    last.map(|_| record)
+}
+
+/// What a launches result holds, for its user: per state its launches and folder, the
+/// files merged and those left in the launch folders.
+pub fn describe(record: &Record, out: &Path) -> String {
+    let mut s = String::new();
+    for (n, state) in record.states.iter().enumerate() {
+        let at = if n == 0 { out.to_path_buf() } else { out.join(&state.folder) };
+        s += &format!(
+            "state {} (CPU round trip {:.0} ns): {} launches merged into {}\n",
+            n + 1,
+            state.probe_ns,
+            state.launches.len(),
+            at.display()
+        );
+    }
+    let aside: Vec<&str> =
+        record.launches.iter().filter(|l| l.state.is_none()).map(|l| l.folder.as_str()).collect();
+    if !aside.is_empty() {
+        s += &format!("set aside (a state change during the launch): {}\n", aside.join(", "));
+    }
+    for (file, why) in &record.not_merged {
+        s += &format!("left in the launch folders: {file} ({why})\n");
+    }
+    s += &format!("paw-report summary {} shows its figures\n", out.display());
+    s
+}
+
+/// The `launches:` header line of the result of state `n`.
+pub fn header_line(record: &Record, n: usize) -> String {
+    let state = &record.states[n];
+    let set_aside = record.launches.iter().filter(|l| l.state.is_none()).count();
+    let mut line = format!(
+        "{} of {} launches of `{}` ({} to {} beside this file), in state {} (CPU round trip {:.0} ns)",
+        state.launches.len(),
+        record.launches.len(),
+        record.command.join(" "),
+        state.launches.first().map_or("", String::as_str),
+        state.launches.last().map_or("", String::as_str),
+        n + 1,
+        state.probe_ns
+    );
+    if record.states.len() > 1 {
+        let others: Vec<String> = record
+            .states
+            .iter()
+            .enumerate()
+            .filter(|(m, _)| *m != n)
+            .map(|(m, s)| {
+                format!("state {} ({:.0} ns, {} launches)", m + 1, s.probe_ns, s.launches.len())
+            })
+            .collect();
+        line += &format!("; also {}", others.join(", "));
+    }
+    if set_aside > 0 {
+        line += &format!("; {set_aside} set aside (run across a state change)");
+    }
+    line
+}
+
+/// Groups the launches by state: a launch whose two probes agree belongs to the state of
+/// their mean (a new state when it is not within [`probe::SAME_STATE`] of a known one); the
+/// states ordered by launches, most first (ties: the earlier). Without probes every launch
+/// is of one state of probe 0.
+fn states(launches: &mut [Launch]) -> Vec<State> {
+    let mut levels: Vec<(f64, Vec<usize>)> = Vec::new();
+    for (i, l) in launches.iter().enumerate() {
+        let level = match (l.probe_before_ns, l.probe_after_ns) {
+            (Some(b), Some(a)) if probe::same_state(b, a) => (a + b) / 2.0,
+            (Some(_), Some(_)) => continue,
+            _ => 0.0,
+        };
+        match levels.iter_mut().find(|(p, _)| *p == level || probe::same_state(*p, level)) {
+            Some((_, members)) => members.push(i),
+            None => levels.push((level, vec![i])),
+        }
+    }
+    levels.sort_by_key(|(_, m)| std::cmp::Reverse(m.len()));
+    levels
+        .into_iter()
+        .enumerate()
+        .map(|(n, (_, members))| {
+            let probes: Vec<f64> = members
+                .iter()
+                .flat_map(|&i| [launches[i].probe_before_ns, launches[i].probe_after_ns])
+                .flatten()
+                .collect();
+            for &i in &members {
+                launches[i].state = Some(n);
+            }
+            State {
+                probe_ns: if probes.is_empty() { 0.0 } else { paw_base::median(&probes) },
+                folder: if n == 0 { ".".into() } else { format!("state-{}", n + 1) },
+                launches: members.iter().map(|&i| launches[i].folder.clone()).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The result's folder, created, or refused when it holds anything.
+fn prepare(out: &Path) -> Result<(), String> {
+    match std::fs::read_dir(out) {
+        Ok(mut entries) => match entries.next() {
+            None => Ok(()),
+            Some(_) => Err(format!(
+                "-o {}: the folder holds files already; accepted: a new or empty folder",
+                out.display()
+            )),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(out).map_err(|e| format!("-o {}: {e}", out.display()))
+        }
+        Err(e) => Err(format!("-o {}: {e}", out.display())),
+    }
+}
+
+/// One launch of the command with PAW_OUTPUT_DIR set to `dir`, its output captured there;
+/// its wall time, or its exit status and why.
+fn launch(setup: &Setup, dir: &Path) -> Result<f64, (u8, String)> {
+    let (program, args) = setup.command.split_first().ok_or((2, "no command".to_string()))?;
+    let file = |name: &str| {
+        std::fs::File::create(dir.join(name)).map_err(|e| (2u8, format!("{name}: {e}")))
+    };
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .env("PAW_OUTPUT_DIR", dir)
+        .stdin(Stdio::null())
+        .stdout(file(CAPTURES[0])?)
+        .stderr(file(CAPTURES[1])?);
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // Open MPI started by root runs nothing otherwise (and exits 0).
+        cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1").env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| (2, format!("cannot start {program}: {e}")))?;
+    let limit = (setup.timeout > 0).then(|| Duration::from_secs(setup.timeout));
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if limit.is_some_and(|l| start.elapsed() > l) => {
+                stop(&mut child);
+                return Err((124, format!("took more than {} s; stopped", setup.timeout)));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => return Err((2, format!("waiting for {program}: {e}"))),
+        }
+    };
+    let wall = start.elapsed().as_secs_f64();
+    if !status.success() {
+        let code = status.code().map_or(1, |c| c.clamp(1, 255) as u8);
+        return Err((code, format!("{status}: {}", last_line(&dir.join(CAPTURES[1])))));
+    }
+    let wrote = std::fs::read_dir(dir)
+        .map(|e| e.filter_map(|e| e.ok()).any(|e| !CAPTURES.iter().any(|c| e.file_name() == *c)))
+        .unwrap_or(false);
+    if !wrote {
+        return Err((
+            1,
+            format!(
+                "exit status 0 but no result file in its folder: the command must run a paw \
+                 binary, and the launcher pass PAW_OUTPUT_DIR to rank 0 (Open MPI across hosts: \
+                 mpirun -x PAW_OUTPUT_DIR); {}",
+                last_line(&dir.join(CAPTURES[1]))
+            ),
+        ));
+    }
+    Ok(wall)
+}
+
+/// SIGTERM to a child, SIGKILL five seconds later if it is still there.
+fn stop(child: &mut std::process::Child) {
+    // SAFETY: kill with a pid this process started and has not yet reaped.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The last line of a file that is not blank (an error's usual place).
+fn last_line(path: &Path) -> String {
+    let mut text = String::new();
+    if let Ok(mut f) = std::fs::File::open(path) {
+        let _ = f.read_to_string(&mut text);
+    }
+    text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launch(folder: &str, before: f64, after: f64) -> Launch {
+        Launch {
+            folder: folder.into(),
+            wall_s: 0.5,
+            probe_before_ns: Some(before),
+            probe_after_ns: Some(after),
+            state: None,
+        }
+    }
+
+    #[test]
+    fn launches_are_grouped_by_state_the_commonest_first() {
+        let mut l = vec![
+            launch("launch-1", 430.0, 440.0),
+            launch("launch-2", 90.0, 95.0),
+            launch("launch-3", 95.0, 430.0),
+            launch("launch-4", 92.0, 88.0),
+        ];
+        let s = states(&mut l);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].launches, ["launch-2", "launch-4"]);
+        assert_eq!((s[0].folder.as_str(), s[1].folder.as_str()), (".", "state-2"));
+        assert_eq!(s[1].launches, ["launch-1"]);
+        assert_eq!(l[2].state, None, "across a change");
+        assert_eq!((l[0].state, l[1].state), (Some(1), Some(0)));
+        assert!((s[0].probe_ns - 91.0).abs() < 1.5, "{}", s[0].probe_ns);
+    }
+
+    #[test]
+    fn a_folder_with_files_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        prepare(d.path()).unwrap();
+        std::fs::write(d.path().join("x"), "").unwrap();
+        assert!(prepare(d.path()).unwrap_err().contains("new or empty folder"));
+        prepare(&d.path().join("new/deeper")).unwrap();
+    }
+}
