@@ -3,7 +3,7 @@
 use crate::{
     check, check_lines, compare, html, plot_files, plot_runs, reference, report, side_by_side,
 };
-use crate::{reframe_reference, render_comparison, summary, summary_csv, Report, FLOOR};
+use crate::{reframe_reference, render_comparison, summary, summary_csv, FLOOR};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -50,10 +50,14 @@ pub enum Command {
     },
     /// A reference made from one or more runs of the same command (TOML, or ReFrame's YAML).
     ///
-    /// Per figure the median over the runs and an accepted range on its worse side: a floor
-    /// (--floor) plus three times the runs' median absolute deviation from their median.
+    /// Every row of every result file, and the headline figures of files without rows: per
+    /// figure the median over the runs and an accepted range on its worse side, from how
+    /// much the row varies between launches (launches results) or between the runs, such
+    /// that a result of the same setup fails some row in at most 5% of checks; each says
+    /// the smallest change it detects. A reference of one launch gets --floor.
     Reference {
-        /// The tolerance's floor, percent of the value.
+        /// The range of a reference made of one launch (nothing to measure a spread by),
+        /// percent of the value.
         #[arg(long, value_name = "PERCENT", default_value_t = FLOOR * 100.0, value_parser = percent_of)]
         floor: f64,
         /// Write ReFrame's reference form for this `system:partition` (YAML; repeatable).
@@ -235,20 +239,21 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
             println!("paw-report: {}", file.display());
         }
         Command::Reference { floor, reframe, runs } => {
-            let reports: Vec<Report> =
-                runs.iter().map(|d| report(d, 0.8)).collect::<Result<_, _>>()?;
             if reframe.is_empty() {
-                print!("{}", reference(&reports, floor / 100.0));
+                print!("{}", reference(&runs, floor / 100.0)?);
             } else {
-                print!("{}", reframe_reference(&reports, &reframe, floor / 100.0)?);
+                print!("{}", reframe_reference(&runs, &reframe, floor / 100.0)?);
             }
         }
         Command::Check { reference, dir } => {
             let file = reference.display();
             let text = std::fs::read_to_string(&reference).map_err(|e| format!("{file}: {e}"))?;
-            let checked = check(&report(&dir, 0.8)?, &text).map_err(|e| format!("{file}: {e}"))?;
+            let (checked, notes) = check(&dir, &text).map_err(|e| format!("{file}: {e}"))?;
             for line in check_lines(&checked) {
                 println!("{line}");
+            }
+            for n in notes {
+                println!("note: {n}");
             }
             let failed = checked.iter().filter(|c| !c.pass).count();
             println!("{} figures checked against {file}: {failed} failed", checked.len());

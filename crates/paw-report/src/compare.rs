@@ -652,6 +652,41 @@ mod tests {
     }
 
     #[test]
+    fn launches_results_are_judged_by_their_launches() {
+        use crate::launches::fixture::{launches, result};
+        let sizes: Vec<u64> = (0..12).map(|i| 1 << i).collect();
+        let dirs: Vec<tempfile::TempDir> = (0..4).map(|_| tempfile::tempdir().unwrap()).collect();
+        // Two results of one setup (their launches in another order), one 10 % slower, and
+        // one in another machine state.
+        let mut same = launches(6, &sizes, 0.04, 1.0, 90.0);
+        same.rotate_left(3);
+        result(dirs[0].path(), &launches(6, &sizes, 0.04, 1.0, 90.0));
+        result(dirs[1].path(), &same);
+        result(dirs[2].path(), &launches(6, &sizes, 0.04, 1.1, 95.0));
+        result(dirs[3].path(), &launches(6, &sizes, 0.04, 1.0, 400.0));
+        let r = compare(dirs[0].path(), dirs[1].path(), None).unwrap();
+        assert_eq!((r.slower(), r.rows.len()), (0, 12));
+        assert!(r.rows.iter().all(|c| c.launches.is_some_and(|t| t.base == 6 && t.new == 6)));
+        let r = compare(dirs[0].path(), dirs[2].path(), None).unwrap();
+        assert_eq!(r.slower(), 12, "{}", render(&r, dirs[0].path(), dirs[2].path()));
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        let r = compare(dirs[0].path(), dirs[3].path(), None).unwrap();
+        assert!(
+            r.notes[0].starts_with("the results ran in different machine states"),
+            "{:?}",
+            r.notes
+        );
+        // A single launch against a launches result: the rule of one launch, said.
+        let one = tempfile::tempdir().unwrap();
+        std::fs::copy(dirs[0].path().join("launch-01/t.dat"), one.path().join("t.dat")).unwrap();
+        let r = compare(one.path(), dirs[0].path(), None).unwrap();
+        assert!(r.rows.iter().all(|c| c.launches.is_none()));
+        assert!(r.notes.iter().any(|n| n.contains("single launches")), "{:?}", r.notes);
+        let text = render(&r, one.path(), dirs[0].path());
+        assert!(text.contains("rows of single launches: beyond 10%"), "{text}");
+    }
+
+    #[test]
     fn directions() {
         assert_eq!(Direction::of("usec"), Direction::LowerIsBetter);
         assert_eq!(Direction::of("s"), Direction::LowerIsBetter);

@@ -1,20 +1,33 @@
 //! References, as ReFrame keeps them: per figure a value, a lower and an upper bound (each a
 //! fraction of the value, either one absent for no bound) and the unit; made from one or
-//! more runs (the median over them, a tolerance that grows with their spread) and checked
-//! figure by figure against a run, with the run's own interval where it has one.
+//! more runs and checked figure by figure against a run.
+//!
+//! A reference holds every row of every result file of its runs (`FILE: ROW`) and the
+//! headline figures of files without rows (b_eff's protocol ...). A row's range is set by
+//! how much the row varies: from the launches of launches results (`paw-report launches`),
+//! or from the runs themselves when each is one launch, the rows of a file sharing what they
+//! know of their spread ([`crate::launches::spread`]). It is wide enough that a result of
+//! the same setup fails some row of the whole reference in at most 5 % of checks (a
+//! Bonferroni bound over the rows), and never narrower than the threshold compare counts
+//! ([`crate::compare::LAUNCH_THRESHOLD`]); each row says the smallest change it detects
+//! (four times in five). A reference made of one launch has nothing to measure the spread
+//! with: its range is the floor ([`FLOOR`]), and it says so.
 
+use crate::compare::LAUNCH_THRESHOLD;
 use crate::figures::Report;
-use crate::results::file_facts;
+use crate::launches::spread::{self, normal_quantile, Logs, Prior};
+use crate::launches::{probe, Record};
+use crate::results::{file_facts, read_dir, read_state, ResultFile};
 use crate::results::{Direction, Figure};
 use crate::summary::short;
 use paw_base::median;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One figure's reference.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reference {
-    /// The figure's key: `section/name`.
+    /// The figure's key: `FILE: ROW` for a row, `section/name` for a headline figure.
     pub key: String,
     /// The reference value.
     pub value: f64,
@@ -29,6 +42,9 @@ pub struct Reference {
     pub source: Option<String>,
     /// The facts (settings, tasks, environment ...) of the reference runs' file.
     pub settings: BTreeMap<String, String>,
+    /// The smallest change (a fraction of the value) the range detects four times in five;
+    /// None for a range set by the floor.
+    pub detects: Option<f64>,
 }
 
 impl Reference {
@@ -38,119 +54,368 @@ impl Reference {
         let hi = self.upper.map_or(f64::INFINITY, |u| self.value * (1.0 + u));
         (lo.min(hi), hi.max(lo))
     }
+
+    /// Whether the range comes from a measured spread (not the floor).
+    fn measured(&self) -> bool {
+        self.detects.is_some()
+    }
 }
 
-/// The tolerance no reference goes below unless told (`--floor`): what runs of one setup
-/// differ by when nothing changed, beyond what a few reference runs show. Measured here
-/// (doc/qualify.md): one run in ten or fifteen of an unchanged p2p_send lands 20-30 % below
-/// the others' bandwidth, and the one-way latency sits at one of two levels.
+/// The range of a reference made of one launch, where no spread can be measured: what runs
+/// of one setup differ by here (doc/methodology.md, "Launches": 8-35 % per row between
+/// launches of p2p_send, two states 2-3x apart at small sizes aside).
 pub const FLOOR: f64 = 0.3;
 
-/// How many times the runs' median absolute deviation the tolerance adds to the floor.
-pub const SPREAD_FACTOR: f64 = 3.0;
+/// The chance that a result of the same setup fails some row of a reference.
+pub const FALSE_FAIL: f64 = 0.05;
 
-/// The tolerance of a figure whose runs gave `values`: `floor` plus [`SPREAD_FACTOR`]
-/// times the runs' median absolute deviation from their median, relative to it. The median
-/// deviation, not the largest: one run that went astray (a neighbour's job, a level change
-/// of the machine) neither widens the range nor moves its centre.
-pub fn tolerance(floor: f64, values: &[f64]) -> f64 {
-    let m = median(values);
-    let deviations: Vec<f64> = values.iter().map(|v| (v - m).abs()).collect();
-    floor + SPREAD_FACTOR * median(&deviations) / m.abs()
+/// The power at which a row's smallest detected change is stated.
+const POWER_Z: f64 = 0.8416;
+
+/// What one row or headline figure is in every run.
+#[derive(Debug, Clone)]
+struct Series {
+    key: String,
+    unit: String,
+    source: String,
+    direction: Direction,
+    /// Per run the figures that count: its launches' (kept), or its one value.
+    runs: Vec<Vec<f64>>,
 }
 
-/// One figure's reference as made from runs.
+impl Series {
+    /// Per run its figure: the median of its launches.
+    fn figures(&self) -> Vec<f64> {
+        self.runs.iter().map(|r| median(r)).collect()
+    }
+
+    /// Whether every run has two launches or more.
+    fn launches(&self) -> bool {
+        self.runs.iter().all(|r| r.len() >= 2)
+    }
+}
+
+/// How a range was set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Basis {
+    /// From the launches of launches results.
+    Launches,
+    /// From the runs, one launch each.
+    Runs,
+    /// The floor: one run of one launch.
+    Floor,
+}
+
+/// One made reference.
 #[derive(Debug, Clone)]
 struct Entry {
-    /// The figure of the first run.
-    figure: Figure,
-    /// The median over the runs.
+    series: Series,
     value: f64,
-    /// The tolerance, a fraction of the value, on the side where it gets worse.
+    /// The range on the worse side, as a factor's logarithm (or the floor's fraction).
     tolerance: f64,
-    /// Each run's value.
-    runs: Vec<f64>,
+    detects: Option<f64>,
+    basis: Basis,
 }
 
 impl Entry {
-    /// `(lower, upper)`: the tolerance on the worse side, no bound on the better one.
+    /// `(lower, upper)` as fractions: the tolerance on the worse side, no bound on the
+    /// better one.
     fn bounds(&self) -> (Option<f64>, Option<f64>) {
-        let t = (self.tolerance * 1e4).round() / 1e4;
-        match self.figure.direction() {
-            Direction::HigherIsBetter => (Some(-t), None),
-            Direction::LowerIsBetter => (None, Some(t)),
+        let round = |x: f64| (x * 1e4).round() / 1e4;
+        let (down, up) = match self.basis {
+            Basis::Floor => (-self.tolerance, self.tolerance),
+            _ => ((-self.tolerance).exp() - 1.0, self.tolerance.exp() - 1.0),
+        };
+        match self.series.direction {
+            Direction::HigherIsBetter => (Some(round(down)), None),
+            Direction::LowerIsBetter => (None, Some(round(up))),
         }
     }
 }
 
-/// The references of the figures every run has, and a comment line per figure left out.
-fn entries(runs: &[Report], floor: f64) -> (Vec<Entry>, Vec<String>) {
+/// The runs of a reference: each run's result files (of the chosen state, if a launches
+/// result) and its headline figures of files without rows.
+struct Run {
+    files: Vec<ResultFile>,
+    headlines: Vec<Figure>,
+}
+
+/// Reads `dir` as a run of a reference; of a launches result, its launches of the machine
+/// state `state` (CPU round trip, ns), None when it has none there.
+fn read_run(dir: &Path, state: Option<f64>) -> Result<Option<Run>, String> {
+    let files = match (Record::read(dir).filter(|r| !r.states.is_empty()), state) {
+        (Some(record), Some(want)) => {
+            let n = record.states.iter().position(|s| probe::same_state(s.probe_ns, want));
+            let Some(n) = n else { return Ok(None) };
+            read_state(dir, &record, n)?
+        }
+        _ => read_dir(dir)?,
+    };
+    let headlines: Vec<Figure> = crate::figures::report(dir, 0.8)
+        .map(|r| {
+            r.sections
+                .into_iter()
+                .flat_map(|s| s.figures)
+                .filter(|f| !f.source.ends_with(".dat") && !f.source.ends_with(".csv"))
+                .collect()
+        })
+        .unwrap_or_default();
+    if files.is_empty() && headlines.is_empty() {
+        return Err(format!("{}: no result files of paw", dir.display()));
+    }
+    Ok(Some(Run { files, headlines }))
+}
+
+/// The machine state most of the launches results among `dirs` ran in (their own states'
+/// probes, the commonest level), if any is one.
+fn common_state(dirs: &[PathBuf]) -> Option<f64> {
+    let own: Vec<f64> =
+        dirs.iter().filter_map(|d| Record::read(d)?.own_state().map(|s| s.probe_ns)).collect();
+    let count = |p: f64| own.iter().filter(|q| probe::same_state(p, **q)).count();
+    let best = own.iter().copied().max_by_key(|p| count(*p))?;
+    let members: Vec<f64> = own.into_iter().filter(|q| probe::same_state(best, *q)).collect();
+    Some(median(&members))
+}
+
+/// The series every run has, and a line for each left out (not in every run).
+fn series(runs: &[Run]) -> (Vec<Series>, Vec<String>) {
+    let mut all: BTreeMap<String, Series> = BTreeMap::new();
+    let mut order = Vec::new();
+    for (i, run) in runs.iter().enumerate() {
+        let mut add = |key: String, unit: &str, source: &str, values: Vec<f64>| {
+            let s = all.entry(key.clone()).or_insert_with(|| {
+                order.push(key.clone());
+                Series {
+                    key,
+                    unit: unit.to_string(),
+                    source: source.to_string(),
+                    direction: Direction::of(unit),
+                    runs: vec![Vec::new(); runs.len()],
+                }
+            });
+            if s.unit == unit {
+                s.runs[i] = values;
+            }
+        };
+        for f in &run.files {
+            for r in &f.rows {
+                let values =
+                    if r.launches.is_empty() { vec![r.value] } else { spread::kept(&r.launches) };
+                add(format!("{}: {}", f.name, r.key), &r.quantity.label, &f.name, values);
+            }
+        }
+        for f in &run.headlines {
+            add(f.key(), &f.unit, &f.source, vec![f.value]);
+        }
+    }
     let (mut made, mut left) = (Vec::new(), Vec::new());
-    let Some(first) = runs.first() else { return (made, left) };
-    for f in first.sections.iter().flat_map(|s| &s.figures) {
-        let key = f.key();
-        let values: Vec<f64> = runs
-            .iter()
-            .filter_map(|r| r.sections.iter().flat_map(|s| &s.figures).find(|g| g.key() == key))
-            .map(|g| g.value)
-            .collect();
-        if values.len() < runs.len() {
-            left.push(format!("{key}: in {} of {} runs: no reference", values.len(), runs.len()));
-        } else if !values.iter().all(|v| v.is_finite() && *v > 0.0) {
-            // A bound as a fraction of the value needs a positive value (PRESTA's allred
+    for key in order {
+        let s = all.remove(&key).expect("a series");
+        let have = s.runs.iter().filter(|r| !r.is_empty()).count();
+        if have < runs.len() {
+            left.push(format!("{key}: in {have} of {} runs: no reference", runs.len()));
+        } else if !s.runs.iter().flatten().all(|v| v.is_finite() && *v > 0.0) {
+            // A range as a fraction of the value needs a positive value (PRESTA's allred
             // difference can come out below zero on a quiet machine).
-            left.push(format!("{key} = {values:?} ({}): no reference", f.source));
+            left.push(format!("{key} = {:?} ({}): no reference", s.figures(), s.source));
         } else {
-            let tolerance = tolerance(floor, &values);
-            made.push(Entry { figure: f.clone(), value: median(&values), tolerance, runs: values });
+            made.push(s);
         }
     }
     (made, left)
 }
 
-/// The header of a reference file: what it was made from and how its ranges read.
-fn made_from(runs: &[Report], form: &str, floor: f64) -> String {
-    let dirs: Vec<String> = runs.iter().map(|r| r.dir.display().to_string()).collect();
-    format!(
-        "# paw reference{form}: the headline figures of {} run{}: {}\n\
-         # Per figure: the median over the runs and the accepted range as fractions of it, as\n\
-         # ReFrame keeps a reference: lower = -0.3 accepts down to 30 % below the value, upper\n\
-         # = 0.3 up to 30 % above; no bound on the side where the figure improves. The\n\
-         # tolerance is a floor of {floor} plus {SPREAD_FACTOR} times the runs'\n\
-         # median absolute deviation from their median, relative to it.\n",
-        runs.len(),
-        if runs.len() == 1 { "" } else { "s" },
-        dirs.join(", ")
-    )
+/// The references of the runs' series (see the module); `floor` is the range of a
+/// reference made of one launch.
+fn entries(series: Vec<Series>, floor: f64) -> Vec<Entry> {
+    let basis = |s: &Series| match (s.launches(), s.runs.len()) {
+        (true, _) => Basis::Launches,
+        (false, n) if n >= 2 => Basis::Runs,
+        _ => Basis::Floor,
+    };
+    // Per file and basis, the rows' own spread: within runs of launches, or between runs.
+    let own = |s: &Series| -> (f64, f64) {
+        match basis(s) {
+            Basis::Launches => {
+                let logs: Vec<Logs> = s.runs.iter().map(|r| Logs::of(r)).collect();
+                let df: usize = logs.iter().map(|l| l.n - 1).sum();
+                (logs.iter().map(|l| l.squares).sum::<f64>() / df as f64, df as f64)
+            }
+            _ => {
+                let l = Logs::of(&s.figures());
+                (l.variance(), l.n as f64 - 1.0)
+            }
+        }
+    };
+    let group = |s: &Series| format!("{} {:?}", s.source, basis(s));
+    let mut spreads: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for s in &series {
+        spreads.entry(group(s)).or_default().push(own(s));
+    }
+    let priors: BTreeMap<String, Prior> =
+        spreads.into_iter().filter_map(|(g, v)| Some((g, Prior::of(&v)?))).collect();
+    // Between runs of launches beyond what their launches explain (the machine's drift),
+    // per file: the median over its rows.
+    let median_var = std::f64::consts::FRAC_PI_2;
+    let mut drifts: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for s in series.iter().filter(|s| basis(s) == Basis::Launches && s.runs.len() >= 2) {
+        let Some(prior) = priors.get(&group(s)) else { continue };
+        let (v, df) = own(s);
+        let k = paw_base::median(&s.runs.iter().map(|r| r.len() as f64).collect::<Vec<_>>());
+        let between = Logs::of(&s.figures()).variance();
+        drifts
+            .entry(group(s))
+            .or_default()
+            .push(between - median_var * prior.moderate(v, df).0 / k);
+    }
+    let drift = |g: &str| drifts.get(g).map_or(0.0, |d| paw_base::median(d).max(0.0));
+    let measured = series.iter().filter(|s| basis(s) != Basis::Floor).count().max(1);
+    let z = normal_quantile(FALSE_FAIL / measured as f64);
+    series
+        .into_iter()
+        .map(|s| {
+            let value = median(&s.figures());
+            let b = basis(&s);
+            let (v, df) = own(&s);
+            let moderated = priors.get(&group(&s)).map(|p| p.moderate(v, df).0);
+            let sd = match (b, moderated) {
+                (Basis::Launches, Some(var)) => {
+                    let k = paw_base::median(
+                        &s.runs.iter().map(|r| r.len() as f64).collect::<Vec<_>>(),
+                    );
+                    let total: usize = s.runs.iter().map(Vec::len).sum();
+                    let r = s.runs.len() as f64;
+                    let d = drift(&group(&s));
+                    Some(
+                        (median_var * var * (1.0 / k + 1.0 / total as f64) + d * (1.0 + 1.0 / r))
+                            .sqrt(),
+                    )
+                }
+                (Basis::Runs, Some(var)) => Some((var * (1.0 + 1.0 / s.runs.len() as f64)).sqrt()),
+                _ => None,
+            };
+            match sd {
+                Some(sd) => {
+                    let tolerance = (z * sd).max(LAUNCH_THRESHOLD.ln_1p());
+                    let detects = Some((tolerance + POWER_Z * sd).exp() - 1.0);
+                    Entry { series: s, value, tolerance, detects, basis: b }
+                }
+                None => {
+                    Entry { series: s, value, tolerance: floor, detects: None, basis: Basis::Floor }
+                }
+            }
+        })
+        .collect()
 }
 
-/// The reference file (TOML) of one or more runs of the same command: per headline figure
-/// the median over the runs, the accepted range on the side where it gets worse, the runs'
-/// values, its file, and that file's settings. `paw-report check --reference FILE DIR`
-/// fails a run whose figure falls outside (its 95 % interval too), is missing or has
-/// another unit.
-pub fn reference(runs: &[Report], floor: f64) -> String {
-    let mut out = made_from(runs, "", floor);
-    let (made, left) = entries(runs, floor);
+/// The reference of runs of one command: their directories read (launches results in the
+/// state most of them ran in), series and entries made; with the lines of what was left
+/// out, and the state.
+fn made(dirs: &[PathBuf], floor: f64) -> Result<(Vec<Entry>, Vec<String>, Option<f64>), String> {
+    let state = common_state(dirs);
+    let mut runs = Vec::new();
+    let mut left = Vec::new();
+    for d in dirs {
+        match read_run(d, state)? {
+            Some(run) => runs.push(run),
+            None => left.push(format!(
+                "{}: no launches in the machine state of the others (CPU round trip {:.0} ns): \
+                 left out",
+                d.display(),
+                state.unwrap_or(0.0)
+            )),
+        }
+    }
+    let (series, more) = series(&runs);
+    left.extend(more);
+    if series.is_empty() {
+        let why = left.first().cloned().unwrap_or_default();
+        return Err(format!(
+            "no figure is in every run ({} runs; {why}): give runs of one command",
+            dirs.len()
+        ));
+    }
+    Ok((entries(series, floor), left, state))
+}
+
+/// The header of a reference file: what it was made from and how its ranges read.
+fn made_from(dirs: &[PathBuf], entries: &[Entry], form: &str, floor: f64) -> String {
+    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    let mut text = format!(
+        "# paw reference{form}: every row of {} run{}: {}\n\
+         # Per figure: the median over the runs and the accepted range as fractions of it, as\n\
+         # ReFrame keeps a reference: lower = -0.1 accepts down to 10 % below the value, upper\n\
+         # = 0.1 up to 10 % above; no bound on the side where the figure improves.\n",
+        dirs.len(),
+        if dirs.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    );
+    let detects: Vec<f64> = entries.iter().filter_map(|e| e.detects).collect();
+    if !detects.is_empty() {
+        let lo = detects.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = detects.iter().copied().fold(0.0, f64::max);
+        let by = if entries.iter().any(|e| e.basis == Basis::Launches) {
+            "the spread of the runs' launches (and the runs' drift beyond it)"
+        } else {
+            "the spread of the runs (one launch each)"
+        };
+        text += &format!(
+            "# Ranges from {by},\n\
+             # each row's leaning on its file's rows: a result of the same setup fails some row\n\
+             # in at most {}% of checks. Smallest change a row detects (four times in five,\n\
+             # `detects`): {:.1}% to {:.1}%, median {:.1}%.\n",
+            FALSE_FAIL * 100.0,
+            lo * 100.0,
+            hi * 100.0,
+            median(&detects) * 100.0
+        );
+    }
+    let floored = entries.iter().filter(|e| e.basis == Basis::Floor).count();
+    if floored > 0 {
+        text += &format!(
+            "# {floored} figures come from one launch of one run: nothing measures their spread,\n\
+             # so their range is the floor, {}%; references of three launches results or more\n\
+             # (paw-report launches) catch far smaller changes.\n",
+            floor * 100.0
+        );
+    }
+    text
+}
+
+/// The reference file (TOML) of one or more runs of the same command (see the module):
+/// per figure the median over the runs, the accepted range on the side where it gets worse,
+/// the runs' figures, the smallest change detected, its file, and that file's settings.
+/// `paw-report check --reference FILE DIR` fails a run whose figure falls outside, is
+/// missing or has another unit.
+pub fn reference(dirs: &[PathBuf], floor: f64) -> Result<String, String> {
+    let (made, left, state) = made(dirs, floor)?;
+    let mut out = made_from(dirs, &made, "", floor);
+    if let Some(ns) = state {
+        out +=
+            &format!("\n[made]\nstate_ns = {}\n", toml::Value::Float((ns * 10.0).round() / 10.0));
+    }
     let mut settings: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for e in &made {
-        let f = &e.figure;
+        let s = &e.series;
         let bound = match e.bounds() {
             (Some(l), _) => format!("lower = {}", toml::Value::Float(l)),
             (_, Some(u)) => format!("upper = {}", toml::Value::Float(u)),
             _ => String::new(),
         };
-        let runs_list: Vec<String> = e.runs.iter().map(|v| short(*v)).collect();
+        let runs_list: Vec<String> = s.figures().iter().map(|v| short(*v)).collect();
+        let detects = e.detects.map_or(String::new(), |d| {
+            format!("detects = {}\n", toml::Value::Float((d * 1e4).round() / 1e4))
+        });
         out += &format!(
-            "\n[figures.{}]\nvalue = {}\n{bound}\nunit = {}\nruns = [{}]\nsource = {}\n",
-            toml::Value::String(f.key()),
-            toml::Value::Float(e.value),
-            toml::Value::String(f.unit.clone()),
+            "\n[figures.{}]\nvalue = {}\n{bound}\n{detects}unit = {}\nruns = [{}]\nsource = {}\n",
+            toml::Value::String(s.key.clone()),
+            toml::Value::Float(six_digits(e.value)),
+            toml::Value::String(s.unit.clone()),
             runs_list.join(", "),
-            toml::Value::String(f.source.clone())
+            toml::Value::String(s.source.clone())
         );
-        if !settings.contains_key(&f.source) {
-            settings.insert(f.source.clone(), file_facts(&runs[0].dir, &f.source));
+        if !settings.contains_key(&s.source) {
+            settings.insert(s.source.clone(), file_facts(&dirs[0], &s.source));
         }
     }
     for line in left {
@@ -163,7 +428,12 @@ pub fn reference(runs: &[Report], floor: f64) -> String {
             out += &format!("{k} = {v}\n");
         }
     }
-    out
+    Ok(out)
+}
+
+/// `x` to six significant digits, as paw's files write it.
+fn six_digits(x: f64) -> f64 {
+    paw_base::dat::format_value(x).parse().unwrap_or(x)
 }
 
 /// The ReFrame test of paw's library (extras/reframe) that reports a figure: `paw_` and
@@ -181,45 +451,76 @@ pub fn reframe_variable(figure: &Figure) -> String {
 
 /// The same reference in ReFrame's form, the YAML file a test's `reference = {'$ref':
 /// FILE}` reads (ReFrame 4.10): per test of paw's ReFrame library ([`reframe_test`]), per
-/// `system:partition` of `systems`, per performance variable ([`reframe_variable`])
-/// `[value, lower, upper, unit]`, a missing bound `null`.
+/// `system:partition` of `systems`, per performance variable ([`reframe_variable`]: the
+/// headline figures, which is what the library's tests report) `[value, lower, upper,
+/// unit]`, a missing bound `null`. A headline figure read from a row takes that row's range.
 pub fn reframe_reference(
-    runs: &[Report],
+    dirs: &[PathBuf],
     systems: &[String],
     floor: f64,
 ) -> Result<String, String> {
     if let Some(bad) = systems.iter().find(|s| s.split(':').count() != 2 || s.contains(' ')) {
         return Err(format!("--reframe {bad:?}; accepted: SYSTEM:PARTITION, e.g. cluster:compute"));
     }
-    let (made, left) = entries(runs, floor);
-    let mut out = made_from(runs, " for ReFrame", floor);
+    let (made, left, _) = made(dirs, floor)?;
+    let reports: Vec<Report> =
+        dirs.iter().map(|d| crate::figures::report(d, 0.8)).collect::<Result<_, _>>()?;
+    let mut out = made_from(dirs, &made, " for ReFrame", floor);
     for line in &left {
         out += &format!("# {line}\n");
     }
     let json = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     let bound = |b: Option<f64>| b.map_or("null".to_string(), |b| b.to_string());
-    let mut tests: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
-    for e in &made {
-        tests.entry(reframe_test(&e.figure)).or_default().push(e);
+    let mut tests: BTreeMap<String, Vec<(Figure, (Option<f64>, Option<f64>), f64)>> =
+        BTreeMap::new();
+    for f in reports[0].sections.iter().flat_map(|s| &s.figures) {
+        let values: Vec<f64> = reports
+            .iter()
+            .filter_map(|r| r.sections.iter().flat_map(|s| &s.figures).find(|g| g.key() == f.key()))
+            .map(|g| g.value)
+            .collect();
+        if values.len() < reports.len() || !values.iter().all(|v| *v > 0.0) {
+            out += &format!("# {}: not in every run, or not above zero: no reference\n", f.key());
+            continue;
+        }
+        // The entry of its row (same file, same value in the first run), else one of its
+        // own from the runs' values.
+        let close = |e: &&Entry| {
+            let v = median(&e.series.runs[0]);
+            e.series.key == f.key()
+                || e.series.source == f.source && (v - f.value).abs() <= 1e-5 * f.value.abs()
+        };
+        let own = || {
+            let series = Series {
+                key: f.key(),
+                unit: f.unit.clone(),
+                source: f.source.clone(),
+                direction: f.direction(),
+                runs: values.iter().map(|v| vec![*v]).collect(),
+            };
+            entries(vec![series], floor).remove(0)
+        };
+        let e = made.iter().find(close).cloned().unwrap_or_else(own);
+        let (bounds, value) = (e.bounds(), e.value);
+        tests.entry(reframe_test(f)).or_default().push((f.clone(), bounds, value));
     }
     for (test, entries) in tests {
         out += &format!("{test}:\n");
         for system in systems {
             out += &format!("  {}:\n", json(system));
             let mut seen = Vec::new();
-            for e in &entries {
-                let name = reframe_variable(&e.figure);
+            for (f, (lower, upper), value) in &entries {
+                let name = reframe_variable(f);
                 if seen.contains(&name) {
                     continue;
                 }
-                let (lower, upper) = e.bounds();
                 out += &format!(
                     "    {}: [{}, {}, {}, {}]\n",
                     json(&name),
-                    e.value,
-                    bound(lower),
-                    bound(upper),
-                    json(&e.figure.unit)
+                    value,
+                    bound(*lower),
+                    bound(*upper),
+                    json(&f.unit)
                 );
                 seen.push(name);
             }
@@ -237,6 +538,14 @@ pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
         format!("{line}{}; accepted: a file made by paw-report reference", e.message().trim())
     })?;
     let empty = toml::Table::new();
+    if let Some(bad) = table.keys().find(|k| !["figures", "settings", "made"].contains(&k.as_str()))
+    {
+        if table.contains_key("figures") {
+            return Err(format!(
+                "unknown table {bad:?}; accepted: [made], [figures...], [settings...]"
+            ));
+        }
+    }
     let (figures, settings) = match table.get("figures") {
         Some(toml::Value::Table(f)) => {
             (f, table.get("settings").and_then(|s| s.as_table()).unwrap_or(&empty))
@@ -259,7 +568,7 @@ pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
         let value = number("value")?.ok_or_else(|| format!("{key:?}: no value"))?;
         let unit =
             t.get("unit").and_then(|u| u.as_str()).ok_or_else(|| format!("{key:?}: no unit"))?;
-        const KEYS: [&str; 6] = ["value", "lower", "upper", "unit", "runs", "source"];
+        const KEYS: [&str; 7] = ["value", "lower", "upper", "unit", "runs", "source", "detects"];
         if let Some(k) = t.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(format!("{key:?}: unknown key {k:?}; accepted: {}", KEYS.join(", ")));
         }
@@ -288,9 +597,16 @@ pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
             unit: unit.into(),
             source,
             settings: facts,
+            detects: number("detects")?,
         });
     }
     Ok(refs)
+}
+
+/// The machine state a reference file was made in (`[made] state_ns`), if it says.
+fn made_state(text: &str) -> Option<f64> {
+    let table: toml::Table = text.parse().ok()?;
+    table.get("made")?.get("state_ns")?.as_float()
 }
 
 /// How a checked figure came out.
@@ -325,26 +641,76 @@ pub struct Checked {
     pub margin: f64,
 }
 
-/// Checks `report` against every reference of `text` (a reference file).
-pub fn check(report: &Report, text: &str) -> Result<Vec<Checked>, String> {
+/// Checks the run in `dir` against every reference of `text` (a reference file): every row
+/// and headline figure it names. Of a launches result, the launches of the reference's
+/// machine state where the run has them; the second value says what was compared when
+/// the states differ.
+pub fn check(dir: &Path, text: &str) -> Result<(Vec<Checked>, Vec<String>), String> {
     let refs = parse(text)?;
     if refs.is_empty() {
         return Err("the reference file holds no figure".into());
     }
-    let figures: Vec<&Figure> = report.sections.iter().flat_map(|s| &s.figures).collect();
-    Ok(refs
+    let mut notes = Vec::new();
+    let files = match (Record::read(dir).filter(|r| !r.states.is_empty()), made_state(text)) {
+        (Some(record), Some(want)) => {
+            let n = record.states.iter().position(|s| probe::same_state(s.probe_ns, want));
+            if n != Some(0) {
+                notes.push(match n {
+                    Some(n) => format!(
+                        "like with like: the run's launches in state {} (CPU round trip {:.0} ns, \
+                         as the reference's {want:.0} ns) checked, not those of its own",
+                        n + 1,
+                        record.states[n].probe_ns
+                    ),
+                    None => format!(
+                        "the run ran in another machine state than the reference (CPU round trip \
+                         {:.0} ns against {want:.0} ns): its figures differ by the state as much \
+                         as by any change",
+                        record.states[0].probe_ns
+                    ),
+                });
+            }
+            read_state(dir, &record, n.unwrap_or(0))?
+        }
+        _ => read_dir(dir)?,
+    };
+    let mut figures: Vec<(String, Figure)> = Vec::new();
+    for f in &files {
+        for r in &f.rows {
+            let value =
+                if r.launches.is_empty() { r.value } else { median(&spread::kept(&r.launches)) };
+            let name = format!("{}: {}", f.name, r.key);
+            let figure = Figure {
+                section: String::new(),
+                name: name.clone(),
+                value,
+                unit: r.quantity.label.clone(),
+                interval: r.interval,
+                source: f.name.clone(),
+            };
+            figures.push((name, figure));
+        }
+    }
+    if let Ok(report) = crate::figures::report(dir, 0.8) {
+        for f in report.sections.into_iter().flat_map(|s| s.figures) {
+            figures.push((f.key(), f));
+        }
+    }
+    let checked = refs
         .into_iter()
         .map(|r| {
-            let found = figures.iter().find(|f| f.key() == r.key).map(|f| (*f).clone());
+            let found = figures.iter().find(|(k, _)| *k == r.key).map(|(_, f)| f.clone());
             let (lo, hi) = r.range();
             let margin = found
                 .as_ref()
                 .map_or(f64::NAN, |f| 100.0 * (f.value - lo).min(hi - f.value) / r.value.abs());
             let outcome = match &found {
-                None => Outcome::Missing(missing_why(report, &r)),
+                None => Outcome::Missing(missing_why(dir, &r)),
                 Some(f) if f.unit != r.unit => Outcome::OtherUnit,
                 Some(f) if f.value >= lo && f.value <= hi => Outcome::Inside,
-                Some(f) if f.interval.is_some_and(|(a, b)| b >= lo && a <= hi) => {
+                // A range from the floor: a figure whose own interval reaches it is not shown
+                // to be outside. A measured range holds the run's spread already.
+                Some(f) if !r.measured() && f.interval.is_some_and(|(a, b)| b >= lo && a <= hi) => {
                     Outcome::IntervalInside
                 }
                 Some(_) => Outcome::Outside,
@@ -352,16 +718,18 @@ pub fn check(report: &Report, text: &str) -> Result<Vec<Checked>, String> {
             let pass = matches!(outcome, Outcome::Inside | Outcome::IntervalInside);
             Checked { reference: r, figure: found, outcome, pass, margin }
         })
-        .collect())
+        .collect();
+    Ok((checked, notes))
 }
 
 /// What differs between the reference's file and the run's file of the same name (or of
 /// the same benchmark at another task count).
-fn missing_why(report: &Report, r: &Reference) -> Vec<String> {
+fn missing_why(dir: &Path, r: &Reference) -> Vec<String> {
     let Some(source) = &r.source else { return Vec::new() };
     let stem = |s: &str| s.split("-np_").next().unwrap_or(s).to_string();
+    let top = dir;
     let dir = Path::new(source).parent().unwrap_or(Path::new(""));
-    let Ok(entries) = std::fs::read_dir(report.dir.join(dir)) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(top.join(dir)) else { return Vec::new() };
     let mut names: Vec<String> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -375,7 +743,7 @@ fn missing_why(report: &Report, r: &Reference) -> Vec<String> {
     else {
         return vec![format!("no {} in the run", stem(&want))];
     };
-    let theirs = file_facts(&report.dir, &dir.join(name).display().to_string());
+    let theirs = file_facts(top, &dir.join(name).display().to_string());
     let unset = "(unset)".to_string();
     let keys: std::collections::BTreeSet<&String> =
         r.settings.keys().chain(theirs.keys()).collect();
@@ -443,95 +811,97 @@ pub fn check_lines(checked: &[Checked]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figures::Section;
+    use crate::launches::fixture::{launches, result};
 
-    fn run(value: f64) -> Report {
-        run_with(value, None)
+    fn write(dir: &Path, text: &str) -> PathBuf {
+        let file = dir.join("ref.toml");
+        std::fs::write(&file, text).unwrap();
+        file
     }
 
-    fn run_with(value: f64, interval: Option<(f64, f64)>) -> Report {
-        let figure = |name: &str, value: f64, unit: &str, interval| Figure {
-            section: "b_eff".into(),
-            name: name.into(),
-            value,
-            unit: unit.into(),
-            interval,
-            source: "b_eff/b_eff-np_0002.prot".into(),
-        };
-        let figures =
-            vec![figure("b_eff", value, "MB/s", interval), figure("latency: x", 2.0, "usec", None)];
-        Report {
-            dir: "r".into(),
-            sections: vec![Section { name: "b_eff".into(), figures, ..Section::default() }],
+    #[test]
+    fn a_reference_of_three_results_passes_a_fourth_and_fails_ten_percent_slower() {
+        let sizes: Vec<u64> = (0..16).map(|i| 1 << i).collect();
+        let dirs: Vec<tempfile::TempDir> = (0..5).map(|_| tempfile::tempdir().unwrap()).collect();
+        for (i, d) in dirs.iter().enumerate().take(4) {
+            let mut l = launches(6, &sizes, 0.03, 1.0 + 0.01 * i as f64, 90.0);
+            l.rotate_left(i);
+            result(d.path(), &l);
         }
-    }
-
-    #[test]
-    fn a_run_passes_its_own_reference_and_fails_ten_times_the_bandwidth() {
-        let text = reference(&[run(1000.0)], FLOOR);
-        assert!(
-            text.contains("[figures.\"b_eff/b_eff\"]") && text.contains("lower = -0.3\n"),
-            "{text}"
-        );
-        assert!(check(&run(1000.0), &text).unwrap().iter().all(|c| c.pass));
-        assert!(check(&run(700.0), &text).unwrap().iter().all(|c| c.pass));
-        let failed: Vec<_> =
-            check(&run(650.0), &text).unwrap().into_iter().filter(|c| !c.pass).collect();
-        assert_eq!(failed.len(), 1);
-        assert!((failed[0].margin + 5.0).abs() < 1e-9, "{}", failed[0].margin);
-        let demanding = text.replace("value = 1000.0", "value = 10000.0");
-        let lines = check_lines(&check(&run(1000.0), &demanding).unwrap());
-        assert!(lines.iter().any(|l| l.starts_with("FAIL  b_eff/b_eff ")), "{lines:?}");
-    }
-
-    #[test]
-    fn several_runs_give_the_median_and_a_tolerance_that_grows_with_their_spread() {
-        let text = reference(&[run(1000.0), run(1100.0), run(900.0)], FLOOR);
+        result(dirs[4].path(), &launches(6, &sizes, 0.03, 1.1, 90.0));
+        let runs: Vec<PathBuf> = dirs[..3].iter().map(|d| d.path().to_path_buf()).collect();
+        let text = reference(&runs, FLOOR).unwrap();
         let refs = parse(&text).unwrap();
-        let r = refs.iter().find(|r| r.key == "b_eff/b_eff").unwrap();
-        assert_eq!(r.value, 1000.0);
-        // 0.3 + 3 x 10 % (the median deviation).
-        assert!((r.lower.unwrap() + 0.6).abs() < 1e-6, "{text}");
-        assert!(check(&run(400.0), &text).unwrap().iter().all(|c| c.pass));
-        assert!(!check(&run(390.0), &text).unwrap()[0].pass);
-        // One run astray, slower or faster, widens nothing.
-        for astray in [400.0, 2000.0] {
-            let refs = parse(&reference(&[run(1000.0), run(astray), run(1000.0)], FLOOR)).unwrap();
-            let r = refs.iter().find(|r| r.key == "b_eff/b_eff").unwrap();
-            assert_eq!((r.value, r.lower), (1000.0, Some(-0.3)));
-        }
-        assert!(text.contains("runs = [1000.00, 1100.00, 900.000]"), "{text}");
-        let yaml = reframe_reference(&[run(1000.0), run(1100.0)], &["local:default".into()], FLOOR)
-            .unwrap();
-        let want =
-            "paw_b_eff:\n  \"local:default\":\n    \"b_eff\": [1050, -0.4429, null, \"MB/s\"]";
-        assert!(yaml.contains(want), "{yaml}");
-        let want =
-            "paw_latency:\n  \"local:default\":\n    \"latency x\": [2, null, 0.3, \"usec\"]";
-        assert!(yaml.contains(want), "{yaml}");
-        assert!(reframe_reference(&[run(1.0)], &["local".into()], FLOOR)
-            .unwrap_err()
-            .contains("SYSTEM:PARTITION"));
+        assert_eq!(refs.len(), 16, "every row: {text}");
+        assert!(refs.iter().all(|r| r.detects.is_some_and(|d| d > 0.05 && d < 0.12)), "{text}");
+        assert!(text.contains("[made]\nstate_ns = 90.0"), "{text}");
+        assert!(text.contains("Smallest change a row detects"), "{text}");
+        let file = write(dirs[0].path(), &text);
+        let text = std::fs::read_to_string(file).unwrap();
+        let (fourth, notes) = check(dirs[3].path(), &text).unwrap();
+        assert!(fourth.iter().all(|c| c.pass), "{:?}", check_lines(&fourth));
+        assert!(notes.is_empty());
+        let (slow, _) = check(dirs[4].path(), &text).unwrap();
+        let failed = slow.iter().filter(|c| !c.pass).count();
+        assert!(failed >= 12, "{failed} of 16 failed: {:?}", check_lines(&slow));
     }
 
     #[test]
-    fn a_figure_outside_whose_interval_reaches_the_range_passes() {
-        let text = reference(&[run(1000.0)], FLOOR);
-        let c = check(&run_with(650.0, Some((640.0, 710.0))), &text).unwrap();
-        assert_eq!(c[0].outcome, Outcome::IntervalInside);
-        assert!(c[0].pass);
-        let c = check(&run_with(650.0, Some((640.0, 690.0))), &text).unwrap();
-        assert_eq!(c[0].outcome, Outcome::Outside);
+    fn one_launch_gets_the_floor_and_says_so() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("t.dat"),
+            crate::launches::fixture::sweep("usec", &[(1, 1.0), (2, 2.0)]),
+        )
+        .unwrap();
+        let text = reference(&[d.path().to_path_buf()], FLOOR).unwrap();
+        assert!(text.contains("their range is the floor, 30%"), "{text}");
+        let refs = parse(&text).unwrap();
+        assert_eq!(refs[0].key, "t.dat: 1");
+        assert_eq!((refs[0].upper, refs[0].detects), (Some(0.3), None));
+        let slower = d.path().join("slower");
+        std::fs::create_dir(&slower).unwrap();
+        std::fs::write(
+            slower.join("t.dat"),
+            crate::launches::fixture::sweep("usec", &[(1, 1.2), (2, 2.8)]),
+        )
+        .unwrap();
+        let (c, _) = check(&slower, &text).unwrap();
+        assert_eq!(c.iter().map(|c| c.pass).collect::<Vec<_>>(), [true, false]);
     }
 
     #[test]
-    fn missing_figures_other_units_and_unknown_keys_fail() {
-        let text = "[\"b_eff/gone\"]\nvalue = 1\nunit = \"MB/s\"\n[\"b_eff/b_eff\"]\nvalue = 1000\nunit = \"GB/s\"\n";
-        let checked = check(&run(1000.0), text).unwrap();
+    fn figures_missing_other_units_and_unknown_keys_fail() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("t.dat"),
+            crate::launches::fixture::sweep("usec", &[(1, 1.0)]),
+        )
+        .unwrap();
+        let text = "[figures.\"t.dat: 2\"]\nvalue = 1\nunit = \"usec\"\n[figures.\"t.dat: 1\"]\nvalue = 1\nunit = \"s\"\n";
+        let (checked, _) = check(d.path(), text).unwrap();
         assert!(checked.iter().all(|c| !c.pass), "{checked:?}");
         assert!(parse("[\"a\"]\nvalue = 1\nunit = \"s\"\nlimit = 2\n")
             .unwrap_err()
             .contains("unknown key"));
         assert!(parse("[\"a\"]\nunit = \"s\"\n").unwrap_err().contains("no value"));
+    }
+
+    #[test]
+    fn reframe_form() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("latency.dat"),
+            crate::launches::fixture::sweep("usec", &[(1, 0.5)])
+                .replace("paw x --", "paw latency --"),
+        )
+        .unwrap();
+        let runs = [d.path().to_path_buf()];
+        let yaml = reframe_reference(&runs, &["local:default".into()], FLOOR).unwrap();
+        assert!(yaml.contains("paw_latency:\n  \"local:default\":\n"), "{yaml}");
+        assert!(yaml.contains(", null, 0.3, \"usec\"]"), "{yaml}");
+        assert!(reframe_reference(&runs, &["local".into()], FLOOR)
+            .unwrap_err()
+            .contains("SYSTEM:PARTITION"));
     }
 }

@@ -64,9 +64,11 @@ impl<T: Team> Bench<'_, T> {
             format!("nloop: {}", self.calibration.describe()),
             format!("repetitions: {repetitions}"),
             format!(
-                "interval: CI_LO, CI_HI bound the median with 95% confidence whatever the \
-                 distribution: the l-th and (n+1-l)-th smallest of the n samples ({example}; \
-                 below 6 samples no 95% interval exists and they are MIN and MAX)"
+                "interval: over the samples of this one launch: CI_LO, CI_HI bound the median \
+                 with 95% confidence whatever the distribution: the l-th and (n+1-l)-th smallest \
+                 of the n samples ({example}; below 6 samples no 95% interval exists and they are \
+                 MIN and MAX); launches of the same command differ by more than this (paw-report \
+                 launches: intervals over launches)"
             ),
             format!(
                 "noisy: NOISY is 1 when CI_HI - CI_LO exceeds {}% of MEDIAN (PAW_TOLERANCE={})",

@@ -298,17 +298,15 @@ fn rewrite(text: &str, dat: &Dat, rows: &Rows, header: impl Fn(&str) -> Vec<Stri
 fn relayout(line: &str, cells: &[String]) -> String {
     let mut out = String::new();
     let mut rest = line;
-    let mut at = 0;
-    for cell in cells {
+    for (at, cell) in cells.iter().enumerate() {
         let lead = rest.len() - rest.trim_start().len();
-        let token = rest.trim_start().split_whitespace().next().unwrap_or("");
+        let token = rest.split_whitespace().next().unwrap_or("");
         let width = lead + token.len();
         let text = format!("{cell:>width$}");
         // A wider cell keeps one space before it.
         out += if text.len() > width && at > 0 { " " } else { "" };
         out += &text;
         rest = &rest[(lead + token.len()).min(rest.len())..];
-        at += 1;
     }
     out
 }

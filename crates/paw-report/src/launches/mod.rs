@@ -407,11 +407,152 @@ mod tests {
     }
 
     #[test]
+    fn launches_merge_into_the_files_a_binary_writes_with_intervals_over_launches() {
+        let d = tempfile::tempdir().unwrap();
+        let mut sets = fixture::launches(6, &[1, 1024, 65536], 0.03, 1.0, 90.0);
+        // One launch ran its 1024 B row in another state: left out of that row alone.
+        sets[2].1[1].1 *= 3.0;
+        // Two launches in another state: a result of their own in state-2.
+        sets.extend(fixture::launches(2, &[1, 1024, 65536], 0.03, 2.0, 400.0));
+        let record = fixture::result(d.path(), &sets);
+        assert_eq!(record.states.len(), 2);
+        assert_eq!(record.states[1].folder, "state-2");
+        let dat = crate::Dat::read(&d.path().join("t.dat")).unwrap();
+        assert_eq!(dat.columns, paw_base::schema::sweep::COLUMNS);
+        assert_eq!(dat.numbers("SIZE"), [1.0, 1024.0, 65536.0]);
+        let nreps = dat.numbers("NREPS");
+        assert_eq!(nreps, [60.0, 50.0, 60.0], "10 samples of each launch kept in the row");
+        for (i, row) in dat.rows.iter().enumerate() {
+            let launches: Vec<f64> = sets[..6]
+                .iter()
+                .map(|(_, rows)| rows[i].1)
+                .filter(|v| i != 1 || *v < 2.0 * (1.0 + 1.024))
+                .collect();
+            let want = paw_base::median(&launches);
+            let got: f64 = row[dat.col("MEDIAN")].parse().unwrap();
+            assert!((got - want).abs() <= 1e-5 * want, "row {i}: {got} against {want}");
+            let (lo, hi) = (dat.numbers("CI_LO")[i], dat.numbers("CI_HI")[i]);
+            let (min, max) = (
+                launches.iter().copied().fold(f64::MAX, f64::min),
+                launches.iter().copied().fold(0.0, f64::max),
+            );
+            assert!(
+                lo <= min * (1.0 + 1e-5) && hi >= max * (1.0 - 1e-5),
+                "the band holds every launch kept"
+            );
+        }
+        assert_eq!(dat.y_unit(), Some("usec"));
+        let launches = dat.header_value("launches").unwrap();
+        assert!(
+            launches.starts_with("6 of 8 launches of `x`")
+                && launches.contains("state 2 (400 ns, 2 launches)"),
+            "{launches}"
+        );
+        assert!(dat.header_value("interval").unwrap().starts_with("over launches:"));
+        let csv = std::fs::read_to_string(d.path().join("t.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 4, "{csv}");
+        assert!(csv.lines().nth(1).unwrap().starts_with("1,"), "{csv}");
+        let other = crate::Dat::read(&d.path().join("state-2/t.dat")).unwrap();
+        assert_eq!(other.numbers("NREPS"), [20.0; 3]);
+        // Read back: the merged rows carry each launch's figure.
+        let files = crate::read_dir(d.path()).unwrap();
+        assert_eq!(files.len(), 1, "launch and state folders are no steps");
+        assert_eq!(files[0].rows[0].launches.len(), 6);
+        assert_eq!(files[0].launched.as_ref().unwrap().count, 6);
+    }
+
+    #[test]
     fn a_folder_with_files_is_refused() {
         let d = tempfile::tempdir().unwrap();
         prepare(d.path()).unwrap();
         std::fs::write(d.path().join("x"), "").unwrap();
         assert!(prepare(d.path()).unwrap_err().contains("new or empty folder"));
         prepare(&d.path().join("new/deeper")).unwrap();
+    }
+}
+
+/// Launches results made of chosen figures, for the tests of what reads them.
+#[cfg(test)]
+pub mod fixture {
+    use super::*;
+
+    /// A sweep file of one launch: per (SIZE, MEDIAN) a row of 10 samples around it.
+    pub fn sweep(unit: &str, rows: &[(u64, f64)]) -> String {
+        let mut text = format!(
+            "# paw x -- t\n# tasks: 2\n# defaults: PAW_TOLERANCE=0.05\n# repetitions: 10\n\
+             # interval: samples\n# x: SIZE = message size [bytes]\n# y: time [{unit}]; AVG ...\n\
+             # columns: SIZE AVG MIN MAX STDDEV MEDIAN NLOOP NREPS CI_LO CI_HI NOISY\n"
+        );
+        for (size, m) in rows {
+            let (lo, hi) = (m * 0.99, m * 1.01);
+            text += &format!(
+                "{size:>12} {m:>12} {:>12} {:>12} {:>12} {m:>12} {:>9} {:>6} {lo:>12} {hi:>12} {:>5}\n",
+                m * 0.98,
+                m * 1.02,
+                m * 0.01,
+                100,
+                10,
+                0
+            );
+        }
+        text
+    }
+
+    /// Writes a launches result into `dir`: per launch (its probe, ns; its rows), a folder
+    /// with `t.dat` (usec) and its CSV twin; then merges them as `run` does.
+    pub fn result(dir: &Path, launches: &[(f64, Vec<(u64, f64)>)]) -> Record {
+        let mut record = Record { command: vec!["x".into()], ..Record::default() };
+        for (i, (probe, rows)) in launches.iter().enumerate() {
+            let folder = format!("launch-{:02}", i + 1);
+            let d = dir.join(&folder);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("t.dat"), sweep("usec", rows)).unwrap();
+            let mut csv = "size_bytes,avg_us,min_us,max_us,stddev_us,median_us,nloop,nreps,ci_lo_us,ci_hi_us,noisy\n".to_string();
+            for (s, m) in rows {
+                csv += &format!("{s},{m},{m},{m},0,{m},100,10,{m},{m},0\n");
+            }
+            std::fs::write(d.join("t.csv"), csv).unwrap();
+            record.launches.push(Launch {
+                folder,
+                wall_s: 0.5,
+                probe_before_ns: Some(*probe),
+                probe_after_ns: Some(*probe),
+                state: None,
+            });
+        }
+        record.states = states(&mut record.launches);
+        for (n, state) in record.states.iter().enumerate() {
+            let target = dir.join(&state.folder);
+            std::fs::create_dir_all(&target).unwrap();
+            let folders: Vec<PathBuf> = state.launches.iter().map(|f| dir.join(f)).collect();
+            merge::merge(&folders, &target, &header_line(&record, n)).unwrap();
+        }
+        std::fs::write(dir.join(RECORD), serde_json::to_string(&record).unwrap()).unwrap();
+        record
+    }
+
+    /// `k` launches of `sizes` with medians `base(size)` times a factor that moves from
+    /// launch to launch by about `spread` (a fixed sequence), times `scale`.
+    pub fn launches(
+        k: usize,
+        sizes: &[u64],
+        spread: f64,
+        scale: f64,
+        probe: f64,
+    ) -> Vec<(f64, Vec<(u64, f64)>)> {
+        const WAVE: [f64; 8] = [0.0, 0.9, -0.7, 0.4, -1.1, 0.6, -0.2, 1.2];
+        (0..k)
+            .map(|i| {
+                let rows = sizes
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &s)| {
+                        let w = WAVE[(i + 3 * j) % WAVE.len()];
+                        (s, (1.0 + s as f64 / 1000.0) * scale * (1.0 + spread * w))
+                    })
+                    .collect();
+                (probe, rows)
+            })
+            .collect()
     }
 }

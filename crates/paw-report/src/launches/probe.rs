@@ -56,7 +56,7 @@ pub fn round_trip_ns() -> Option<f64> {
             let mut spins = 0u32;
             while line.0.load(Ordering::Acquire) != value {
                 spins = spins.wrapping_add(1);
-                if spins % 4096 == 0 && Instant::now() > deadline {
+                if spins.is_multiple_of(4096) && Instant::now() > deadline {
                     break 'outer;
                 }
                 std::hint::spin_loop();

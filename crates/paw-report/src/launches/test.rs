@@ -51,9 +51,9 @@ pub fn benjamini_hochberg(p: &[f64], q: f64) -> Vec<bool> {
     let last = order
         .iter()
         .enumerate()
-        .filter(|(k, &i)| p[i] <= (*k as f64 + 1.0) / m * q)
-        .map(|(k, _)| k)
-        .last();
+        .rev()
+        .find(|(k, &i)| p[i] <= (*k as f64 + 1.0) / m * q)
+        .map(|(k, _)| k);
     let mut rejected = vec![false; p.len()];
     if let Some(last) = last {
         for &i in &order[..=last] {
