@@ -272,7 +272,9 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
             let setup = crate::launches::Setup { count: k.into(), out: o, timeout, command };
             let progress = &mut |line: &str| eprintln!("paw-report: {line}");
             match crate::launches::run(&setup, progress) {
-                Ok(record) => print!("{}", crate::launches::describe(&record, &setup.out)),
+                Ok(record) => {
+                    print!("{}", crate::launches::describe(&record, &setup.out, setup.count))
+                }
                 Err((code, line)) => {
                     eprintln!("paw-report: {line}");
                     return Ok(ExitCode::from(code));

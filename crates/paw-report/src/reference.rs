@@ -242,7 +242,7 @@ fn entries(series: Vec<Series>, floor: f64) -> Vec<Entry> {
                 (logs.iter().map(|l| l.squares).sum::<f64>() / df as f64, df as f64)
             }
             _ => {
-                let l = Logs::of(&s.figures());
+                let l = Logs::of(&spread::kept(&s.figures()));
                 (l.variance(), l.n as f64 - 1.0)
             }
         }
@@ -308,10 +308,16 @@ fn entries(series: Vec<Series>, floor: f64) -> Vec<Entry> {
         .collect()
 }
 
+/// A reference made: its entries, the lines of what was left out, the machine state.
+type Made = (Vec<Entry>, Vec<String>, Option<f64>);
+
+/// A ReFrame test's figures: each with its bounds and value.
+type Variables = Vec<(Figure, (Option<f64>, Option<f64>), f64)>;
+
 /// The reference of runs of one command: their directories read (launches results in the
 /// state most of them ran in), series and entries made; with the lines of what was left
 /// out, and the state.
-fn made(dirs: &[PathBuf], floor: f64) -> Result<(Vec<Entry>, Vec<String>, Option<f64>), String> {
+fn made(dirs: &[PathBuf], floor: f64) -> Result<Made, String> {
     let state = common_state(dirs);
     let mut runs = Vec::new();
     let mut left = Vec::new();
@@ -471,8 +477,7 @@ pub fn reframe_reference(
     }
     let json = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     let bound = |b: Option<f64>| b.map_or("null".to_string(), |b| b.to_string());
-    let mut tests: BTreeMap<String, Vec<(Figure, (Option<f64>, Option<f64>), f64)>> =
-        BTreeMap::new();
+    let mut tests: BTreeMap<String, Variables> = BTreeMap::new();
     for f in reports[0].sections.iter().flat_map(|s| &s.figures) {
         let values: Vec<f64> = reports
             .iter()

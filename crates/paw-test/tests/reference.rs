@@ -28,16 +28,19 @@ fn p2p_send_into(dir: &Path, max: usize, btl: Option<&str>) {
 fn a_reference_of_five_runs_passes_a_sixth_and_fails_tcp_bandwidth() {
     let top = tempfile::tempdir().unwrap();
     let run = |name: &str| top.path().join(name).display().to_string();
-    // Five runs: their median deviation, which sets the tolerance, is then that of the
-    // three closest; with three, one run that went astray here (256 KiB bandwidth moves
-    // by 15 % between runs on a noisy VM) widened it enough to pass a TCP run.
+    // Five runs of one launch each: the ranges come from the runs' spread, each row's
+    // leaning on the file's other rows.
     for r in ["r1", "r2", "r3", "r4", "r5", "r6"] {
         p2p_send_into(Path::new(&run(r)), 262144, None);
     }
     let made = report(&["reference", &run("r1"), &run("r2"), &run("r3"), &run("r4"), &run("r5")]);
     let reference = String::from_utf8_lossy(&made.stdout).into_owned();
     assert!(made.status.success(), "{reference}");
-    assert!(reference.contains("runs = ["), "{reference}");
+    assert!(reference.contains("runs = [") && reference.contains("detects = "), "{reference}");
+    assert!(
+        reference.contains("[figures.\"send_time-np_0002.dat: 16384\"]"),
+        "every row: {reference}"
+    );
     let file = top.path().join("ref.toml");
     std::fs::write(&file, &reference).unwrap();
     let check = |dir: &str| {
@@ -53,14 +56,14 @@ fn a_reference_of_five_runs_passes_a_sixth_and_fails_tcp_bandwidth() {
         let (code, text) = check(&run("tcp"));
         assert_eq!(code, Some(1), "{text}");
         let failed: Vec<&str> = text.lines().filter(|l| l.starts_with("FAIL  ")).collect();
-        assert!(failed.iter().any(|l| l.contains("bandwidth at 262144 B")), "{text}");
+        assert!(failed.iter().any(|l| l.contains("send_bw-np_0002.dat: 262144 ")), "{text}");
     }
 
     // Other sizes: the missing figure names the setting that differs.
     p2p_send_into(Path::new(&run("small")), 65536, None);
     let (code, text) = check(&run("small"));
     assert_eq!(code, Some(1), "{text}");
-    let line = text.lines().find(|l| l.contains("bandwidth at 262144 B")).unwrap();
+    let line = text.lines().find(|l| l.contains("send_bw-np_0002.dat: 262144 ")).unwrap();
     assert!(
         line.starts_with("FAIL")
             && line.contains(
@@ -68,4 +71,87 @@ fn a_reference_of_five_runs_passes_a_sixth_and_fails_tcp_bandwidth() {
             ),
         "{text}"
     );
+}
+
+#[test]
+fn launches_make_one_result_that_compares_by_its_launches() {
+    let top = tempfile::tempdir().unwrap();
+    let dir = top.path().join("r");
+    let out = Launch::direct(bin("paw-report"))
+        .args(["launches", "-k", "3", "--timeout", "120", "-o", &dir.display().to_string(), "--"])
+        .args([paw_test::launcher(), "-np".into(), "2".into()])
+        .arg(bin("p2p_send").display().to_string())
+        .args(["-m", "1:4096"])
+        .run();
+    out.success();
+    assert!(out.stderr.contains("launch 1 (3 wanted in one state)"), "{}", out.report());
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("launches.json")).unwrap()).unwrap();
+    let launches = record["launches"].as_array().unwrap();
+    assert!(launches.len() >= 3 && launches.len() <= 6, "{record}");
+    // Three in one state, or the commonest state of six when the machine kept changing.
+    let own = &record["states"][0]["launches"];
+    let kept = own.as_array().unwrap().len();
+    assert!(kept == 3 || launches.len() == 6, "{record}");
+    for name in ["send_time-np_0002.dat", "send_bw-np_0002.dat"] {
+        let merged = paw_report::Dat::read(&dir.join(name)).unwrap();
+        let first = own[0].as_str().unwrap();
+        let one = paw_report::Dat::read(&dir.join(first).join(name)).unwrap();
+        assert_eq!(merged.columns, one.columns);
+        assert_eq!(merged.cells("SIZE"), one.cells("SIZE"), "every size of the launches");
+        assert_eq!(merged.y_unit(), one.y_unit());
+        let launches = merged.header_value("launches").unwrap();
+        assert!(
+            launches.starts_with(&format!("{kept} of ")) && launches.contains("p2p_send -m 1:4096"),
+            "{launches}"
+        );
+        assert!(merged.header_value("interval").unwrap().starts_with("over launches:"));
+        assert!(one
+            .header_value("interval")
+            .unwrap()
+            .starts_with("over the samples of this one launch"));
+        let samples: f64 = merged.numbers("NREPS").iter().sum();
+        let least = (kept * 10 * merged.rows.len()) as f64 * 0.8;
+        assert!(samples >= least, "the samples of all launches kept: {samples}");
+        let csv = std::fs::read_to_string(dir.join(name.replace(".dat", ".csv"))).unwrap();
+        assert_eq!(csv.lines().count(), merged.rows.len() + 1, "{csv}");
+    }
+    assert!(dir.join("p2p_send-np_0002.json").is_file());
+    // The result against itself: every row judged by its launches, none changed.
+    let out = report(&["compare", dir.to_str().unwrap(), dir.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let by = format!("rows by their launches ({kept} against {kept})");
+    assert!(kept < 2 || text.contains(&by), "{text}");
+    assert!(text.contains(" 0 slower"), "{text}");
+    // A folder that holds files is refused, in one line.
+    let again = Command::new(bin("paw-report"))
+        .args(["launches", "-o", dir.to_str().unwrap(), "--", "true"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert_eq!((again.status.code(), err.lines().count()), (Some(2), 1), "{err}");
+    assert!(err.contains("holds files already"), "{err}");
+    // A command that fails stops the launches with its status; one that writes nothing
+    // says what is missing.
+    let fails = Command::new(bin("paw-report"))
+        .args([
+            "launches",
+            "-o",
+            top.path().join("f").to_str().unwrap(),
+            "--",
+            "sh",
+            "-c",
+            "exit 3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(fails.status.code(), Some(3), "{}", String::from_utf8_lossy(&fails.stderr));
+    let nothing = Command::new(bin("paw-report"))
+        .args(["launches", "-o", top.path().join("n").to_str().unwrap(), "--", "true"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&nothing.stderr);
+    assert_eq!(nothing.status.code(), Some(1), "{err}");
+    assert!(err.contains("no result file in its folder"), "{err}");
 }

@@ -182,8 +182,17 @@ pub fn run(setup: &Setup, progress: &mut dyn FnMut(&str)) -> Result<Record, (u8,
 
 /// What a launches result holds, for its user: per state its launches and folder, the
 /// files merged and those left in the launch folders.
-pub fn describe(record: &Record, out: &Path) -> String {
+pub fn describe(record: &Record, out: &Path, wanted: usize) -> String {
     let mut s = String::new();
+    let own = record.states.first().map_or(0, |s| s.launches.len());
+    if own < wanted {
+        s += &format!(
+            "only {own} of the {wanted} launches wanted ran in one state: the machine changed \
+             state during {} of {} launches\n",
+            record.launches.iter().filter(|l| l.state.is_none()).count(),
+            record.launches.len()
+        );
+    }
     for (n, state) in record.states.iter().enumerate() {
         let at = if n == 0 { out.to_path_buf() } else { out.join(&state.folder) };
         s += &format!(
