@@ -65,6 +65,7 @@ pub fn report(dir: &Path, low: f64) -> Result<Report, String> {
     subdirs.sort_by_key(rank);
     let mut sections = Vec::new();
     let mut own = section(dir, dir, low)?;
+    own.figures.extend(launch_figures(dir, low));
     // A run without step directories: its figures' keys must not depend on where it lies.
     own.name = "run".into();
     for f in &mut own.figures {
@@ -90,6 +91,42 @@ pub fn report(dir: &Path, low: f64) -> Result<Report, String> {
         ));
     }
     Ok(Report { dir: dir.to_path_buf(), sections })
+}
+
+/// Of a launches result, the headline figures its launches read from files left in their
+/// folders (b_eff's protocol, b_eff_io's summary): per figure every launch of its own state
+/// has, the median over them and their range as its interval.
+fn launch_figures(dir: &Path, low: f64) -> Vec<Figure> {
+    let Some(record) = crate::launches::Record::read(dir) else { return Vec::new() };
+    let Some(state) = record.own_state() else { return Vec::new() };
+    let reports: Vec<Report> =
+        state.launches.iter().filter_map(|f| report(&dir.join(f), low).ok()).collect();
+    let Some(first) = reports.first().filter(|_| reports.len() == state.launches.len()) else {
+        return Vec::new();
+    };
+    let mut figures = Vec::new();
+    for f in first.sections.iter().flat_map(|s| &s.figures) {
+        if dir.join(&f.source).is_file() {
+            continue; // merged: read from the merged file
+        }
+        let values: Vec<f64> = reports
+            .iter()
+            .filter_map(|r| r.sections.iter().flat_map(|s| &s.figures).find(|g| g.key() == f.key()))
+            .map(|g| g.value)
+            .collect();
+        if values.len() == reports.len() {
+            let (lo, hi) =
+                values.iter().fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
+            let source = format!("{}/{}", state.launches[0], f.source);
+            figures.push(Figure {
+                value: paw_base::median(&values),
+                interval: Some((lo, hi)),
+                source,
+                ..f.clone()
+            });
+        }
+    }
+    figures
 }
 
 /// The section of directory `dir` of the run in `top`.

@@ -256,8 +256,13 @@ fn cell(cells: &[&str]) -> Option<String> {
     }
     let numbers: Option<Vec<f64>> = cells.iter().map(|c| c.parse::<f64>().ok()).collect();
     let m = median(&numbers?);
-    let whole = cells.iter().all(|c| c.bytes().all(|b| b.is_ascii_digit() || b == b'-'));
-    Some(if whole { format!("{m:.0}") } else { format_value(m) })
+    // Fixed decimals stay as the launches wrote them (IMB's tables); else six digits.
+    let fixed = |c: &&str| c.bytes().all(|b| b.is_ascii_digit() || b == b'-' || b == b'.');
+    if !cells.iter().all(fixed) {
+        return Some(format_value(m));
+    }
+    let decimals = cells.iter().map(|c| c.split_once('.').map_or(0, |(_, d)| d.len())).max()?;
+    Some(format!("{m:.decimals$}"))
 }
 
 /// `text` (the first launch's file) with its data rows replaced by `rows` (in the same

@@ -48,7 +48,7 @@ pub struct Launch {
     pub state: Option<usize>,
 }
 
-/// One state of the machine: launches whose probes agree within [`probe::SAME_STATE`].
+/// One state of the machine: launches whose probes are of one level ([`states`]).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct State {
     /// The probes' median, ns.
@@ -247,24 +247,36 @@ pub fn header_line(record: &Record, n: usize) -> String {
     line
 }
 
-/// Groups the launches by state: a launch whose two probes agree belongs to the state of
-/// their mean (a new state when it is not within [`probe::SAME_STATE`] of a known one); the
-/// states ordered by launches, most first (ties: the earlier). Without probes every launch
-/// is of one state of probe 0.
+/// Groups the launches by state. The probes of all launches, sorted, fall into levels: a
+/// new level starts where a probe is more than [`probe::SAME_STATE`] times the one below
+/// it (one state's probes spread over up to 2.4x here, the states lie 3-5x apart). A launch
+/// whose two probes are of one level belongs to its state; the states ordered by launches,
+/// most first (ties: the lower level). Without probes every launch is of one state of
+/// probe 0.
 fn states(launches: &mut [Launch]) -> Vec<State> {
-    let mut levels: Vec<(f64, Vec<usize>)> = Vec::new();
-    for (i, l) in launches.iter().enumerate() {
-        let level = match (l.probe_before_ns, l.probe_after_ns) {
-            (Some(b), Some(a)) if probe::same_state(b, a) => (a + b) / 2.0,
-            (Some(_), Some(_)) => continue,
-            _ => 0.0,
-        };
-        match levels.iter_mut().find(|(p, _)| *p == level || probe::same_state(*p, level)) {
-            Some((_, members)) => members.push(i),
-            None => levels.push((level, vec![i])),
+    let mut all: Vec<f64> =
+        launches.iter().flat_map(|l| [l.probe_before_ns, l.probe_after_ns]).flatten().collect();
+    all.sort_by(f64::total_cmp);
+    let mut tops: Vec<f64> = Vec::new();
+    for (i, v) in all.iter().enumerate() {
+        if i > 0 && *v > all[i - 1] * probe::SAME_STATE {
+            tops.push(all[i - 1]);
         }
     }
-    levels.sort_by_key(|(_, m)| std::cmp::Reverse(m.len()));
+    let level = |v: Option<f64>| v.map(|v| tops.iter().filter(|t| v > **t).count());
+    let mut levels: Vec<(usize, Vec<usize>)> = Vec::new();
+    for (i, l) in launches.iter().enumerate() {
+        let at = match (level(l.probe_before_ns), level(l.probe_after_ns)) {
+            (Some(b), Some(a)) if a == b => a,
+            (Some(_), Some(_)) => continue,
+            _ => 0,
+        };
+        match levels.iter_mut().find(|(n, _)| *n == at) {
+            Some((_, members)) => members.push(i),
+            None => levels.push((at, vec![i])),
+        }
+    }
+    levels.sort_by_key(|(n, m)| (std::cmp::Reverse(m.len()), *n));
     levels
         .into_iter()
         .enumerate()
@@ -374,13 +386,16 @@ fn stop(child: &mut std::process::Child) {
     let _ = child.wait();
 }
 
-/// The last line of a file that is not blank (an error's usual place).
+/// What a failed command said: its first line naming an error, else its last line of
+/// words (not a launcher's rule of dashes).
 fn last_line(path: &Path) -> String {
     let mut text = String::new();
     if let Ok(mut f) = std::fs::File::open(path) {
         let _ = f.read_to_string(&mut text);
     }
-    text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string()
+    let words = |l: &&str| l.chars().any(char::is_alphanumeric);
+    let error = text.lines().find(|l| l.to_lowercase().contains("error"));
+    error.or_else(|| text.lines().rev().find(words)).unwrap_or("").trim().to_string()
 }
 
 #[cfg(test)]
@@ -401,8 +416,8 @@ mod tests {
     fn launches_are_grouped_by_state_the_commonest_first() {
         let mut l = vec![
             launch("launch-1", 430.0, 440.0),
-            launch("launch-2", 90.0, 95.0),
-            launch("launch-3", 95.0, 430.0),
+            launch("launch-2", 60.0, 135.0),
+            launch("launch-3", 135.0, 430.0),
             launch("launch-4", 92.0, 88.0),
         ];
         let s = states(&mut l);
@@ -412,7 +427,7 @@ mod tests {
         assert_eq!(s[1].launches, ["launch-1"]);
         assert_eq!(l[2].state, None, "across a change");
         assert_eq!((l[0].state, l[1].state), (Some(1), Some(0)));
-        assert!((s[0].probe_ns - 91.0).abs() < 1.5, "{}", s[0].probe_ns);
+        assert!((s[0].probe_ns - 90.0).abs() < 1.5, "{}", s[0].probe_ns);
     }
 
     #[test]

@@ -12,8 +12,10 @@ use std::time::{Duration, Instant};
 const TRIPS: u32 = 10_000;
 const BATCHES: usize = 3;
 
-/// Two probes are of one state when the larger is at most this factor of the smaller.
-pub const SAME_STATE: f64 = 1.5;
+/// Two probes are of one state when the larger is at most this factor of the smaller: one
+/// state's probes spread over up to 2.4x here (60-146 ns), the states lie 3-5x apart (the
+/// other state's 400-850 ns).
+pub const SAME_STATE: f64 = 2.0;
 
 /// One cache line, alone on it.
 #[repr(align(64))]
@@ -117,7 +119,7 @@ mod tests {
 
     #[test]
     fn states() {
-        assert!(same_state(90.0, 120.0) && same_state(430.0, 300.0));
+        assert!(same_state(90.0, 170.0) && same_state(430.0, 300.0));
         assert!(!same_state(90.0, 430.0) && !same_state(0.0, 90.0));
     }
 
