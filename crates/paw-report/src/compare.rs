@@ -273,9 +273,10 @@ pub fn compare(base: &Path, new: &Path, threshold: Option<f64>) -> Result<Report
     if single > 0 {
         report.notes.push(format!(
             "{single} of {} rows are of single launches: their intervals are over the samples of \
-             one launch, and launches of one command differ by more (here 8-35 % per row, \
-             doc/methodology.md): a change beyond {}% with the intervals apart may be the \
-             launch's; paw-report launches makes results that compare by their launches",
+             one launch, and launches of one command differ by more (here 10-55 % per row \
+             between twelve launches, doc/methodology.md section 9): a change beyond {}% with \
+             the intervals apart may be the launch's; paw-report launches makes results that \
+             compare by their launches",
             report.rows.len(),
             thresholds.1 * 100.0
         ));

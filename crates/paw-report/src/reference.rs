@@ -62,7 +62,7 @@ impl Reference {
 }
 
 /// The range of a reference made of one launch, where no spread can be measured: what runs
-/// of one setup differ by here (doc/methodology.md, "Launches": 8-35 % per row between
+/// of one setup differ by here (doc/methodology.md, section 9: 10-55 % per row between twelve
 /// launches of p2p_send, two states 2-3x apart at small sizes aside).
 pub const FLOOR: f64 = 0.3;
 

@@ -428,7 +428,8 @@ mod tests {
     fn cells_keep_words_and_take_medians_of_numbers() {
         assert_eq!(cell(&["a", "a"]).as_deref(), Some("a"));
         assert_eq!(cell(&["10", "30", "20"]).as_deref(), Some("20"));
-        assert_eq!(cell(&["1.5", "2.5", "9"]).as_deref(), Some("2.50000"));
+        assert_eq!(cell(&["1.5", "2.5", "9"]).as_deref(), Some("2.5"));
+        assert_eq!(cell(&["1.5e-3", "2e-3", "3e-3"]).as_deref(), Some("0.00200000"));
         assert_eq!(cell(&["a", "b"]), None);
     }
 

@@ -71,7 +71,7 @@ pub fn round_trip_ns() -> Option<f64> {
     if let Some(set) = mine {
         restore(&set);
     }
-    (batches.len() == BATCHES).then(|| crate::side_by_side::median(&batches))
+    (batches.len() == BATCHES).then(|| paw_base::median(&batches))
 }
 
 /// Whether two probes saw one state ([`SAME_STATE`]).
