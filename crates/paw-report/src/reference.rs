@@ -15,7 +15,7 @@
 
 use crate::compare::LAUNCH_THRESHOLD;
 use crate::figures::Report;
-use crate::launches::spread::{self, normal_quantile, Logs, Prior};
+use crate::launches::spread::{self, Logs, Prior};
 use crate::launches::{probe, Record};
 use crate::results::{file_facts, read_dir, read_state, ResultFile};
 use crate::results::{Direction, Figure};
@@ -270,14 +270,17 @@ fn entries(series: Vec<Series>, floor: f64) -> Vec<Entry> {
     }
     let drift = |g: &str| drifts.get(g).map_or(0.0, |d| paw_base::median(d).max(0.0));
     let measured = series.iter().filter(|s| basis(s) != Basis::Floor).count().max(1);
-    let z = normal_quantile(FALSE_FAIL / measured as f64);
+    let tail = FALSE_FAIL / measured as f64;
     series
         .into_iter()
         .map(|s| {
             let value = median(&s.figures());
             let b = basis(&s);
             let (v, df) = own(&s);
-            let moderated = priors.get(&group(&s)).map(|p| p.moderate(v, df).0);
+            let moderated = priors.get(&group(&s)).map(|p| p.moderate(v, df));
+            // The spread is estimated: Student's t on its degrees of freedom.
+            let z = moderated.map_or(0.0, |(_, df)| spread::t_quantile(tail, df));
+            let moderated = moderated.map(|(var, _)| var);
             let sd = match (b, moderated) {
                 (Basis::Launches, Some(var)) => {
                     let k = paw_base::median(
