@@ -244,7 +244,7 @@ pub fn header_line(record: &Record, n: usize) -> String {
     if set_aside > 0 {
         line += &format!("; {set_aside} set aside (run across a state change)");
     }
-    line
+    line + "; a sweep's NREPS counts the samples of the launches kept in its row"
 }
 
 /// Groups the launches by state. The probes of all launches, sorted, fall into levels: a
