@@ -239,11 +239,15 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
             println!("paw-report: {}", file.display());
         }
         Command::Reference { floor, reframe, runs } => {
-            if reframe.is_empty() {
-                print!("{}", reference(&runs, floor / 100.0)?);
+            let text = if reframe.is_empty() {
+                reference(&runs, floor / 100.0)?
             } else {
-                print!("{}", reframe_reference(&runs, &reframe, floor / 100.0)?);
+                reframe_reference(&runs, &reframe, floor / 100.0)?
+            };
+            for line in text.lines().filter(|l| l.contains(": the runs differ in ")) {
+                eprintln!("paw-report: warning: {}", line.trim_start_matches("# "));
             }
+            print!("{text}");
         }
         Command::Check { reference, dir } => {
             let file = reference.display();

@@ -470,8 +470,13 @@ pub fn render(report: &Report, base: &Path, new: &Path) -> String {
                 Some(t) => format!("p {:.3}{}", t.p, if t.kept { "*" } else { "" }),
                 None => r.intervals.word().to_string(),
             };
+            // A rate's change is of its cost; its own change is said beside the word.
+            let own = match Quantity::of_label(&r.unit).better {
+                Better::Higher => format!(" (the figure {:+.1}%)", (r.new / r.base - 1.0) * 100.0),
+                _ => String::new(),
+            };
             out += &format!(
-                "{:>key$}  {} {} {:>+8.1}%  {test:<11} {}\n",
+                "{:>key$}  {} {} {:>+8.1}%  {test:<11} {}{own}\n",
                 r.size,
                 figure(r.base, r.base_interval),
                 figure(r.new, r.new_interval),
@@ -527,14 +532,36 @@ pub fn render(report: &Report, base: &Path, new: &Path) -> String {
              the two 95% intervals apart"
         ));
     }
+    let (measurements, slower) = measurements(report);
     out += &format!(
-        "{} rows compared in {} files: {} slower, {faster} faster ({})\n",
+        "{} rows compared in {} files: {} slower, {faster} faster ({}); {measurements} \
+         measurements ({slower} slower): a sweep's time and bandwidth or rate rows of one size \
+         are one measurement\n",
         report.rows.len(),
         report.files,
         report.slower(),
         rules.join("; ")
     );
     out
+}
+
+/// The measurements compared and those slower: the rows of a sweep's files of one stem
+/// and task count (`send_time-np_0002.dat`, `send_bw-np_0002.dat`) at one size are one.
+fn measurements(report: &Report) -> (usize, usize) {
+    let measurement = |r: &Comparison| {
+        let stem = match r.file.rsplit_once("-np_") {
+            Some((name, count)) => {
+                let name = name.rsplit_once('_').map_or(name, |(stem, _)| stem);
+                format!("{name}-np_{}", count.trim_end_matches(".dat"))
+            }
+            None => r.file.clone(),
+        };
+        (stem, r.size.clone())
+    };
+    let all: BTreeSet<(String, String)> = report.rows.iter().map(measurement).collect();
+    let slower: BTreeSet<(String, String)> =
+        report.rows.iter().filter(|r| r.flag == Flag::Slower).map(measurement).collect();
+    (all.len(), slower.len())
 }
 
 #[cfg(test)]

@@ -69,6 +69,10 @@ pub const FLOOR: f64 = 0.3;
 /// The chance that a result of the same setup fails some row of a reference.
 pub const FALSE_FAIL: f64 = 0.05;
 
+/// The widest range a measured spread sets, as a factor's logarithm: ten times (a row whose
+/// runs disagree by more than that detects nothing below it, and says so).
+const MOST_LOG: f64 = std::f64::consts::LN_10;
+
 /// The power at which a row's smallest detected change is stated.
 const POWER_Z: f64 = 0.8416;
 
@@ -208,12 +212,21 @@ fn series(runs: &[Run]) -> (Vec<Series>, Vec<String>) {
             add(f.key(), &f.unit, &f.source, vec![f.value]);
         }
     }
+    // A figure is expected of the runs that hold its file: runs of several binaries (the
+    // stage directories of several tests) each give their own figures.
+    let holds = |run: &Run, source: &str| {
+        run.files.iter().any(|f| f.name == source)
+            || run.headlines.iter().any(|f| f.source == source)
+    };
     let (mut made, mut left) = (Vec::new(), Vec::new());
     for key in order {
-        let s = all.remove(&key).expect("a series");
+        let mut s = all.remove(&key).expect("a series");
+        let expected: Vec<bool> = runs.iter().map(|r| holds(r, &s.source)).collect();
+        let expect = expected.iter().filter(|e| **e).count();
         let have = s.runs.iter().filter(|r| !r.is_empty()).count();
-        if have < runs.len() {
-            left.push(format!("{key}: in {have} of {} runs: no reference", runs.len()));
+        s.runs.retain(|r| !r.is_empty());
+        if have < expect {
+            left.push(format!("{key}: in {have} of the {expect} runs with its file: no reference"));
         } else if !s.runs.iter().flatten().all(|v| v.is_finite() && *v > 0.0) {
             // A range as a fraction of the value needs a positive value (PRESTA's allred
             // difference can come out below zero on a quiet machine).
@@ -299,8 +312,10 @@ fn entries(series: Vec<Series>, floor: f64) -> Vec<Entry> {
             };
             match sd {
                 Some(sd) => {
-                    let tolerance = (z * sd).max(LAUNCH_THRESHOLD.ln_1p());
-                    let detects = Some((tolerance + POWER_Z * sd).exp() - 1.0);
+                    // Runs that disagree wildly (a state change inside them) make a range of
+                    // no use: it stops at MOST_LOG, a factor of ten.
+                    let tolerance = (z * sd).clamp(LAUNCH_THRESHOLD.ln_1p(), MOST_LOG);
+                    let detects = Some(((tolerance + POWER_Z * sd).min(MOST_LOG)).exp() - 1.0);
                     Entry { series: s, value, tolerance, detects, basis: b }
                 }
                 None => {
@@ -337,6 +352,7 @@ fn made(dirs: &[PathBuf], floor: f64) -> Result<Made, String> {
     }
     let (series, more) = series(&runs);
     left.extend(more);
+    left.extend(differing(dirs, &series));
     if series.is_empty() {
         let why = left.first().cloned().unwrap_or_default();
         return Err(format!(
@@ -345,6 +361,39 @@ fn made(dirs: &[PathBuf], floor: f64) -> Result<Made, String> {
         ));
     }
     Ok((entries(series, floor), left, state))
+}
+
+/// Per file of the reference, the settings its runs differ in (a reference is of one
+/// setup: such a run widens every range of its file), one line each.
+fn differing(dirs: &[PathBuf], series: &[Series]) -> Vec<String> {
+    let mut sources: Vec<&str> = series.iter().map(|s| s.source.as_str()).collect();
+    sources.sort();
+    sources.dedup();
+    let mut lines = Vec::new();
+    for source in sources {
+        let facts: Vec<(String, BTreeMap<String, String>)> = dirs
+            .iter()
+            .map(|d| (d.display().to_string(), file_facts(d, source)))
+            .filter(|(_, f)| !f.is_empty())
+            .collect();
+        let keys: std::collections::BTreeSet<&String> =
+            facts.iter().flat_map(|(_, f)| f.keys()).collect();
+        for k in keys {
+            let values: Vec<String> = facts
+                .iter()
+                .map(|(d, f)| format!("{} in {d}", f.get(k).map_or("(unset)", String::as_str)))
+                .collect();
+            let first = facts[0].1.get(k);
+            if facts.iter().any(|(_, f)| f.get(k) != first) {
+                lines.push(format!(
+                    "{source}: the runs differ in {k}: {}; a reference is made of runs of one \
+                     setup (compare them first), and this widens every range of the file",
+                    values.join(", ")
+                ));
+            }
+        }
+    }
+    lines
 }
 
 /// The header of a reference file: what it was made from and how its ranges read.
@@ -378,6 +427,19 @@ fn made_from(dirs: &[PathBuf], entries: &[Entry], form: &str, floor: f64) -> Str
             hi * 100.0,
             median(&detects) * 100.0
         );
+        let wild: Vec<&str> = entries
+            .iter()
+            .filter(|e| e.detects.is_some_and(|d| d >= MOST_LOG.exp() - 1.0 - 1e-9))
+            .map(|e| e.series.key.as_str())
+            .collect();
+        if !wild.is_empty() {
+            text += &format!(
+                "# {} rows detect nothing below ten times: their runs disagree that much (a state\n\
+                 # change inside a run?): {}\n",
+                wild.len(),
+                wild.join(", ")
+            );
+        }
     }
     let floored = entries.iter().filter(|e| e.basis == Basis::Floor).count();
     if floored > 0 {
@@ -481,14 +543,31 @@ pub fn reframe_reference(
     let json = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     let bound = |b: Option<f64>| b.map_or("null".to_string(), |b| b.to_string());
     let mut tests: BTreeMap<String, Variables> = BTreeMap::new();
-    for f in reports[0].sections.iter().flat_map(|s| &s.figures) {
-        let values: Vec<f64> = reports
+    // Every run's figures, each once: runs of several tests each give their own.
+    let mut seen_keys = std::collections::BTreeSet::new();
+    let all: Vec<&Figure> = reports
+        .iter()
+        .flat_map(|r| r.sections.iter().flat_map(|s| &s.figures))
+        .filter(|f| seen_keys.insert(f.key()))
+        .collect();
+    for f in all {
+        let figures =
+            |r: &'_ Report| r.sections.iter().flat_map(|s| &s.figures).cloned().collect::<Vec<_>>();
+        let with_file: Vec<Vec<Figure>> = reports
             .iter()
-            .filter_map(|r| r.sections.iter().flat_map(|s| &s.figures).find(|g| g.key() == f.key()))
+            .map(figures)
+            .filter(|fs| fs.iter().any(|g| g.source == f.source))
+            .collect();
+        let values: Vec<f64> = with_file
+            .iter()
+            .filter_map(|fs| fs.iter().find(|g| g.key() == f.key()))
             .map(|g| g.value)
             .collect();
-        if values.len() < reports.len() || !values.iter().all(|v| *v > 0.0) {
-            out += &format!("# {}: not in every run, or not above zero: no reference\n", f.key());
+        if values.len() < with_file.len() || !values.iter().all(|v| *v > 0.0) {
+            out += &format!(
+                "# {}: not in every run with its file, or not above zero: no reference\n",
+                f.key()
+            );
             continue;
         }
         // The entry of its row (same file, same value in the first run), else one of its
@@ -540,6 +619,13 @@ pub fn reframe_reference(
 /// Reads a reference file: the `[figures]` and `[settings]` tables `reference` writes, or
 /// an older file with one table per figure at the top.
 pub fn parse(text: &str) -> Result<Vec<Reference>, String> {
+    let reframe = |l: &str| l.starts_with("paw_") && l.trim_end().ends_with(':');
+    if text.lines().any(reframe) {
+        return Err("this is ReFrame's form of a reference (paw-report reference --reframe), \
+                    which ReFrame's tests read; check reads paw's TOML form: paw-report \
+                    reference RUN... > FILE.toml"
+            .into());
+    }
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let at = e.span().map(|s| text[..s.start].lines().count().max(1));
         let line = at.map(|l| format!("line {l}: ")).unwrap_or_default();
@@ -893,6 +979,26 @@ mod tests {
             .unwrap_err()
             .contains("unknown key"));
         assert!(parse("[\"a\"]\nunit = \"s\"\n").unwrap_err().contains("no value"));
+        let yaml = "# paw reference for ReFrame\npaw_latency:\n  \"a:b\":\n    \"x\": [1, null, 0.3, \"usec\"]\n";
+        assert!(parse(yaml).unwrap_err().contains("ReFrame's form"));
+    }
+
+    #[test]
+    fn runs_of_several_binaries_give_each_its_figures_and_differing_settings_are_named() {
+        let dirs: Vec<tempfile::TempDir> = (0..4).map(|_| tempfile::tempdir().unwrap()).collect();
+        let sweep = crate::launches::fixture::sweep;
+        for (i, d) in dirs.iter().enumerate() {
+            let (name, env) = if i < 2 { ("a.dat", "") } else { ("b.dat", "# environment: X=1\n") };
+            let env = if i == 3 { "# environment: X=2\n" } else { env };
+            let text = sweep("usec", &[(1, 1.0 + i as f64 / 100.0)])
+                .replace("# tasks: 2\n", &format!("# tasks: 2\n{env}"));
+            std::fs::write(d.path().join(name), text).unwrap();
+        }
+        let runs: Vec<PathBuf> = dirs.iter().map(|d| d.path().to_path_buf()).collect();
+        let text = reference(&runs, FLOOR).unwrap();
+        let keys: Vec<String> = parse(&text).unwrap().into_iter().map(|r| r.key).collect();
+        assert_eq!(keys, ["a.dat: 1", "b.dat: 1"], "{text}");
+        assert!(text.contains("b.dat: the runs differ in environment X: 1 in"), "{text}");
     }
 
     #[test]

@@ -10,18 +10,34 @@ fn report(args: &[&str]) -> std::process::Output {
     Command::new(bin("paw-report")).args(args).output().expect("paw-report")
 }
 
-/// A p2p_send run at its default sample policy up to `max` bytes into `dir`.
-fn p2p_send_into(dir: &Path, max: usize, btl: Option<&str>) {
-    std::fs::create_dir_all(dir).unwrap();
-    let mut l = Launch::mpi(bin("p2p_send"), 2)
-        .unset("NREPS")
-        .unset("NLOOP_MAX")
-        .env("MAX_P2P_SIZE", max)
-        .env("PAW_OUTPUT_DIR", dir.display());
-    if let Some(btl) = btl {
-        l = l.env("OMPI_MCA_btl", btl);
+/// A p2p_send run at its default sample policy up to `max` bytes into `dir`, in the
+/// machine state `state` (paw-report's CPU round-trip probe, ns) when one is given: a run
+/// across a change of state, or in another, is run again (a VM that moves its CPUs makes
+/// small messages 2-3x slower while it lasts; doc/methodology.md section 9). The state it
+/// ran in.
+fn p2p_send_into(dir: &Path, max: usize, btl: Option<&str>, state: Option<f64>) -> Option<f64> {
+    use paw_report::launches::probe::{round_trip_ns, same_state};
+    for _ in 0..5 {
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir).unwrap();
+        let before = round_trip_ns();
+        let mut l = Launch::mpi(bin("p2p_send"), 2)
+            .unset("NREPS")
+            .unset("NLOOP_MAX")
+            .env("MAX_P2P_SIZE", max)
+            .env("PAW_OUTPUT_DIR", dir.display());
+        if let Some(btl) = btl {
+            l = l.env("OMPI_MCA_btl", btl);
+        }
+        l.run().success();
+        let (Some(b), Some(a)) = (before, round_trip_ns()) else { return None };
+        let want = state.unwrap_or(b);
+        if same_state(a, b) && same_state(a, want) {
+            return Some(a);
+        }
+        eprintln!("p2p_send ran across a change of state ({b:.0} -> {a:.0} ns): again");
     }
-    l.run().success();
+    panic!("five runs of p2p_send in a row changed the machine's state");
 }
 
 #[test]
@@ -30,8 +46,9 @@ fn a_reference_of_five_runs_passes_a_sixth_and_fails_tcp_bandwidth() {
     let run = |name: &str| top.path().join(name).display().to_string();
     // Five runs of one launch each: the ranges come from the runs' spread, each row's
     // leaning on the file's other rows.
+    let mut state = None;
     for r in ["r1", "r2", "r3", "r4", "r5", "r6"] {
-        p2p_send_into(Path::new(&run(r)), 262144, None);
+        state = p2p_send_into(Path::new(&run(r)), 262144, None, state).or(state);
     }
     let made = report(&["reference", &run("r1"), &run("r2"), &run("r3"), &run("r4"), &run("r5")]);
     let reference = String::from_utf8_lossy(&made.stdout).into_owned();
@@ -52,7 +69,7 @@ fn a_reference_of_five_runs_passes_a_sixth_and_fails_tcp_bandwidth() {
     eprintln!("measured: a sixth run against the reference of five\n{reference}\n{text}");
 
     if paw_test::is_open_mpi() {
-        p2p_send_into(Path::new(&run("tcp")), 262144, Some("self,tcp"));
+        p2p_send_into(Path::new(&run("tcp")), 262144, Some("self,tcp"), None);
         let (code, text) = check(&run("tcp"));
         assert_eq!(code, Some(1), "{text}");
         let failed: Vec<&str> = text.lines().filter(|l| l.starts_with("FAIL  ")).collect();
@@ -60,7 +77,7 @@ fn a_reference_of_five_runs_passes_a_sixth_and_fails_tcp_bandwidth() {
     }
 
     // Other sizes: the missing figure names the setting that differs.
-    p2p_send_into(Path::new(&run("small")), 65536, None);
+    p2p_send_into(Path::new(&run("small")), 65536, None, None);
     let (code, text) = check(&run("small"));
     assert_eq!(code, Some(1), "{text}");
     let line = text.lines().find(|l| l.contains("send_bw-np_0002.dat: 262144 ")).unwrap();
@@ -121,8 +138,7 @@ fn launches_make_one_result_that_compares_by_its_launches() {
     let out = report(&["compare", dir.to_str().unwrap(), dir.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    let by = format!("rows by their launches ({kept} against {kept})");
-    assert!(kept < 2 || text.contains(&by), "{text}");
+    assert!(kept < 2 || text.contains(" rows by their launches ("), "{text}");
     assert!(text.contains(" 0 slower"), "{text}");
     // A folder that holds files is refused, in one line.
     let again = Command::new(bin("paw-report"))
