@@ -48,7 +48,12 @@ pub fn parse_u64(env: &impl Lookup, var: &Var, range: RangeInclusive<u64>) -> Re
         return Ok(var.default.parse().ok());
     };
     let value: u64 = raw.trim().parse().map_err(|_| {
-        Error::input(format!("{}={raw:?} is not a number; {}", var.name, accepted()))
+        // A number of another kind (-1, 2.5) is out of the range, not "not a number".
+        let what = match raw.trim().parse::<f64>() {
+            Ok(_) => "is not a whole number from the range",
+            Err(_) => "is not a number",
+        };
+        Error::input(format!("{}={raw:?} {what}; {}", var.name, accepted()))
     })?;
     if !range.contains(&value) {
         return Err(Error::input(format!("{}={raw} is out of range; {}", var.name, accepted())));
@@ -417,6 +422,8 @@ mod tests {
         assert_eq!(err.code(), 2);
         assert!(err.message().contains("NLOOP_MAX=\"abc\" is not a number"), "{err}");
         assert!(err.message().contains("from 1 to 1000000000"), "{err}");
+        let err = Loops::parse(&env(&[("NLOOP", "-1")])).unwrap_err();
+        assert!(err.message().contains("NLOOP=\"-1\" is not a whole number from the range; accepted: a whole number from 1"), "{err}");
         let err = Loops::parse(&env(&[("PAW_PRECISION", "x")])).unwrap_err();
         assert!(err.message().contains("PAW_PRECISION=\"x\" is not a number"), "{err}");
         let err = Loops::parse(&env(&[("PAW_PRECISION", "0")])).unwrap_err();

@@ -288,6 +288,14 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
         Command::SideBySide { originals, k, bindir, mpirun, np, timeout, args, truth, suites } => {
             // The runs start in scratch folders: the folders as absolute paths.
             let absolute = |p: PathBuf| std::path::absolute(&p).unwrap_or(p);
+            if !bindir.join("latency").is_file() {
+                return Err(format!(
+                    "--bindir {}: paw's binaries are not there (no latency); the default, \
+                     target/release, is relative to the current folder: run from the checkout, \
+                     or give --bindir",
+                    bindir.display()
+                ));
+            }
             let setup = side_by_side::Setup {
                 originals: absolute(originals.unwrap_or_else(|| std::env::temp_dir().join("refs"))),
                 bindir: absolute(bindir),

@@ -29,11 +29,13 @@ figure:target img{width:auto;max-width:none}figure:target .back{display:inline}"
 /// page's directory. `scratch` is an empty directory for drawing the plots.
 pub fn html(report: &Report, page: &Path, scratch: &Path) -> Result<String, String> {
     let base = page_dir(page)?;
-    let link = |path: &Path| -> String {
-        let target = report.dir.join(path);
-        let absolute = std::fs::canonicalize(&target).unwrap_or(target);
+    // A path as found on disk (the plots' files), relative to the page.
+    let on_disk = |target: &Path| -> String {
+        let absolute = std::fs::canonicalize(target).unwrap_or(target.to_path_buf());
         pathdiff::diff_paths(&absolute, &base).unwrap_or(absolute).display().to_string()
     };
+    // A path relative to the run's directory (a figure's source), relative to the page.
+    let link = |path: &Path| on_disk(&report.dir.join(path));
     let title = format!("paw report of {}", report.dir.display());
     let mut body = format!("<h1>{}</h1>\n<p>Sections:", esc(&title));
     for s in &report.sections {
@@ -96,7 +98,7 @@ pub fn html(report: &Report, page: &Path, scratch: &Path) -> Result<String, Stri
         for png in &s.images {
             let data = std::fs::read(png).map_err(|e| format!("{}: {e}", png.display()))?;
             plotted += 1;
-            body += &figure(plotted, &s.name, &data, &relative(report, png), &link(png));
+            body += &figure(plotted, &s.name, &data, &relative(report, png), &on_disk(png));
         }
         for table in &s.plots {
             plotted += 1;
@@ -104,7 +106,8 @@ pub fn html(report: &Report, page: &Path, scratch: &Path) -> Result<String, Stri
             match draw(table, &png) {
                 Ok(None) => {}
                 Ok(Some(data)) => {
-                    body += &figure(plotted, &s.name, &data, &relative(report, table), &link(table))
+                    body +=
+                        &figure(plotted, &s.name, &data, &relative(report, table), &on_disk(table))
                 }
                 // The page goes on without the plot (no gnuplot on this node, say).
                 Err(e) => {

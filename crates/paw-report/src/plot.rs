@@ -72,6 +72,30 @@ fn y_range((lo, hi): (f64, f64), log: bool) -> (f64, f64) {
 }
 
 /// The y axis label: the `y:` line's quantity before its first qualification (a comma or
+/// Ticks at 1, 2 and 5 times the powers of ten between `lo` and `hi`, for a log axis of
+/// less than three decades (gnuplot's own ticks, the powers of ten alone, leave one label
+/// or none on it); None on a wider one.
+fn log_ticks(lo: f64, hi: f64) -> Option<String> {
+    if !(lo > 0.0 && hi / lo < 1000.0) {
+        return None;
+    }
+    let text = |t: f64| {
+        let v = paw_base::dat::format_value(t);
+        if v.contains('.') && !v.contains('e') {
+            v.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            v
+        }
+    };
+    let first = lo.log10().floor() as i32;
+    let ticks: Vec<String> = (first..=hi.log10().ceil() as i32)
+        .flat_map(|k| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(k)))
+        .filter(|t| *t >= lo * 0.999 && *t <= hi * 1.001)
+        .map(text)
+        .collect();
+    (ticks.len() >= 2).then(|| ticks.join(", "))
+}
+
 /// parenthesis), with the unit.
 fn y_label(y: &str, unit: &str) -> String {
     let quantity = y.split(';').next().unwrap_or("");
@@ -167,6 +191,9 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
     let log_y = time && span.is_some_and(|(lo, hi)| hi >= 10.0 * lo);
     if log_y {
         g += "set logscale y\n";
+        if let Some(ticks) = span.and_then(|(lo, hi)| log_ticks(lo, hi)) {
+            g += &format!("set ytics ({ticks})\n");
+        }
     }
     match span.map(|e| y_range(e, log_y)) {
         Some((lo, hi)) => g += &format!("set yrange [{lo:.6e}:{hi:.6e}]\n"),
@@ -518,6 +545,13 @@ fn label(dir: &Path, dat: &Dat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn narrow_log_axes_get_ticks_at_1_2_5() {
+        assert_eq!(log_ticks(0.23, 3.7).as_deref(), Some("0.5, 1, 2"));
+        assert_eq!(log_ticks(0.9, 120.0).as_deref(), Some("1, 2, 5, 10, 20, 50, 100"));
+        assert_eq!(log_ticks(1.0, 1e4), None, "four decades: gnuplot's own");
+    }
 
     #[test]
     fn a_table_of_curves_is_drawn_curve_by_curve() {

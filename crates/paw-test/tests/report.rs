@@ -283,6 +283,26 @@ fn html_page_holds_up(top: &Path, steps: &[&str]) {
             "no plot of {plotted}"
         );
     }
+    // The run named relatively, from its parent folder: every link, the plots' captions too,
+    // resolves from the page's folder.
+    let name = top.file_name().unwrap().to_str().unwrap();
+    let again = Command::new(bin("paw-report"))
+        .current_dir(top.parent().unwrap())
+        .args(["html", "-o", page.to_str().unwrap(), name])
+        .output()
+        .unwrap();
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    let text = std::fs::read_to_string(&page).unwrap();
+    let links: Vec<&str> = text
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    assert!(links.len() > 20, "{} links", links.len());
+    for l in links {
+        assert!(page.parent().unwrap().join(l).exists(), "dead link {l} in {}", page.display());
+    }
     let browser = match paw_test::browser::chromium() {
         Ok(b) => b,
         Err(why) => {

@@ -245,7 +245,14 @@ pub fn render(o: &Outcome) -> String {
         "row", "paw", "original", "ratio"
     );
     for (name, r) in &o.rows {
-        let flag = if r.inside(0.95, 1.05) { "" } else { "  outside 0.95-1.05" };
+        // Apart: the whole interval outside the band; reaching past: only part of it.
+        let flag = if r.inside(0.95, 1.05) {
+            ""
+        } else if r.lo > 1.05 || r.hi < 0.95 {
+            "  APART from 0.95-1.05"
+        } else {
+            "  reaches past 0.95-1.05"
+        };
         let _ = writeln!(
             s,
             "  {name:width$}  {:>12}  {:>12}  {:>6.3}  {:.3}-{:.3}{flag}",

@@ -36,7 +36,8 @@ fn main() -> ExitCode {
         let file = np_file("laten", p.world.size() as usize);
         let mut table = p.table(&file, &notes, &columns)?;
         if p.root() {
-            println!("\n{:>10}{:>20}", "Processes", "Max Latency (us)");
+            println!("\nMPI Bidirectional latency test (Send/Recv)");
+            println!("{:>10}{:>20}", "Processes", "Max Latency (us)");
         }
         let (none, mut got): ([u8; 0], [u8; 0]) = ([], []);
         let mut shortest = f64::INFINITY;
