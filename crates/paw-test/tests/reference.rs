@@ -72,8 +72,13 @@ fn a_reference_of_five_runs_passes_a_sixth_and_fails_tcp_bandwidth() {
         p2p_send_into(Path::new(&run("tcp")), 262144, Some("self,tcp"), None);
         let (code, text) = check(&run("tcp"));
         assert_eq!(code, Some(1), "{text}");
+        // Over TCP the small messages take 20-40 times as long; from 256 KiB the two come
+        // within 2x, where runs of one launch each vary enough to leave a row wide.
         let failed: Vec<&str> = text.lines().filter(|l| l.starts_with("FAIL  ")).collect();
-        assert!(failed.iter().any(|l| l.contains("send_bw-np_0002.dat: 262144 ")), "{text}");
+        let rows =
+            text.lines().filter(|l| l.starts_with("PASS  ") || l.starts_with("FAIL  ")).count();
+        assert!(failed.iter().any(|l| l.contains("send_bw-np_0002.dat: 1 ")), "{text}");
+        assert!(failed.len() * 2 >= rows, "{} of {rows} rows failed: {text}", failed.len());
     }
 
     // Other sizes: the missing figure names the setting that differs.
