@@ -603,6 +603,11 @@ mod tests {
         );
         write(a.path(), "bw.dat", "MB/s (MB = 2^20 B)", &[(1, 100.0, 110.0, 120.0)]);
         write(b.path(), "bw.dat", "MB/s (MB = 2^20 B)", &[(1, 200.0, 220.0, 240.0)]);
+        // A sweep's two files of one measurement (x_time, x_bw): one measurement a size.
+        write(a.path(), "x_time-np_0002.dat", "usec", &[(1, 1.0, 1.1, 1.2)]);
+        write(b.path(), "x_time-np_0002.dat", "usec", &[(1, 2.0, 2.2, 2.4)]);
+        write(a.path(), "x_bw-np_0002.dat", "MB/s (MB = 2^20 B)", &[(1, 2.0, 2.2, 2.4)]);
+        write(b.path(), "x_bw-np_0002.dat", "MB/s (MB = 2^20 B)", &[(1, 1.0, 1.1, 1.2)]);
         write(a.path(), "only.dat", "usec", &[(1, 1.0, 1.0, 1.0)]);
         let r = compare(a.path(), b.path(), Some(0.1)).unwrap();
         let row = |f: &str, s: &str| r.rows.iter().find(|c| c.file == f && c.size == s).unwrap();
@@ -615,9 +620,12 @@ mod tests {
         assert!((row("t.dat", "1").change - 100.0).abs() < 1e-9, "twice the time: +100 %");
         assert!((row("bw.dat", "1").change + 50.0).abs() < 1e-9, "twice the bandwidth: -50 %");
         assert_eq!(row("bw.dat", "1").base_interval, Some((100.0, 120.0)));
-        assert_eq!(r.files, 2);
+        assert_eq!(r.files, 4);
         assert!(r.differences.is_empty());
-        assert_eq!(r.slower(), 1);
+        assert_eq!(r.slower(), 3);
+        assert_eq!(measurements(&r), (5, 2), "x's time and bandwidth rows are one");
+        let text = render(&r, a.path(), b.path());
+        assert!(text.contains("slower (the figure -50.0%)"), "{text}");
         assert_eq!(r.only_base, ["only.dat"]);
         assert!(r.only_new.is_empty());
     }
@@ -697,6 +705,7 @@ mod tests {
         assert!(r.rows.iter().all(|c| c.launches.is_some_and(|t| t.base == 6 && t.new == 6)));
         let r = compare(dirs[0].path(), dirs[2].path(), None).unwrap();
         assert_eq!(r.slower(), 12, "{}", render(&r, dirs[0].path(), dirs[2].path()));
+        assert_eq!(measurements(&r), (12, 12));
         assert!(r.notes.is_empty(), "{:?}", r.notes);
         let r = compare(dirs[0].path(), dirs[3].path(), None).unwrap();
         assert!(

@@ -51,7 +51,9 @@ fn side_by_side_finds_a_doubled_time() {
     // "headline (geometric mean of N rows): R (LO-HI)"
     let [rows, ratio, lo, hi] = numbers[..] else { panic!("{}", out.report()) };
     assert_eq!(rows, 5.0, "2^11 .. 2^15: {}", out.report());
-    assert!((0.4..=0.62).contains(&ratio) && lo <= ratio && hi < 1.0, "{}", out.report());
+    // 0.5 but for the launches' own spread (a Zen 5 VM: a row of one launch 1.2-1.8x another's
+    // from 4 KiB): the interval leaves out 1.
+    assert!((0.4..=0.75).contains(&ratio) && lo <= ratio && hi < 1.0, "{}", out.report());
     let kept = out.stdout.lines().find(|l| l.contains("pairs kept")).unwrap_or_default();
     assert!(kept.trim_start().starts_with(|c: char| c.is_ascii_digit()), "{}", out.report());
 
@@ -66,4 +68,13 @@ fn side_by_side_finds_a_doubled_time() {
     let unknown = side_by_side(originals.path(), "IMB-XYZ");
     unknown.failure("accepted: all, IMB-MPI1");
     assert_eq!(unknown.code, Some(2), "{}", unknown.report());
+    // Run outside the checkout, the default --bindir (target/release) holds nothing: said.
+    let elsewhere = Launch::direct(bin("paw-report"))
+        .args(["side-by-side", "--originals"])
+        .arg(originals.path().display())
+        .args(["--bindir", "target/release", "IMB-MPI1"])
+        .via(["sh", "-c", "cd / && exec \"$0\" \"$@\""])
+        .run();
+    elsewhere.failure("paw's binaries are not there (no latency)");
+    assert_eq!((elsewhere.code, elsewhere.stderr.lines().count()), (Some(2), 1));
 }

@@ -404,6 +404,11 @@ mod tests {
         }
         let h = o.headline.clone().unwrap();
         assert!((h.ratio - 0.5).abs() < 1e-9, "{h:?}");
+        let text = render(&o);
+        assert!(text.contains("0.500-0.500  APART from 0.95-1.05"), "{text}");
+        let mut wide = o.clone();
+        wide.rows[0].1.hi = 1.2;
+        assert!(render(&wide).contains("0.500-1.200  reaches past 0.95-1.05"));
         let table = truth_table(&[o], "m", "l", "d");
         assert!(table.contains("| IMB-MPI1 | 4 (1) | 2 | 0.500 (0.500-0.500) |"), "{table}");
         assert!(table.contains("PingPong np 2 1024-4096 (2 lengths): 0.50 | 0 |"), "{table}");
