@@ -340,8 +340,8 @@ fn header_line(h: &str, sweep: bool, line: &str, launches: usize) -> Vec<String>
                  launch beyond {away} times it is left out of the row: the machine changed state \
                  during it); CI_LO, CI_HI bound the band where 95% of launches fall: MEDIAN \
                  divided and multiplied by exp({band} s), s the standard deviation of a launch's \
-                 log figure (the row's launches weighed with the file's other rows as one more \
-                 row), never narrower than the 95% interval of the median over launches ({ranks}); \
+                 log figure (the row's launches weighed with the file's other rows as far as \
+                 they vary alike: a moderated variance), never narrower than the 95% interval of the median over launches ({ranks}); \
                  AVG, MIN, MAX, STDDEV are over all NREPS samples of the launches kept, NLOOP \
                  their median",
                 away = spread::AWAY,
