@@ -2,8 +2,9 @@
 //! fraction of the value, either one absent for no bound) and the unit; made from one or
 //! more runs and checked figure by figure against a run.
 //!
-//! A reference holds every row of every result file of its runs (`FILE: ROW`) and the
-//! headline figures of files without rows (b_eff's protocol ...). A row's range is set by
+//! A reference holds every row of every result file of its runs (`FILE: ROW`) and every
+//! headline figure (`step/figure`; b_eff's protocol's among them, which has no rows); a
+//! headline figure read from a row takes that row's range. A row's range is set by
 //! how much the row varies: from the launches of launches results (`paw-report launches`),
 //! or from the runs themselves when each is one launch, the rows of a file sharing what they
 //! know of their spread ([`crate::launches::spread`]). It is wide enough that a result of
@@ -14,7 +15,6 @@
 //! with: its range is the floor ([`FLOOR`]), and it says so.
 
 use crate::compare::LAUNCH_THRESHOLD;
-use crate::figures::Report;
 use crate::launches::spread::{self, Logs, Prior};
 use crate::launches::{probe, Record};
 use crate::results::{file_facts, read_dir, read_state, ResultFile};
@@ -85,6 +85,8 @@ struct Series {
     direction: Direction,
     /// Per run the figures that count: its launches' (kept), or its one value.
     runs: Vec<Vec<f64>>,
+    /// Of a headline figure: the figure (its name, for ReFrame).
+    headline: Option<Figure>,
 }
 
 impl Series {
@@ -156,13 +158,7 @@ fn read_run(dir: &Path, state: Option<f64>) -> Result<Option<Run>, String> {
         _ => read_dir(dir)?,
     };
     let headlines: Vec<Figure> = crate::figures::report(dir, 0.8)
-        .map(|r| {
-            r.sections
-                .into_iter()
-                .flat_map(|s| s.figures)
-                .filter(|f| !f.source.ends_with(".dat") && !f.source.ends_with(".csv"))
-                .collect()
-        })
+        .map(|r| r.sections.into_iter().flat_map(|s| s.figures).collect())
         .unwrap_or_default();
     if files.is_empty() && headlines.is_empty() {
         return Err(format!("{}: no result files of paw", dir.display()));
@@ -186,30 +182,32 @@ fn series(runs: &[Run]) -> (Vec<Series>, Vec<String>) {
     let mut all: BTreeMap<String, Series> = BTreeMap::new();
     let mut order = Vec::new();
     for (i, run) in runs.iter().enumerate() {
-        let mut add = |key: String, unit: &str, source: &str, values: Vec<f64>| {
-            let s = all.entry(key.clone()).or_insert_with(|| {
-                order.push(key.clone());
-                Series {
-                    key,
-                    unit: unit.to_string(),
-                    source: source.to_string(),
-                    direction: Direction::of(unit),
-                    runs: vec![Vec::new(); runs.len()],
+        let mut add =
+            |key: String, unit: &str, source: &str, values: Vec<f64>, f: Option<&Figure>| {
+                let s = all.entry(key.clone()).or_insert_with(|| {
+                    order.push(key.clone());
+                    Series {
+                        key,
+                        unit: unit.to_string(),
+                        source: source.to_string(),
+                        direction: Direction::of(unit),
+                        runs: vec![Vec::new(); runs.len()],
+                        headline: f.cloned(),
+                    }
+                });
+                if s.unit == unit {
+                    s.runs[i] = values;
                 }
-            });
-            if s.unit == unit {
-                s.runs[i] = values;
-            }
-        };
+            };
         for f in &run.files {
             for r in &f.rows {
                 let values =
                     if r.launches.is_empty() { vec![r.value] } else { spread::kept(&r.launches) };
-                add(format!("{}: {}", f.name, r.key), &r.quantity.label, &f.name, values);
+                add(format!("{}: {}", f.name, r.key), &r.quantity.label, &f.name, values, None);
             }
         }
         for f in &run.headlines {
-            add(f.key(), &f.unit, &f.source, vec![f.value]);
+            add(f.key(), &f.unit, &f.source, vec![f.value], Some(f));
         }
     }
     // A figure is expected of the runs that hold its file: runs of several binaries (the
@@ -284,7 +282,7 @@ fn entries(series: Vec<Series>, floor: f64) -> Vec<Entry> {
     let drift = |g: &str| drifts.get(g).map_or(0.0, |d| paw_base::median(d).max(0.0));
     let measured = series.iter().filter(|s| basis(s) != Basis::Floor).count().max(1);
     let tail = FALSE_FAIL / measured as f64;
-    series
+    let mut made = series
         .into_iter()
         .map(|s| {
             let value = median(&s.figures());
@@ -323,7 +321,22 @@ fn entries(series: Vec<Series>, floor: f64) -> Vec<Entry> {
                 }
             }
         })
-        .collect()
+        .collect::<Vec<Entry>>();
+    // A headline figure read from a row (same file, same unit, the same value in the first
+    // run) takes that row's range: the row knows its launches.
+    let rows: Vec<Entry> = made.iter().filter(|e| e.series.headline.is_none()).cloned().collect();
+    for e in made.iter_mut().filter(|e| e.series.headline.is_some()) {
+        let value = median(&e.series.runs[0]);
+        let row = rows.iter().find(|r| {
+            r.series.source == e.series.source
+                && r.series.unit == e.series.unit
+                && (median(&r.series.runs[0]) - value).abs() <= 1e-5 * value.abs()
+        });
+        if let Some(r) = row {
+            (e.tolerance, e.detects, e.basis) = (r.tolerance, r.detects, r.basis);
+        }
+    }
+    made
 }
 
 /// A reference made: its entries, the lines of what was left out, the machine state.
@@ -534,8 +547,6 @@ pub fn reframe_reference(
         return Err(format!("--reframe {bad:?}; accepted: SYSTEM:PARTITION, e.g. cluster:compute"));
     }
     let (made, left, _) = made(dirs, floor)?;
-    let reports: Vec<Report> =
-        dirs.iter().map(|d| crate::figures::report(d, 0.8)).collect::<Result<_, _>>()?;
     let mut out = made_from(dirs, &made, " for ReFrame", floor);
     for line in &left {
         out += &format!("# {line}\n");
@@ -543,53 +554,10 @@ pub fn reframe_reference(
     let json = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     let bound = |b: Option<f64>| b.map_or("null".to_string(), |b| b.to_string());
     let mut tests: BTreeMap<String, Variables> = BTreeMap::new();
-    // Every run's figures, each once: runs of several tests each give their own.
-    let mut seen_keys = std::collections::BTreeSet::new();
-    let all: Vec<&Figure> = reports
-        .iter()
-        .flat_map(|r| r.sections.iter().flat_map(|s| &s.figures))
-        .filter(|f| seen_keys.insert(f.key()))
-        .collect();
-    for f in all {
-        let figures =
-            |r: &'_ Report| r.sections.iter().flat_map(|s| &s.figures).cloned().collect::<Vec<_>>();
-        let with_file: Vec<Vec<Figure>> = reports
-            .iter()
-            .map(figures)
-            .filter(|fs| fs.iter().any(|g| g.source == f.source))
-            .collect();
-        let values: Vec<f64> = with_file
-            .iter()
-            .filter_map(|fs| fs.iter().find(|g| g.key() == f.key()))
-            .map(|g| g.value)
-            .collect();
-        if values.len() < with_file.len() || !values.iter().all(|v| *v > 0.0) {
-            out += &format!(
-                "# {}: not in every run with its file, or not above zero: no reference\n",
-                f.key()
-            );
-            continue;
+    for e in &made {
+        if let Some(f) = &e.series.headline {
+            tests.entry(reframe_test(f)).or_default().push((f.clone(), e.bounds(), e.value));
         }
-        // The entry of its row (same file, same value in the first run), else one of its
-        // own from the runs' values.
-        let close = |e: &&Entry| {
-            let v = median(&e.series.runs[0]);
-            e.series.key == f.key()
-                || e.series.source == f.source && (v - f.value).abs() <= 1e-5 * f.value.abs()
-        };
-        let own = || {
-            let series = Series {
-                key: f.key(),
-                unit: f.unit.clone(),
-                source: f.source.clone(),
-                direction: f.direction(),
-                runs: values.iter().map(|v| vec![*v]).collect(),
-            };
-            entries(vec![series], floor).remove(0)
-        };
-        let e = made.iter().find(close).cloned().unwrap_or_else(own);
-        let (bounds, value) = (e.bounds(), e.value);
-        tests.entry(reframe_test(f)).or_default().push((f.clone(), bounds, value));
     }
     for (test, entries) in tests {
         out += &format!("{test}:\n");
@@ -926,7 +894,8 @@ mod tests {
         let runs: Vec<PathBuf> = dirs[..3].iter().map(|d| d.path().to_path_buf()).collect();
         let text = reference(&runs, FLOOR).unwrap();
         let refs = parse(&text).unwrap();
-        assert_eq!(refs.len(), 16, "every row: {text}");
+        let rows = refs.iter().filter(|r| r.key.starts_with("t.dat: ")).count();
+        assert_eq!((rows, refs.len()), (16, 17), "every row and the headline: {text}");
         assert!(refs.iter().all(|r| r.detects.is_some_and(|d| d > 0.05 && d < 0.12)), "{text}");
         assert!(text.contains("[made]\nstate_ns = 90.0"), "{text}");
         assert!(text.contains("Smallest change a row detects"), "{text}");
@@ -951,8 +920,8 @@ mod tests {
         let text = reference(&[d.path().to_path_buf()], FLOOR).unwrap();
         assert!(text.contains("their range is the floor, 30%"), "{text}");
         let refs = parse(&text).unwrap();
-        assert_eq!(refs[0].key, "t.dat: 1");
-        assert_eq!((refs[0].upper, refs[0].detects), (Some(0.3), None));
+        let row = refs.iter().find(|r| r.key == "t.dat: 1").unwrap();
+        assert_eq!((row.upper, row.detects), (Some(0.3), None));
         let slower = d.path().join("slower");
         std::fs::create_dir(&slower).unwrap();
         std::fs::write(
@@ -961,7 +930,12 @@ mod tests {
         )
         .unwrap();
         let (c, _) = check(&slower, &text).unwrap();
-        assert_eq!(c.iter().map(|c| c.pass).collect::<Vec<_>>(), [true, false]);
+        let passed: Vec<(&str, bool)> =
+            c.iter().map(|c| (c.reference.key.as_str(), c.pass)).collect();
+        assert!(
+            passed.contains(&("t.dat: 1", true)) && passed.contains(&("t.dat: 2", false)),
+            "{passed:?}"
+        );
     }
 
     #[test]
@@ -997,7 +971,11 @@ mod tests {
         let runs: Vec<PathBuf> = dirs.iter().map(|d| d.path().to_path_buf()).collect();
         let text = reference(&runs, FLOOR).unwrap();
         let keys: Vec<String> = parse(&text).unwrap().into_iter().map(|r| r.key).collect();
-        assert_eq!(keys, ["a.dat: 1", "b.dat: 1"], "{text}");
+        assert_eq!(
+            keys,
+            ["a.dat: 1", "b.dat: 1", "run/a: time at 1 B", "run/b: time at 1 B"],
+            "{text}"
+        );
         assert!(text.contains("b.dat: the runs differ in environment X: 1 in"), "{text}");
     }
 

@@ -68,8 +68,10 @@ fn every_benchmark_with_intels_columns_and_formulas() {
     let uni = block(&blocks, "UniBandMT");
     assert_eq!(uni.columns, ["#bytes", "#repetitions", "t_avg[usec]", "Mbytes/sec", "Msg/sec"]);
     for (i, t) in uni.col("t_avg[usec]").iter().enumerate() {
+        // t_avg is printed to 0.01 usec: at 0.04 usec (a Zen 5 VM) that alone is 12 %.
         let rate = uni.col("Msg/sec")[i];
-        assert!((rate - 1e6 / t).abs() <= rate * 0.05 + 1.0, "row {i}: {rate} vs 1/{t}");
+        let (lo, hi) = (1e6 / (t + 0.005), 1e6 / (t - 0.005).max(1e-9));
+        assert!(rate >= lo * 0.95 - 1.0 && rate <= hi * 1.05 + 1.0, "row {i}: {rate} vs 1/{t}");
     }
     assert!(!out.stdout.contains("CHECK FAILURES"), "{}", out.report());
 }
