@@ -7,9 +7,10 @@ use std::path::Path;
 
 /// side-by-side against a doctored "original" (paw's IMB-MPI1 with every PingPong time
 /// doubled): paw / original is 0.5 and the interval leaves out 1; a missing original and an
-/// unknown suite are one line each, exit status 2. Fifteen pairs: with nine, three pairs
+/// unknown suite are one line each, exit status 2. 21 pairs: with nine, three pairs
 /// slowed on one side (unseen by the latency probes) carried the bootstrap's 97.5th
-/// percentile past 1 (0.477, 0.412-1.413); among fifteen, even four rarely do.
+/// percentile past 1 (0.477, 0.412-1.413); with fifteen, on a Zen 5 VM that changes state
+/// every few seconds, one run in four did (0.509, 0.242-1.028 under MPICH).
 #[test]
 fn side_by_side_finds_a_doubled_time() {
     let originals = tempfile::tempdir().unwrap();
@@ -29,7 +30,7 @@ fn side_by_side_finds_a_doubled_time() {
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     let side_by_side = |originals: &Path, suite: &str| {
         Launch::direct(bin("paw-report"))
-            .args(["side-by-side", "-k", "15", "--originals"])
+            .args(["side-by-side", "-k", "21", "--originals"])
             .arg(originals.display())
             .arg("--bindir")
             .arg(paw.parent().unwrap().display())
