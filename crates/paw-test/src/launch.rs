@@ -236,11 +236,21 @@ impl Launch {
 
     /// Runs, and sends `what` once `when(output_dir)` returns true; the job must then end
     /// by itself (the timeout still applies). The outcome says how long that took.
-    pub fn run_interrupting(mut self, what: Interrupt, when: impl Fn(&Path) -> bool) -> Outcome {
+    pub fn run_interrupting(self, what: Interrupt, when: impl Fn(&Path) -> bool) -> Outcome {
+        self.run_interrupting_at(what, move |dir, _| when(dir))
+    }
+
+    /// [`Launch::run_interrupting`], `when` given the output directory and the standard
+    /// error so far (a progress line naming a step).
+    pub fn run_interrupting_at(
+        mut self,
+        what: Interrupt,
+        when: impl Fn(&Path, &str) -> bool,
+    ) -> Outcome {
         self.quick_kill = false;
         let program = self.program.canonicalize().unwrap_or_else(|_| self.program.clone());
-        self.run_with(move |job, dir, _| {
-            if !when(dir) {
+        self.run_with(move |job, dir, stderr| {
+            if !when(dir, stderr) {
                 return false;
             }
             let (pid, sig) = match what {
