@@ -137,8 +137,8 @@ pub enum Command {
     /// (scripts/build-c-refs puts c/stream and c/dgemm into the originals' folder; these run
     /// without the launcher, on every core).
     SideBySide {
-        /// The originals' folder, in build-refs' layout (imb/, beff/, beffio/, presta/, osu/;
-        /// c/ from scripts/build-c-refs).
+        /// The originals' folder, as scripts/build-originals makes it (imb/, beff/,
+        /// beffio/, presta/, osu/; c/ from scripts/build-c-refs).
         #[arg(long, value_name = "DIR")]
         originals: Option<PathBuf>,
         /// Pairs of runs per suite.

@@ -59,7 +59,7 @@ fn side_by_side_finds_a_doubled_time() {
     assert!(kept.trim_start().starts_with(|c: char| c.is_ascii_digit()), "{}", out.report());
 
     let missing = side_by_side(&originals.path().join("nothing"), "IMB-MPI1");
-    missing.failure("is not there (build-refs builds it)");
+    missing.failure("is not there (scripts/build-originals builds it)");
     assert_eq!(
         (missing.code, missing.stderr.lines().count()),
         (Some(2), 1),

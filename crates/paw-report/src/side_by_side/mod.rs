@@ -20,7 +20,7 @@ use std::process::Command;
 /// Where and how the programs are run.
 #[derive(Debug, Clone)]
 pub struct Setup {
-    /// The originals' folder (build-refs' layout).
+    /// The originals' folder (scripts/build-originals' layout).
     pub originals: PathBuf,
     /// paw's binaries.
     pub bindir: PathBuf,
@@ -124,7 +124,7 @@ pub fn run(
     let original = setup.originals.join(suite.original.program);
     if !original.is_file() {
         return Err(format!(
-            "{}: the original {} is not there (build-refs builds it)",
+            "{}: the original {} is not there (scripts/build-originals builds it)",
             suite.name,
             original.display()
         ));

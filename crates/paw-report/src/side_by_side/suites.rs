@@ -1,6 +1,6 @@
 //! The suites `paw-report side-by-side` runs: per suite paw's program and the original, the
 //! command line both get (at sizes that keep a pair of runs to seconds), and how each
-//! side's figures are read. Originals are found in build-refs' layout.
+//! side's figures are read. Originals are found as scripts/build-originals lays them out.
 
 use super::read::Read;
 
