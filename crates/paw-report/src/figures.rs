@@ -543,7 +543,7 @@ fn imb_rows(files: &[PathBuf]) -> Result<Vec<ImbRow>, String> {
 type ImbFigure = (String, f64, String, PathBuf);
 
 /// The IMB figures, each at the largest process count and, where a mode applies,
-/// aggregate: IMB-MPI1's PingPong 0-byte time and 4 MiB bandwidth, Allreduce and Alltoall
+/// aggregate: IMB-MPI1's PingPong 0-byte time and 4 MiB bandwidth, Barrier's time, Allreduce and Alltoall
 /// at 8 B and 1 MiB; per benchmark of the other suites what its users quote: the best
 /// bandwidth at the largest length where the table has one (IMB-EXT, IMB-RMA, IMB-P2P) and
 /// the message rate at the smallest where it has one (IMB-P2P), the overlap at the largest
@@ -586,6 +586,12 @@ fn imb_figures(files: &[PathBuf]) -> Result<Vec<ImbFigure>, String> {
         match (suite, bench) {
             ("IMB-IO", _) => {}
             ("IMB-MPI1", "PingPong") => {}
+            ("IMB-MPI1", "Barrier") => {
+                if let Some(r) = rs.first() {
+                    let what = format!("{suite} Barrier: time, {} processes", r.processes);
+                    out.push((what, r.t_avg, USEC.label.into(), r.file.clone()));
+                }
+            }
             ("IMB-MPI1", "Allreduce" | "Alltoall") => {
                 for bytes in [8, 1 << 20] {
                     if let Some(r) = near(&rs, bytes) {

@@ -4,7 +4,7 @@
 //! the page's width, a click away from full size (no network, no JavaScript).
 
 use crate::figures::Report;
-use crate::plot::{gnuplot, gnuplot_script, imb_table, Series};
+use crate::plot::{gnuplot, gnuplot_script, imb_tables, Series};
 use crate::summary::short;
 use crate::Dat;
 use base64::Engine;
@@ -101,13 +101,17 @@ pub fn html(report: &Report, page: &Path, scratch: &Path) -> Result<String, Stri
             body += &figure(plotted, &s.name, &data, &relative(report, png), &on_disk(png));
         }
         for table in &s.plots {
-            plotted += 1;
-            let png = scratch.join(format!("plot{plotted}.png"));
+            let png = scratch.join(format!("plot{}.png", plotted + 1));
             match draw(table, &png) {
-                Ok(None) => {}
-                Ok(Some(data)) => {
-                    body +=
-                        &figure(plotted, &s.name, &data, &relative(report, table), &on_disk(table))
+                Ok(drawn) => {
+                    for (view, data) in drawn.iter().enumerate() {
+                        plotted += 1;
+                        let mut name = relative(report, table);
+                        if view > 0 {
+                            name += " (times)";
+                        }
+                        body += &figure(plotted, &s.name, data, &name, &on_disk(table));
+                    }
                 }
                 // The page goes on without the plot (no gnuplot on this node, say).
                 Err(e) => {
@@ -137,18 +141,23 @@ fn page_dir(page: &Path) -> Result<PathBuf, String> {
         .map_err(|e| format!("{}: {e} (the page's directory)", dir.display()))
 }
 
-/// Draws `table` (a `.dat` file, or an IMB CSV table) into `png`; returns the PNG's bytes,
-/// or None for a table of fewer than two lengths (IMB's Barrier).
-fn draw(table: &Path, png: &Path) -> Result<Option<Vec<u8>>, String> {
-    let series = if table.extension().is_some_and(|e| e == "csv") {
-        let converted = png.with_extension("dat");
-        let Some((file, dat)) = imb_table(table, &converted)? else { return Ok(None) };
-        Series { label: String::new(), file, dat }
+/// Draws `table` (a `.dat` file, or an IMB CSV table) into PNGs named after `png`; returns
+/// their bytes: one for a `.dat` file, for an IMB table its bandwidth and its times, or its
+/// times alone, or none (a Barrier at one process count).
+fn draw(table: &Path, png: &Path) -> Result<Vec<Vec<u8>>, String> {
+    let drawn = if table.extension().is_some_and(|e| e == "csv") {
+        imb_tables(table, &png.with_extension("dat"))?
     } else {
-        Series { label: String::new(), file: table.to_path_buf(), dat: Dat::read(table)? }
+        vec![(table.to_path_buf(), Dat::read(table)?)]
     };
-    gnuplot(&gnuplot_script(&[series], png))?;
-    std::fs::read(png).map(Some).map_err(|e| format!("{}: {e}", png.display()))
+    let mut out = Vec::new();
+    for (view, (file, dat)) in drawn.into_iter().enumerate() {
+        let png = png
+            .with_file_name(format!("view{view}-{}", png.file_name().unwrap().to_string_lossy()));
+        gnuplot(&gnuplot_script(&[Series { label: String::new(), file, dat }], &png))?;
+        out.push(std::fs::read(&png).map_err(|e| format!("{}: {e}", png.display()))?);
+    }
+    Ok(out)
 }
 
 /// An embedded plot at the page's width with its file's name (linked) below it; a click on

@@ -25,7 +25,7 @@ pub use dat::Dat;
 pub use figures::{report, Report, Section};
 pub use html::html;
 pub use nodes::{Row, Table};
-pub use plot::{gnuplot_script, imb_table, plot_files, plot_runs, Series};
+pub use plot::{gnuplot_script, imb_tables, plot_files, plot_runs, Series};
 pub use reference::{
     check, check_lines, parse as parse_reference, reference, reframe_reference, Checked, Outcome,
     Reference, FLOOR,

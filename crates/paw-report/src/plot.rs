@@ -364,10 +364,13 @@ fn curves(series: &[Series], named: bool) -> String {
     format!("plot {}\n", plots.join(", \\\n     "))
 }
 
-/// An IMB CSV table as the `.dat` file `target` to draw: per length (0 left out, for the
-/// logarithmic axis) the bandwidth where the table has one, else t_avg, t_min and t_max
-/// (and t_pure, t_cpu where it has them). None for fewer than two lengths.
-pub fn imb_table(csv: &Path, target: &Path) -> Result<Option<(PathBuf, Dat)>, String> {
+/// An IMB CSV table as `.dat` files to draw: per length (0 left out, for the logarithmic
+/// axis) the bandwidth where the table has one, written as `target`, and the times t_avg,
+/// t_min and t_max (and t_pure, t_cpu where it has them), written as `target` or, after a
+/// bandwidth, beside it with `-time` added to its name. A table of one length run at several
+/// process counts (IMB's Barrier under -npmin) gives its times per process count. Empty for
+/// a table with nothing to draw against a number.
+pub fn imb_tables(csv: &Path, target: &Path) -> Result<Vec<(PathBuf, Dat)>, String> {
     let at = |e: csv::Error| format!("{}: {e}", csv.display());
     let mut reader = csv::Reader::from_path(csv).map_err(at)?;
     let names = reader.headers().map_err(at)?.clone();
@@ -399,38 +402,110 @@ pub fn imb_table(csv: &Path, target: &Path) -> Result<Option<(PathBuf, Dat)>, St
             csv.display()
         ));
     };
-    let records: Vec<csv::StringRecord> = reader.records().collect::<Result<_, _>>().map_err(at)?;
-    let rows: Vec<&csv::StringRecord> =
+    let mut records: Vec<csv::StringRecord> =
+        reader.records().collect::<Result<_, _>>().map_err(at)?;
+    let lengths: Vec<&csv::StringRecord> =
         records.iter().filter(|r| r.get(bytes).is_some_and(|b| b != "0")).collect();
-    let Some(first) = rows.first().filter(|_| rows.len() > 1) else { return Ok(None) };
-    let (label, unit, cols) = match bandwidth {
-        Some((i, unit)) => ("bandwidth", unit, vec![(i, "bandwidth")]),
-        None => ("time per repetition", "usec", times),
+    let one_length = lengths.len() <= 1;
+    if one_length {
+        // The table's other process counts are in files of their own; the largest draws.
+        let others = counterparts(csv);
+        if others.last().is_some_and(|last| last.file_name() != csv.file_name()) {
+            return Ok(Vec::new());
+        }
+        records.clear();
+        for file in others {
+            let mut r = csv::Reader::from_path(&file).map_err(at)?;
+            if r.headers().map_err(at)? == &names {
+                records.extend(r.records().collect::<Result<Vec<_>, _>>().map_err(at)?);
+            }
+        }
+    }
+    let lengths: Vec<&csv::StringRecord> =
+        records.iter().filter(|r| r.get(bytes).is_some_and(|b| b != "0")).collect();
+    let mut counts: Vec<&str> = records.iter().filter_map(|r| r.get(np)).collect();
+    counts.dedup();
+    // Against the length, or against the process count where the table has one length.
+    let (x, x_axis, rows) = if !one_length {
+        (bytes, "SIZE = message length [bytes]", lengths)
+    } else if records.len() > 1 && counts.len() == records.len() {
+        (np, "PROCESSES = processes [count]", records.iter().collect())
+    } else {
+        return Ok(Vec::new());
     };
+    let first = rows[0];
+    let mut views = Vec::new();
+    if let Some((i, unit)) = bandwidth.filter(|_| x == bytes) {
+        views.push(("bandwidth", unit, vec![(i, "bandwidth")], target.to_path_buf()));
+    }
+    let time_file = match views.is_empty() {
+        true => target.to_path_buf(),
+        false => {
+            let stem = target.file_stem().unwrap_or_default().to_string_lossy();
+            target.with_file_name(format!("{stem}-time.dat"))
+        }
+    };
+    views.push(("time per repetition", "usec", times, time_file));
     let name = csv.file_name().unwrap_or_default().to_string_lossy().into_owned();
-    let mut text = format!(
-        "# paw {} -- {} on {} processes\n# file: {}\n# tasks: {}\n",
+    let on = match x == np {
+        true => format!("{} to {}", &first[np], &rows[rows.len() - 1][np]),
+        false => first[np].to_string(),
+    };
+    let mut head = format!(
+        "# paw {} -- {} on {on} processes\n# file: {}\n# tasks: {}\n",
         imb_csv::suite_of(&name).unwrap_or("IMB"),
         &first[bench],
-        &first[np],
         name.trim_end_matches(".csv"),
-        &first[np],
+        &rows[rows.len() - 1][np],
     );
     if let Some(r) = crate::results::record_of(csv) {
         let hosts: Vec<String> =
             r.hosts.iter().map(|h| format!("{} ({} tasks)", h.host, h.tasks)).collect();
-        text += &format!("# hosts: {}\n# date: {}\n", hosts.join(", "), r.date);
+        head += &format!("# hosts: {}\n# date: {}\n", hosts.join(", "), r.date);
     }
-    text += &format!(
-        "# x: SIZE = message length [bytes]\n# y: {label} [{unit}]\n# columns: SIZE {}\n",
-        cols.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(" ")
-    );
-    for r in rows {
-        let cells: Vec<&str> = cols.iter().map(|(i, _)| r.get(*i).unwrap_or("nan")).collect();
-        text += &format!("{} {}\n", &r[bytes], cells.join(" "));
+    let mut out = Vec::new();
+    for (label, unit, cols, file) in views {
+        let mut text = head.clone();
+        text += &format!(
+            "# x: {x_axis}\n# y: {label} [{unit}]\n# columns: {} {}\n",
+            x_axis.split(' ').next().unwrap_or("SIZE"),
+            cols.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(" ")
+        );
+        for r in &rows {
+            let cells: Vec<&str> = cols.iter().map(|(i, _)| r.get(*i).unwrap_or("nan")).collect();
+            text += &format!("{} {}\n", &r[x], cells.join(" "));
+        }
+        std::fs::write(&file, &text).map_err(|e| format!("{}: {e}", file.display()))?;
+        out.push((file, Dat::parse(&text)?));
     }
-    std::fs::write(target, &text).map_err(|e| format!("{}: {e}", target.display()))?;
-    Ok(Some((target.to_path_buf(), Dat::parse(&text)?)))
+    Ok(out)
+}
+
+/// The IMB tables of `csv`'s benchmark and mode at every process count, in its folder (the
+/// same name with another `np_NNNN`), `csv` among them, by process count.
+fn counterparts(csv: &Path) -> Vec<PathBuf> {
+    let name = csv.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let Some((head, rest)) = name.split_once("-np_") else { return vec![csv.to_path_buf()] };
+    let tail = rest.get(4..).unwrap_or_default().to_string();
+    let dir = csv.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.strip_prefix(head)
+                .and_then(|r| r.strip_prefix("-np_"))
+                .and_then(|r| r.strip_suffix(tail.as_str()))
+                .is_some_and(|q| q.len() == 4 && q.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(|n| dir.join(n))
+        .collect();
+    files.sort();
+    if !files.iter().any(|f| f.file_name() == csv.file_name()) {
+        return vec![csv.to_path_buf()];
+    }
+    files
 }
 
 /// Runs gnuplot on `script`.
@@ -449,14 +524,25 @@ pub(crate) fn gnuplot(script: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A `.dat` file, or an IMB CSV table converted into the `.dat` file `converted`
-/// ([`imb_table`]); None for a table with nothing to draw.
-fn load(file: &Path, converted: &Path) -> Result<Option<(PathBuf, Dat)>, String> {
+/// A `.dat` file, or an IMB CSV table converted into `.dat` files named after `converted`
+/// ([`imb_tables`]); empty for a table with nothing to draw.
+fn load(file: &Path, converted: &Path) -> Result<Vec<(PathBuf, Dat)>, String> {
     if file.extension().is_some_and(|e| e == "csv") {
-        return imb_table(file, converted);
+        return imb_tables(file, converted);
     }
     let dat = Dat::read(file)?;
-    Ok((!dat.rows.is_empty()).then(|| (file.to_path_buf(), dat)))
+    Ok(if dat.rows.is_empty() { Vec::new() } else { vec![(file.to_path_buf(), dat)] })
+}
+
+/// The PNG of the `view`-th drawing of `file` (an IMB table's times: `NAME-time.png`).
+fn png_of(file: &Path, view: usize) -> PathBuf {
+    match view {
+        0 => file.with_extension("png"),
+        _ => {
+            let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+            file.with_file_name(format!("{stem}-time.png"))
+        }
+    }
 }
 
 /// A scratch directory for converted tables.
@@ -469,21 +555,23 @@ pub fn plot_files(files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let tmp = scratch()?;
     let mut done = Vec::new();
     for (k, file) in files.iter().enumerate() {
-        let Some((source, dat)) = load(file, &tmp.path().join(format!("{k}.dat")))? else {
+        let drawn = load(file, &tmp.path().join(format!("{k}.dat")))?;
+        if drawn.is_empty() {
             eprintln!("paw-report: {} has nothing to draw; skipped", file.display());
-            continue;
-        };
-        let png = file.with_extension("png");
-        let series = [Series { label: String::new(), file: source, dat }];
-        gnuplot(&gnuplot_script(&series, &png))?;
-        done.push(png);
+        }
+        for (view, (source, dat)) in drawn.into_iter().enumerate() {
+            let png = png_of(file, view);
+            let series = [Series { label: String::new(), file: source, dat }];
+            gnuplot(&gnuplot_script(&series, &png))?;
+            done.push(png);
+        }
     }
     Ok(done)
 }
 
 /// Overlays every `.dat` file and IMB table found in two or more of `dirs`, one PNG per
-/// file in `out` (with the gnuplot script beside it); each run is labelled by its
-/// directory's name.
+/// file in `out` (an IMB table's times beside its bandwidth, `NAME-time.png`; the gnuplot
+/// script beside each); each run is labelled by its directory's name.
 pub fn plot_runs(dirs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, String> {
     let mut names: Vec<String> = Vec::new();
     for d in dirs {
@@ -505,28 +593,32 @@ pub fn plot_runs(dirs: &[PathBuf], out: &Path) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut done = Vec::new();
     for name in names {
-        let mut series = Vec::new();
+        // Per drawing of the file (an IMB table's bandwidth, then its times), every run's.
+        let mut views: Vec<Vec<Series>> = Vec::new();
         for (k, d) in dirs.iter().enumerate() {
             let file = d.join(&name);
             if file.exists() {
                 // An IMB table's drawn form stays beside the script that reads it.
                 let stem = name.trim_end_matches(".csv");
-                if let Some((file, dat)) =
-                    load(&file, &out.join(format!("{stem}.run{}.dat", k + 1)))?
-                {
-                    let label = label(d, &dat);
-                    series.push(Series { label, file, dat });
+                let drawn = load(&file, &out.join(format!("{stem}.run{}.dat", k + 1)))?;
+                for (view, (file, dat)) in drawn.into_iter().enumerate() {
+                    if views.len() <= view {
+                        views.push(Vec::new());
+                    }
+                    views[view].push(Series { label: label(d, &dat), file, dat });
                 }
             }
         }
-        if series.len() < 2 {
-            continue;
+        for (view, series) in views.iter().enumerate() {
+            if series.len() < 2 {
+                continue;
+            }
+            let png = png_of(&out.join(&name), view);
+            let script = gnuplot_script(series, &png);
+            std::fs::write(png.with_extension("gp"), &script).map_err(|e| e.to_string())?;
+            gnuplot(&script)?;
+            done.push(png);
         }
-        let png = out.join(&name).with_extension("png");
-        let script = gnuplot_script(&series, &png);
-        std::fs::write(png.with_extension("gp"), &script).map_err(|e| e.to_string())?;
-        gnuplot(&script)?;
-        done.push(png);
     }
     Ok(done)
 }
@@ -545,6 +637,46 @@ fn label(dir: &Path, dat: &Dat) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_imb_table_draws_its_bandwidth_and_times_and_barrier_its_process_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let pingpong = write(
+            "IMB-MPI1-PingPong-np_0002.csv",
+            "benchmark,processes,mode,bytes,repetitions,t_min_us,t_max_us,t_avg_us,\
+             bandwidth_MiB_per_s\nPingPong,2,,0,1000,0.2,0.2,0.2,0\n\
+             PingPong,2,,1,1000,0.25,0.25,0.25,3.8\nPingPong,2,,2,1000,0.26,0.26,0.26,7.3\n",
+        );
+        let drawn = imb_tables(&pingpong, &dir.path().join("p.dat")).unwrap();
+        let ys: Vec<&str> = drawn.iter().map(|(_, d)| d.header_value("y").unwrap()).collect();
+        assert_eq!(ys, ["bandwidth [MB/s (MB = 2^20 B)]", "time per repetition [usec]"]);
+        assert_eq!(drawn[1].0, dir.path().join("p-time.dat"));
+        assert_eq!(drawn[1].1.rows.len(), 2, "0 B left out of the log axis");
+        let barrier = "benchmark,processes,mode,bytes,repetitions,t_min_us,t_max_us,t_avg_us\n";
+        let two =
+            write("IMB-MPI1-Barrier-np_0002.csv", &format!("{barrier}Barrier,2,,0,1000,1,1,1\n"));
+        assert!(imb_tables(&two, &dir.path().join("b.dat")).unwrap().is_empty(), "one count");
+        let four =
+            write("IMB-MPI1-Barrier-np_0004.csv", &format!("{barrier}Barrier,4,,0,1000,3,3,3\n"));
+        write(
+            "IMB-MPI1-Barrier-np_0008-aggregate.csv",
+            &format!("{barrier}Barrier,8,,0,1,9,9,9\n"),
+        );
+        assert!(
+            imb_tables(&two, &dir.path().join("b.dat")).unwrap().is_empty(),
+            "the largest draws"
+        );
+        let drawn = imb_tables(&four, &dir.path().join("b.dat")).unwrap();
+        assert_eq!(drawn.len(), 1);
+        let dat = &drawn[0].1;
+        assert!(dat.header_value("x").unwrap().starts_with("PROCESSES"));
+        assert_eq!(dat.cells("PROCESSES"), ["2", "4"], "another mode is another table");
+    }
 
     #[test]
     fn narrow_log_axes_get_ticks_at_1_2_5() {

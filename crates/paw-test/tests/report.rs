@@ -173,11 +173,12 @@ fn every_suite(top: &Path) -> Vec<(&'static str, &'static [&'static str])> {
         (
             "imb-mpi1",
             "IMB-MPI1",
-            vec!["PingPong", "Allreduce", "-msglog", "10", "-iter", "50"],
+            vec!["PingPong", "Allreduce", "Barrier", "-msglog", "10", "-iter", "50"],
             &[
                 "IMB-MPI1 PingPong: time at 0 B",
                 "IMB-MPI1 PingPong: bandwidth at 1024 B",
                 "IMB-MPI1 Allreduce: time at 8 B",
+                "IMB-MPI1 Barrier: time, 2 processes",
             ],
         ),
         (
@@ -273,6 +274,7 @@ fn html_page_holds_up(top: &Path, steps: &[&str]) {
         "p2p/send_bw-np_0002.dat",
         "col/iardc_time-np_0002.dat",
         "imb-mpi1/IMB-MPI1-PingPong-np_0002.csv",
+        "imb-mpi1/IMB-MPI1-PingPong-np_0002.csv (times)",
         "imb-nbc/IMB-NBC-Iallreduce-np_0002.csv",
         "b_eff/b_eff_bw-np_0002.dat",
         "b_eff_io/b_eff_io_write-part_0002-np_0002.dat",
