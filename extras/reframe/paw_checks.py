@@ -1,10 +1,10 @@
 """paw's qualification steps as ReFrame tests (ReFrame 4.10).
 
-Each test runs one paw binary into its stage directory, then `paw-report summary --csv`
-turns what it wrote into figures.csv: every headline figure paw reports for it, with its
-unit. Those figures are the test's performance variables (named as paw names them, without
-colons); sanity is paw's exit status, its files and the data check (PAW_CHECK=1, IMB's
--check): no CHECK cell `fail`, no defects.
+Each test runs one paw binary into its stage directory, then `paw-report summary --csv
+--reframe` turns what it wrote into figures.csv: every headline figure paw reports for it,
+with its unit. Those figures are the test's performance variables, named as paw names them
+in one word (`p2p_send_bandwidth_at_4194304_B`, unit `MiB/s`); sanity is paw's exit status,
+its files and the data check (PAW_CHECK=1, IMB's -check): no CHECK cell `fail`, no defects.
 
 References come from `paw-report reference --reframe SYSTEM:PARTITION RUN...`: a YAML file
 in ReFrame's own form, one entry per test class (`paw_` and the binary, `-` as `_`). Give it
@@ -61,6 +61,8 @@ class PawTest(rfm.RunOnlyRegressionTest, pin_prefix=True):
         expected = 'paw_' + re.sub(r'[^A-Za-z0-9]', '_', self.binary)
         if type(self).__name__ != expected:
             raise ValueError(f'{type(self).__name__}: a test of {self.binary} is named {expected}')
+        # What ReFrame's report and failure listing show as the test's description.
+        self.descr = self.descr or ' '.join((type(self).__doc__ or '').split())
         self.valid_systems = ['*'] if self.node else ['+mpi']
         self.num_tasks = 1 if self.node else self.tasks
         self.executable = os.path.join(self.paw_bin, self.binary)
@@ -73,7 +75,7 @@ class PawTest(rfm.RunOnlyRegressionTest, pin_prefix=True):
         # The job's exit status stays the benchmark's; the figures are read either way.
         self.postrun_cmds = [
             'paw_status=$?',
-            f'{report} summary --csv . > figures.csv',
+            f'{report} summary --csv --reframe . > figures.csv',
             'echo "paw exit status: $paw_status"',
             'exit $paw_status',
         ]
@@ -126,7 +128,7 @@ class PawTest(rfm.RunOnlyRegressionTest, pin_prefix=True):
     @run_before('performance')
     def set_performance_variables(self):
         self.perf_variables = {
-            row['figure'].replace(':', ''):
+            row['figure']:
                 sn.make_performance_function(sn.defer(float(row['value'])), row['unit'])
             for row in self.figures()
         }

@@ -34,6 +34,10 @@ pub enum Command {
         /// The figures as CSV (section, figure, value, unit, ci_lo, ci_hi, file).
         #[arg(long)]
         csv: bool,
+        /// With --csv: figures and units as paw's ReFrame tests name them
+        /// (`p2p_send_bandwidth_at_4194304_B`, `MiB/s`).
+        #[arg(long, requires = "csv")]
+        reframe: bool,
         /// The results directory.
         dir: PathBuf,
     },
@@ -228,8 +232,10 @@ fn threshold(v: &str) -> Result<f64, String> {
 /// Does what `command` says; Err is the one line to print (exit status 2).
 pub fn run(command: Command) -> Result<ExitCode, String> {
     match command {
-        Command::Summary { low, csv: false, dir } => print!("{}", summary(&report(&dir, low)?)),
-        Command::Summary { low, csv: true, dir } => print!("{}", summary_csv(&report(&dir, low)?)),
+        Command::Summary { low, csv: false, dir, .. } => print!("{}", summary(&report(&dir, low)?)),
+        Command::Summary { low, csv: true, reframe, dir } => {
+            print!("{}", summary_csv(&report(&dir, low)?, reframe))
+        }
         Command::Html { low, o, dir } => {
             let run = report(&dir, low)?;
             let file = o.unwrap_or(run.dir.join("report.html"));

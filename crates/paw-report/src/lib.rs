@@ -27,8 +27,8 @@ pub use html::html;
 pub use nodes::{Row, Table};
 pub use plot::{gnuplot_script, imb_tables, plot_files, plot_runs, Series};
 pub use reference::{
-    check, check_lines, parse as parse_reference, reference, reframe_reference, Checked, Outcome,
-    Reference, FLOOR,
+    check, check_lines, parse as parse_reference, reference, reframe_reference, reframe_unit,
+    reframe_variable, Checked, Outcome, Reference, FLOOR,
 };
 pub use results::{file_facts, read_dir, Direction, Figure, Measured, Quantity, ResultFile};
 pub use summary::{short, summary, summary_csv};

@@ -21,6 +21,7 @@ use crate::results::{file_facts, read_dir, read_state, ResultFile};
 use crate::results::{Direction, Figure};
 use crate::summary::short;
 use paw_base::median;
+use paw_base::schema::{MIB_PER_S, MSG_PER_S, USEC};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -527,10 +528,33 @@ pub fn reframe_test(figure: &Figure) -> String {
     format!("paw_{}", binary.replace(|c: char| !c.is_ascii_alphanumeric(), "_"))
 }
 
-/// A figure's performance variable in paw's ReFrame tests: its name without colons (ReFrame
-/// scopes references with them).
-pub fn reframe_variable(figure: &Figure) -> String {
-    figure.name.replace(':', "")
+/// A figure's performance variable in paw's ReFrame tests: its name as one word (every run
+/// of other characters than letters, digits, `.`, `+` and `-` as `_`: ReFrame scopes
+/// references with colons, and its perflogs and `-S` options split at spaces):
+/// `p2p_send_bandwidth_at_4194304_B`.
+pub fn reframe_variable(name: &str) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-');
+    let mut out = String::new();
+    for c in name.chars() {
+        match (word(c), out.ends_with('_')) {
+            (true, _) => out.push(c),
+            (false, false) if !out.is_empty() => out.push('_'),
+            (false, _) => {}
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
+/// A unit as ReFrame's reports show it: short, without paw's qualification
+/// (`MB/s (MB = 2^20 B)` is `MiB/s`, `usec` is `us`).
+pub fn reframe_unit(label: &str) -> String {
+    let unit = match label {
+        l if l == MIB_PER_S.label => "MiB/s",
+        l if l == USEC.label => "us",
+        l if l == MSG_PER_S.label => "msg/s",
+        l => l.split(" (").next().unwrap_or(l),
+    };
+    unit.to_string()
 }
 
 /// The same reference in ReFrame's form, the YAML file a test's `reference = {'$ref':
@@ -565,7 +589,7 @@ pub fn reframe_reference(
             out += &format!("  {}:\n", json(system));
             let mut seen = Vec::new();
             for (f, (lower, upper), value) in &entries {
-                let name = reframe_variable(f);
+                let name = reframe_variable(&f.name);
                 if seen.contains(&name) {
                     continue;
                 }
@@ -575,7 +599,7 @@ pub fn reframe_reference(
                     value,
                     bound(*lower),
                     bound(*upper),
-                    json(&f.unit)
+                    json(&reframe_unit(&f.unit))
                 );
                 seen.push(name);
             }
@@ -991,7 +1015,17 @@ mod tests {
         let runs = [d.path().to_path_buf()];
         let yaml = reframe_reference(&runs, &["local:default".into()], FLOOR).unwrap();
         assert!(yaml.contains("paw_latency:\n  \"local:default\":\n"), "{yaml}");
-        assert!(yaml.contains(", null, 0.3, \"usec\"]"), "{yaml}");
+        assert!(
+            yaml.contains("    \"latency_one-way_latency_at_1_B\": [0.5, null, 0.3, \"us\"]"),
+            "{yaml}"
+        );
+        assert_eq!(
+            reframe_variable("IMB-MPI1 PingPong: time at 0 B"),
+            "IMB-MPI1_PingPong_time_at_0_B"
+        );
+        assert_eq!(reframe_variable("b_eff per process (x)"), "b_eff_per_process_x");
+        assert_eq!(reframe_unit("MB/s (MB = 10^6 B)"), "MB/s");
+        assert_eq!(reframe_unit("MB/s (MB = 2^20 B)"), "MiB/s");
         assert!(reframe_reference(&runs, &["local".into()], FLOOR)
             .unwrap_err()
             .contains("SYSTEM:PARTITION"));

@@ -49,8 +49,10 @@ pub fn summary(report: &Report) -> String {
 }
 
 /// The headline figures as CSV: one row per figure with its section, name, value, unit,
-/// 95 % interval (empty where it has none) and file; what scripts and ReFrame read.
-pub fn summary_csv(report: &Report) -> String {
+/// 95 % interval (empty where it has none) and file; what scripts and ReFrame read (with
+/// `reframe`, names and units as paw's ReFrame tests give them: [`crate::reframe_variable`],
+/// [`crate::reframe_unit`]).
+pub fn summary_csv(report: &Report, reframe: bool) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let cell = |x: Option<f64>| x.map_or(String::new(), |x| x.to_string());
     let header = ["section", "figure", "value", "unit", "ci_lo", "ci_hi", "file"];
@@ -58,7 +60,11 @@ pub fn summary_csv(report: &Report) -> String {
     for f in report.sections.iter().flat_map(|s| &s.figures) {
         let (lo, hi) = (f.interval.map(|i| i.0), f.interval.map(|i| i.1));
         let value = f.value.to_string();
-        let record = [&f.section, &f.name, &value, &f.unit, &cell(lo), &cell(hi), &f.source];
+        let (name, unit) = match reframe {
+            true => (crate::reframe_variable(&f.name), crate::reframe_unit(&f.unit)),
+            false => (f.name.clone(), f.unit.clone()),
+        };
+        let record = [&f.section, &name, &value, &unit, &cell(lo), &cell(hi), &f.source];
         w.write_record(record).expect("CSV into memory");
     }
     String::from_utf8(w.into_inner().expect("CSV into memory")).expect("UTF-8")

@@ -49,9 +49,9 @@ fn reframe(
     (serde_json::from_str(&text).expect("a JSON report"), out.report())
 }
 
-/// A test case of a report: name, result, failing phase, and per performance variable its
-/// unit and verdict.
-type Case = (String, String, String, Vec<(String, String)>);
+/// A test case of a report: name, result, failing phase, per performance variable its
+/// unit and verdict, and the description.
+type Case = (String, String, String, Vec<(String, String)>, String);
 
 /// The test cases of a report.
 fn cases(report: &serde_json::Value) -> Vec<Case> {
@@ -61,6 +61,8 @@ fn cases(report: &serde_json::Value) -> Vec<Case> {
         .iter()
         .map(|t| {
             let perf = t["perfvalues"].as_object().cloned().unwrap_or_default();
+            // Variables in one word (`system:partition:name`).
+            assert!(perf.keys().all(|k| !k.contains(' ')), "{:?}", perf.keys());
             let verdicts = perf
                 .values()
                 .map(|v| {
@@ -71,7 +73,7 @@ fn cases(report: &serde_json::Value) -> Vec<Case> {
                 })
                 .collect();
             let text = |k: &str| t[k].as_str().unwrap_or("").to_string();
-            (text("name"), text("result"), text("fail_phase"), verdicts)
+            (text("name"), text("result"), text("fail_phase"), verdicts, text("descr"))
         })
         .collect()
 }
@@ -126,12 +128,14 @@ fn the_reframe_library_passes_its_reference_and_fails_ten_times_the_bandwidth() 
     let (failed, out) = reframe(&top.path().join("greedy"), Some(&greedy), &path, true);
     let all = cases(&failed);
     assert_eq!(all.len(), 7, "{out}");
-    for (name, result, phase, verdicts) in &all {
-        let bandwidth = verdicts.iter().any(|(unit, _)| unit.starts_with("MB/s"));
+    for (name, result, phase, verdicts, descr) in &all {
+        let bandwidth = verdicts.iter().any(|(unit, _)| unit.ends_with("B/s"));
         if bandwidth {
             assert_eq!((result.as_str(), phase.as_str()), ("fail", "performance"), "{name}\n{out}");
+            assert!(!descr.is_empty(), "{name}: no description\n{out}");
+            assert!(out.contains(&format!("Description: {descr}")), "{out}");
             for (unit, verdict) in verdicts {
-                let want = if unit.starts_with("MB/s") { "fail" } else { "pass" };
+                let want = if unit.ends_with("B/s") { "fail" } else { "pass" };
                 assert_eq!(verdict, want, "{name}: {unit}\n{out}");
             }
         } else {
@@ -165,7 +169,7 @@ fn which(name: &str) -> std::path::PathBuf {
 /// within its range as made.
 fn loosened(yaml: &str, greedy: bool) -> String {
     map_entries(yaml, |cells| {
-        if greedy && cells[3].starts_with("\"MB/s") {
+        if greedy && cells[3].ends_with("B/s\"") {
             cells[0] = (cells[0].parse::<f64>().unwrap() * 10.0).to_string();
             return;
         }
