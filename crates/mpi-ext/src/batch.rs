@@ -75,6 +75,23 @@ impl<'b> Posting<'_, 'b> {
         unsafe { self.post_irecv(from, buf.pointer_mut(), buf.count(), datatype::<u8>(), tag) }
     }
 
+    /// `n` MPI_Irecv into the same `buf` (host or device memory) from `from` with `tag`:
+    /// [`Posting::irecv_window`] for the bytes of a [`BytesMut`].
+    pub fn irecv_bytes_window(
+        &mut self,
+        from: &Process<'_>,
+        mut buf: BytesMut<'b>,
+        n: usize,
+        tag: i32,
+    ) {
+        let (ptr, count) = (buf.pointer_mut(), buf.count());
+        for _ in 0..n {
+            // SAFETY: as irecv_bytes: `buf` is exclusive for 'b, which outlives the Waitall
+            // in drop; the receives write bytes, in whatever order.
+            unsafe { self.post_irecv(from, ptr, count, datatype::<u8>(), tag) }
+        }
+    }
+
     /// MPI_Irecv into `buf` from `from` with `tag`.
     pub fn irecv<T: Plain>(&mut self, from: &Process<'_>, buf: &'b mut [T], tag: i32) {
         self.irecv_window(from, buf, 1, tag);

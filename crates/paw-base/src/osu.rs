@@ -74,6 +74,7 @@ pub fn help_lines(reads: &dyn Fn(&str) -> bool) -> String {
             Sets::Placement(v) => {
                 format!("{}=device; SRC DST (H, D, M) place each half of the tasks", v.name)
             }
+            Sets::Nothing(_, why) => format!("taken, sets nothing: {why}"),
         };
         out.push_str(&format!("  {:<22} {sets} ({})\n", synopsis.trim_end(), s.long));
     }
@@ -217,6 +218,7 @@ fn placements(value: &str) -> Result<String, String> {
 fn values(spelling: &Spelling, value: &str) -> Result<Vec<(Var, String)>, String> {
     match spelling.sets {
         Sets::Fixed(v, fixed) => Ok(vec![(v, fixed.to_string())]),
+        Sets::Nothing(..) => Ok(Vec::new()),
         Sets::Placement(v) => Ok(vec![(v, placements(value)?)]),
         Sets::Value(v) => Ok(vec![(v, checked(&v, value)?)]),
         Sets::Range(lo, hi) => {
@@ -274,7 +276,9 @@ fn vars_named(name: &str) -> Option<&'static Var> {
     vars::SPELLINGS
         .iter()
         .flat_map(|s| match &s.sets {
-            Sets::Value(v) | Sets::Fixed(v, _) | Sets::Placement(v) => vec![v],
+            Sets::Value(v) | Sets::Fixed(v, _) | Sets::Placement(v) | Sets::Nothing(v, _) => {
+                vec![v]
+            }
             Sets::Range(a, b) => vec![a, b],
         })
         .find(|v| v.name == name)
@@ -368,7 +372,7 @@ mod tests {
         let unknown = e("-W 64");
         assert!(
             unknown.starts_with(
-                "unknown argument \"-W\"; t takes -m [MIN:]MAX, -i N, -x N, -z, -c and -h"
+                "unknown argument \"-W\"; t takes -m [MIN:]MAX, -i N, -x N, -z, -c, -f and -h"
             ),
             "{unknown}"
         );
@@ -394,9 +398,12 @@ mod tests {
     #[test]
     fn a_binary_takes_the_options_of_the_variables_it_reads() {
         let short = |s: &Spec| offered(s).iter().map(|o| o.short).collect::<Vec<_>>();
-        assert_eq!(short(&SPEC), ["-m", "-i", "-x", "-z", "-c"]);
+        assert_eq!(short(&SPEC), ["-m", "-i", "-x", "-z", "-c", "-f"]);
         let col = Spec { vars: &[vars::COL_SIZES, vars::MEASURE], ..SPEC };
-        assert_eq!(short(&col), ["-m", "-i", "-x"]);
+        assert_eq!(short(&col), ["-m", "-i", "-x", "-f"]);
+        let window = Spec { vars: &[vars::WINDOW, vars::MEASURE], ..SPEC };
+        assert_eq!(short(&window), ["-i", "-x", "-W", "-f"]);
+        assert_eq!(set("-f"), [], "-f sets nothing");
         assert!(help_lines(&|v| col.reads_var(v)).contains("MIN_COL_SIZE=MIN and MAX_COL_SIZE=MAX"));
     }
 }

@@ -139,6 +139,10 @@ pub enum Second {
     Bandwidth(&'static str),
     /// `<stem>_rate-np_NNNN.dat`: messages per second, described by the label.
     Rate(&'static str),
+    /// The rate's file, and `<stem>_bw-np_NNNN.dat` beside it: the bytes of those messages
+    /// per second in [`MIB_PER_S`] (the message-rate tests, whose users also read a
+    /// bandwidth). The labels: the rate's, then the bandwidth's.
+    RateAndBandwidth(&'static str, &'static str),
 }
 
 impl Second {
@@ -146,7 +150,15 @@ impl Second {
     pub fn file(self) -> (&'static str, &'static str, Unit) {
         match self {
             Second::Bandwidth(label) => ("bw", label, MIB_PER_S),
-            Second::Rate(label) => ("rate", label, MSG_PER_S),
+            Second::Rate(label) | Second::RateAndBandwidth(label, _) => ("rate", label, MSG_PER_S),
+        }
+    }
+
+    /// The bandwidth file beside the rate's, if there is one: its name part and label.
+    pub fn third(self) -> Option<(&'static str, &'static str, Unit)> {
+        match self {
+            Second::RateAndBandwidth(_, label) => Some(("bw", label, MIB_PER_S)),
+            _ => None,
         }
     }
 }
@@ -163,12 +175,18 @@ impl Files {
                     Extra::Spread => "; TASK_MIN, TASK_MAX",
                     Extra::Rounds => "; ROUNDS",
                 };
-                let short = unit.label.split(" (").next().unwrap_or(unit.label);
-                format!(
-                    "{stem}_time-np_NNNN.dat (usec{extra}) and {stem}_{name}-np_NNNN.dat \
-                     ({short}), NNNN = tasks",
-                    stem = f.stem
-                )
+                let short = |u: Unit| u.label.split(" (").next().unwrap_or(u.label).to_string();
+                let stem = f.stem;
+                let mut files = format!("{stem}_time-np_NNNN.dat (usec{extra})");
+                let third = f.second.third().map(|(n, _, u)| (n, short(u)));
+                for (name, unit) in [(name, short(unit))].into_iter().chain(third) {
+                    files += &format!(", {stem}_{name}-np_NNNN.dat ({unit})");
+                }
+                let files = match files.rsplit_once(", ") {
+                    Some((head, last)) => format!("{head} and {last}"),
+                    None => files,
+                };
+                format!("{files}, NNNN = tasks")
             }
         }
     }

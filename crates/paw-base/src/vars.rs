@@ -1,6 +1,6 @@
 //! The environment variables several benchmarks read, each described once. A benchmark
-//! lists the groups it reads in its [`crate::Spec`]; its own variables (WINDOW_SIZE,
-//! STREAM_ARRAY_SIZE ...) are declared beside its `main`.
+//! lists the groups it reads in its [`crate::Spec`]; its own variables (STREAM_ARRAY_SIZE
+//! ...) are declared beside its `main`, except those an OSU option spells (WINDOW_SIZE).
 
 /// An environment variable a benchmark reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,6 +225,17 @@ var!(
     "host",
     "where message buffers live: host (malloc), device (GPU memory, cuMemAlloc, on the GPU of the task's node-local rank) or managed (cuMemAllocManaged); two values, e.g. device,host, place the first half of the tasks (the pairs' first tasks) and the second half (OSU's D H)"
 );
+var!(
+    WINDOW_SIZE,
+    "128",
+    "messages in flight per pair (PAW Table 3.1; OSU's -W, whose default is 64)",
+    Accepts::Whole(1, 65536)
+);
+var!(
+    RECV_BUFFERS,
+    "each",
+    "where a window's receives go: each (a buffer per message in flight, PAW's) or one (every receive into one buffer, as osu_bw and osu_bibw post them)"
+);
 var!(OPENBLAS_NUM_THREADS, "all cores", "threads OpenBLAS uses");
 var!(OMP_NUM_THREADS, "all cores", "threads, when the more specific variable is unset");
 var!(RAYON_NUM_THREADS, "all cores", "threads of the rayon pool");
@@ -254,6 +265,8 @@ pub const TAIL: &[Var] = &[PAW_TAIL];
 pub const BUFFER: &[Var] = &[PAW_BUFFER];
 /// PAW_CHECK (benchmarks with [`crate::Check::Data`]).
 pub const CHECK: &[Var] = &[PAW_CHECK];
+/// WINDOW_SIZE, RECV_BUFFERS (the message-rate tests).
+pub const WINDOW: &[Var] = &[WINDOW_SIZE, RECV_BUFFERS];
 /// OPENBLAS_NUM_THREADS, OMP_NUM_THREADS (BLAS benchmarks).
 pub const BLAS_THREADS: &[Var] = &[OPENBLAS_NUM_THREADS, OMP_NUM_THREADS];
 /// RAYON_NUM_THREADS, OMP_NUM_THREADS (rayon benchmarks).
@@ -273,6 +286,7 @@ pub const OWN: &[&[Var]] = &[
     TAIL,
     BUFFER,
     CHECK,
+    WINDOW,
     EVERY,
 ];
 
@@ -288,6 +302,9 @@ pub enum Sets {
     /// OSU's accelerator and buffer placements (`-d cuda D H`): the variable takes the
     /// placement of each half of the tasks, as PAW_BUFFER spells it.
     Placement(Var),
+    /// Nothing: the option is taken where the variable is read, for what paw always does
+    /// (`-f`, OSU's full statistics, which every row of paw holds).
+    Nothing(Var, &'static str),
 }
 
 /// An option of the OSU micro-benchmarks that is one more spelling of paw's variables. A
@@ -323,6 +340,16 @@ pub const SPELLINGS: &[Spelling] = &[
     Spelling { short: "-x", long: "--warmup", value: "N", sets: Sets::Value(PAW_WARMUP) },
     Spelling { short: "-z", long: "--tail-lat", value: "", sets: Sets::Fixed(PAW_TAIL, "1000") },
     Spelling { short: "-c", long: "--validation", value: "", sets: Sets::Fixed(PAW_CHECK, "1") },
+    Spelling { short: "-W", long: "--window-size", value: "N", sets: Sets::Value(WINDOW_SIZE) },
+    Spelling {
+        short: "-f",
+        long: "--full",
+        value: "",
+        sets: Sets::Nothing(
+            NLOOP,
+            "every row holds AVG, MIN, MAX, STDDEV, MEDIAN and its interval",
+        ),
+    },
     Spelling {
         short: "-d",
         long: "--accelerator",
@@ -335,7 +362,9 @@ impl Sets {
     /// The variables set.
     pub fn vars(&self) -> Vec<Var> {
         match *self {
-            Sets::Value(v) | Sets::Fixed(v, _) | Sets::Placement(v) => vec![v],
+            Sets::Value(v) | Sets::Fixed(v, _) | Sets::Placement(v) | Sets::Nothing(v, _) => {
+                vec![v]
+            }
             Sets::Range(a, b) => vec![a, b],
         }
     }

@@ -42,7 +42,7 @@ macro_rules! fan_main {
                 ),
                 ranks: ::paw_core::Ranks::AtLeast(2),
                 combine: ::paw_core::Combine::Max,
-                vars: &[&[$crate::WINDOW_SIZE], ::paw_core::vars::P2P_SWEEP,
+                vars: &[&[::paw_core::vars::WINDOW_SIZE], ::paw_core::vars::P2P_SWEEP,
                         ::paw_core::vars::MEASURE, ::paw_core::vars::COMBINE],
                 check: ::paw_core::Check::Never,
                 files: ::paw_core::Files::Sweep(::paw_core::SweepFiles {
@@ -74,7 +74,7 @@ pub fn main(spec: &'static Spec, into: bool, stem: &'static str) -> std::process
     paw_core::main(spec.name, || {
         let paw = Paw::init(spec)?;
         let sizes = Sweep::sizes(&paw)?;
-        let ws = window_size(&paw, &sizes)?;
+        let ws = window_size(&paw, &sizes, false)?;
         let (n, me) = (paw.size(), paw.rank() as usize);
         let others = n - 1;
         // Task 0 receives (fan-in) a slot per message of every other task.

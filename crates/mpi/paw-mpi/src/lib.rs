@@ -24,7 +24,7 @@ use paw_core::mpi::request;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
 use paw_core::schema::{table, NONE, SECONDS};
-use paw_core::{Bench, Column, Error, Paw, Policy, Singles, SizeRange, Timing, Var, World};
+use paw_core::{vars, Bench, Column, Error, Paw, Policy, Singles, SizeRange, Timing, World};
 use paw_core::{Extra, Files, Second, SweepFiles};
 
 /// What the point-to-point tests check with PAW_CHECK=1.
@@ -163,14 +163,6 @@ impl Roots {
     }
 }
 
-/// WINDOW_SIZE: messages in flight per pair in the message-rate tests (PAW Table 3.1).
-pub const WINDOW_SIZE: Var = Var {
-    name: "WINDOW_SIZE",
-    default: "128",
-    meaning: "messages in flight per pair",
-    accepts: paw_core::vars::Accepts::Whole(1, 65536),
-};
-
 /// One ping-pong of PAW Table 7.5: the leader runs MPI_Send then MPI_Recv, its partner
 /// MPI_Recv then MPI_Send.
 #[inline]
@@ -283,18 +275,32 @@ pub const RECEIVE_LIMIT: u64 = 1 << 34;
 
 /// WINDOW_SIZE (PAW Table 3.1: messages in flight, default 128), refused when a task would
 /// need more than [`RECEIVE_LIMIT`] bytes of receive buffers (one per message in flight, of
-/// MAX_P2P_SIZE bytes each). Collective: read on rank 0 and shared.
-pub fn window_size(paw: &Paw, sizes: &SizeRange) -> paw_core::Result<usize> {
-    let ws = paw.knob(&WINDOW_SIZE)?;
-    let held = ws * sizes.max;
+/// MAX_P2P_SIZE bytes each, or with `one_buffer` one for all). Collective: read on rank 0
+/// and shared.
+pub fn window_size(paw: &Paw, sizes: &SizeRange, one_buffer: bool) -> paw_core::Result<usize> {
+    let ws = paw.knob(&vars::WINDOW_SIZE)?;
+    let held = if one_buffer { sizes.max } else { ws * sizes.max };
     if held > RECEIVE_LIMIT {
         return Err(Error::input(format!(
             "WINDOW_SIZE x MAX_P2P_SIZE = {ws} x {} = {held} bytes of receive buffers per task; \
-             accepted: at most {RECEIVE_LIMIT} (16 GiB)",
+             accepted: at most {RECEIVE_LIMIT} (16 GiB), or RECV_BUFFERS=one where it is read",
             sizes.max
         )));
     }
     Ok(ws as usize)
+}
+
+/// RECV_BUFFERS: whether a window's receives all go into one buffer (`one`, as osu_bw and
+/// osu_bibw post them) rather than each into its own (`each`, the default). Collective.
+pub fn one_receive_buffer(paw: &Paw) -> paw_core::Result<bool> {
+    match paw.text(&vars::RECV_BUFFERS).as_deref() {
+        None | Some("each") => Ok(false),
+        Some("one") => Ok(true),
+        Some(other) => Err(Error::input(format!(
+            "RECV_BUFFERS={other:?} is not a choice; accepted: each (a buffer per message in \
+             flight) or one (every receive into one buffer, as osu_bw)"
+        ))),
+    }
 }
 
 /// The start-up tests' report of `seconds` (this task's MPI_Init or MPI_Init_thread time):

@@ -2,7 +2,7 @@
 //! windows of WINDOW_SIZE messages in flight per pair, one way or both ways at once. A main
 //! is one line, [`mrate_main!`](crate::mrate_main), which makes its Spec and calls [`main`].
 
-use crate::{window_size, Bytes, BytesMut, Sweep};
+use crate::{one_receive_buffer, window_size, Bytes, BytesMut, Sweep};
 use mpi_ext::batch::Batch;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;
@@ -37,15 +37,18 @@ macro_rules! mrate_main {
                     "time per message = sample / (NLOOP x ",
                     $crate::mrate_main!(@reports $way),
                     "aggregate message rate of the n/2 pairs = n/2 / time per message, \
-                     messages/s."
+                     messages/s; aggregate bandwidth = SIZE x that rate, MB/s (MB = 2^20 B)."
                 ),
                 Max,
-                [&[$crate::WINDOW_SIZE], ::paw_core::vars::P2P_SWEEP, ::paw_core::vars::MEASURE,
+                [::paw_core::vars::WINDOW, ::paw_core::vars::P2P_SWEEP, ::paw_core::vars::MEASURE,
                  ::paw_core::vars::COMBINE, ::paw_core::vars::BUFFER, ::paw_core::vars::CHECK],
                 ::paw_core::Files::Sweep(::paw_core::SweepFiles {
                     stem: $stem,
                     time: "time per message",
-                    second: ::paw_core::Second::Rate("aggregate message rate of n/2 pairs"),
+                    second: ::paw_core::Second::RateAndBandwidth(
+                        "aggregate message rate of n/2 pairs",
+                        "aggregate bandwidth of n/2 pairs",
+                    ),
                     extra: ::paw_core::Extra::Plain,
                 })
             ),
@@ -56,14 +59,16 @@ macro_rules! mrate_main {
     (@title both_ways) => { " each way" };
     (@timed one_way) => {
         "WINDOW_SIZE MPI_Isend and tasks n/2..n-1 WINDOW_SIZE MPI_Irecv (into distinct \
-         buffers), then both MPI_Waitall (PAW Table 7.14)."
+         buffers; with RECV_BUFFERS=one all into one, as osu_bw), then both MPI_Waitall \
+         (PAW Table 7.14)."
     };
     (@timed both_ways) => {
         "WINDOW_SIZE x (MPI_Isend, MPI_Irecv), tasks n/2..n-1 WINDOW_SIZE x (MPI_Irecv, \
-         MPI_Isend), then both MPI_Waitall (PAW Table 7.15)."
+         MPI_Isend) (the receives into distinct buffers; with RECV_BUFFERS=one into one, as \
+         osu_bibw), then both MPI_Waitall (PAW Table 7.15)."
     };
-    (@held one_way) => { "receivers hold WINDOW_SIZE x MAX_P2P_SIZE" };
-    (@held both_ways) => { "each task holds WINDOW_SIZE x MAX_P2P_SIZE" };
+    (@held one_way) => { "receivers hold WINDOW_SIZE (RECV_BUFFERS=one: 1) x MAX_P2P_SIZE" };
+    (@held both_ways) => { "each task holds WINDOW_SIZE (RECV_BUFFERS=one: 1) x MAX_P2P_SIZE" };
     (@buffers one_way) => { "" };
     (@buffers both_ways) => { " of receive buffers" };
     (@reports one_way) => {
@@ -80,21 +85,31 @@ pub fn main(spec: &'static Spec, both_ways: bool) -> std::process::ExitCode {
     paw_core::main(spec.name, || {
         let paw = Paw::init(spec)?;
         let sizes = Sweep::sizes(&paw)?;
-        let ws = window_size(&paw, &sizes)?;
+        let one = one_receive_buffer(&paw)?;
+        let ws = window_size(&paw, &sizes, one)?;
         let pair = paw.pair();
         let partner = paw.world().process_at_rank(pair.partner);
         // Receive slots: every task's both ways, the receivers' one way.
-        let slots = if both_ways || !pair.leader { ws } else { 0 };
+        let receives = both_ways || !pair.leader;
+        let slots = if !receives {
+            0
+        } else if one {
+            1
+        } else {
+            ws
+        };
         let per_window = if both_ways { 2 * ws } else { ws };
         let timing = Timing::Batch { ops_per_iter: per_window as f64 };
         let each = if both_ways { " and direction" } else { "" };
-        let note = format!("WINDOW_SIZE = {ws} messages in flight per pair{each}");
+        let into = if one { "one buffer (RECV_BUFFERS=one)" } else { "a buffer each" };
+        let note =
+            format!("WINDOW_SIZE = {ws} messages in flight per pair{each}, received into {into}");
         let sweep = Sweep::start(&paw, sizes, timing, &[&note])?.scaled((paw.size() / 2) as f64);
         let memory = sweep.memory();
         let max = sweep.range().max as usize;
         let mut state =
             (memory.alloc(max)?, memory.alloc(slots * max)?, Batch::with_capacity(per_window));
-        let window = Window { leader: pair.leader, peer: &partner, ws, both_ways };
+        let window = Window { leader: pair.leader, peer: &partner, ws, both_ways, one };
         sweep.run(
             &mut state,
             |(send, recv, batch), n| window.run(batch, send.at(n), recv.at_mut(slots * n)),
@@ -113,18 +128,31 @@ struct Window<'a> {
     peer: &'a Process<'a>,
     ws: usize,
     both_ways: bool,
+    one: bool,
 }
 
 impl Window<'_> {
-    /// Every send from the same buffer, every receive into its own slot of `slots`: one way,
-    /// the leader's WINDOW_SIZE MPI_Isend against its partner's MPI_Irecv; both ways, each
-    /// task's WINDOW_SIZE (MPI_Isend, MPI_Irecv) pairs, the partner's receive first.
+    /// Every send from the same buffer, every receive into its own slot of `slots` (or, with
+    /// `one`, into the one slot): one way, the leader's WINDOW_SIZE MPI_Isend against its
+    /// partner's MPI_Irecv; both ways, each task's WINDOW_SIZE (MPI_Isend, MPI_Irecv) pairs,
+    /// the partner's receive first (with `one`, its receives all posted first).
     fn run(&self, batch: &mut Batch, send: Bytes<'_>, mut slots: BytesMut<'_>) {
         let (leader, peer) = (self.leader, self.peer);
         batch.run(|b| {
             if !self.both_ways && leader {
                 for _ in 0..self.ws {
                     b.isend_bytes(peer, send, 0);
+                }
+                return;
+            }
+            if self.one {
+                if let Some(slot) = slots.slots(send.len()).next() {
+                    b.irecv_bytes_window(peer, slot, self.ws, 0);
+                }
+                if self.both_ways {
+                    for _ in 0..self.ws {
+                        b.isend_bytes(peer, send, 0);
+                    }
                 }
                 return;
             }

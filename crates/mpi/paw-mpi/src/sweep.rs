@@ -34,6 +34,7 @@ pub struct Sweep<'a> {
     files: SweepFiles,
     time: DatFile,
     second: DatFile,
+    third: Option<DatFile>,
     scale: f64,
     memory: Memory,
 }
@@ -126,6 +127,20 @@ impl<'a> Sweep<'a> {
                 extra: vec![],
             },
         )?;
+        let third = match files.second.third() {
+            Some((name, label, unit)) => Some(paw.dat(
+                &bench,
+                DatSpec {
+                    file: paw.np_file(&format!("{}_{name}", files.stem), paw.size()),
+                    x: size.clone(),
+                    y: Axis::new(label, unit),
+                    notes: notes.clone(),
+                    echo: false,
+                    extra: vec![],
+                },
+            )?),
+            None => None,
+        };
         let time = paw.dat(
             &bench,
             DatSpec {
@@ -138,7 +153,19 @@ impl<'a> Sweep<'a> {
             },
         )?;
         let warm_up = paw.spec().reads().any(|v| is_warm_up(v.name));
-        Ok(Sweep { paw, bench, sizes, warm_up, rounds, files, time, second, scale: 1.0, memory })
+        Ok(Sweep {
+            paw,
+            bench,
+            sizes,
+            warm_up,
+            rounds,
+            files,
+            time,
+            second,
+            third,
+            scale: 1.0,
+            memory,
+        })
     }
 
     /// The sizes measured.
@@ -204,11 +231,17 @@ impl<'a> Sweep<'a> {
             extra.extend(m.tail(usec));
             self.time.row_with(size, &m.row(usec).verdict(verdict), &extra);
             let (scale, bytes) = (self.scale, size as f64);
+            let bandwidth = || m.row(|t| scale * bytes / t / MB).verdict(verdict);
             let second = match self.files.second {
-                Second::Bandwidth(_) => m.row(|t| scale * bytes / t / MB),
-                Second::Rate(_) => m.row(|t| scale / t),
+                Second::Bandwidth(_) => bandwidth(),
+                Second::Rate(_) | Second::RateAndBandwidth(..) => {
+                    m.row(|t| scale / t).verdict(verdict)
+                }
             };
-            self.second.row(size, &second.verdict(verdict));
+            self.second.row(size, &second);
+            if let Some(third) = &mut self.third {
+                third.row(size, &bandwidth());
+            }
         }
         paw.checks_passed()
     }

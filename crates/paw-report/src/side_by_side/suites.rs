@@ -161,12 +161,12 @@ pub const SUITES: &[Suite] = &[
     ),
     suite(
         "osu_bw",
-        "bandwidth, MB/s = 10^6 B/s (paw: p2p_mrate, WINDOW_SIZE=64)",
+        "bandwidth, MB/s = 10^6 B/s (paw: p2p_mrate, WINDOW_SIZE=64 RECV_BUFFERS=one)",
         (
             side(
                 "p2p_mrate",
                 OSU_BW.1,
-                &[("NREPS", "1"), ("WINDOW_SIZE", "64")],
+                &[("NREPS", "1"), ("WINDOW_SIZE", "64"), ("RECV_BUFFERS", "one")],
                 Read::DatBandwidth("mrate_time-np_NNNN.dat"),
             ),
             side("osu/osu_bw", OSU_BW.0, &[], Read::Osu(1)),
