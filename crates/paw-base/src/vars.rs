@@ -340,6 +340,12 @@ pub const SPELLINGS: &[Spelling] = &[
     Spelling { short: "-x", long: "--warmup", value: "N", sets: Sets::Value(PAW_WARMUP) },
     Spelling { short: "-z", long: "--tail-lat", value: "", sets: Sets::Fixed(PAW_TAIL, "1000") },
     Spelling { short: "-c", long: "--validation", value: "", sets: Sets::Fixed(PAW_CHECK, "1") },
+    Spelling {
+        short: "-d",
+        long: "--accelerator",
+        value: "cuda [SRC DST]",
+        sets: Sets::Placement(PAW_BUFFER),
+    },
     Spelling { short: "-W", long: "--window-size", value: "N", sets: Sets::Value(WINDOW_SIZE) },
     Spelling {
         short: "-f",
@@ -349,12 +355,6 @@ pub const SPELLINGS: &[Spelling] = &[
             NLOOP,
             "every row holds AVG, MIN, MAX, STDDEV, MEDIAN and its interval",
         ),
-    },
-    Spelling {
-        short: "-d",
-        long: "--accelerator",
-        value: "cuda [SRC DST]",
-        sets: Sets::Placement(PAW_BUFFER),
     },
 ];
 

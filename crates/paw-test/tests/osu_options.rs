@@ -94,7 +94,7 @@ fn a_variable_set_both_ways_differently_is_one_line_and_exit_2() {
     // An option the binary does not take names what it takes.
     let out = Launch::mpi(bin("latency"), 2).args(["-m", "4"]).run();
     out.failure(
-        "unknown argument \"-m\"; latency takes -i N, -x N, -z, -c, -d cuda [SRC DST] and -h",
+        "unknown argument \"-m\"; latency takes -i N, -x N, -z, -c, -d cuda [SRC DST], -f and -h",
     );
     assert_eq!(out.code, Some(2), "{}", out.report());
     let out = Launch::mpi(bin("p2p_send"), 2).args(["-z50,95"]).run();
