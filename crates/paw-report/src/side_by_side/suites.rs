@@ -78,10 +78,12 @@ const fn suite(name: &'static str, figure: &'static str, sides: (Side, Side)) ->
 const IMB_TIME: &str = "time per repetition (t_avg, else t, else t_pure), usec";
 /// `-sync on -root_shift off`: today's IMB's rules, the same on both (paw's defaults are IMB
 /// 3.0's, off and on).
-const IMB_MPI1: &str = "-msglog 0:22 -sync on -root_shift off PingPong Sendrecv Exchange Allreduce Reduce Bcast Allgather Alltoall Barrier";
-/// What today's IMB does that paw's IMB-MPI1 leaves out by default: the untimed run at
-/// every length before timing it, and message buffers from MPI_Alloc_mem.
-const TODAYS_PREPARATION: &str = "-estimate on -alloc_mem on";
+const IMB_MPI1: &str =
+    "-msglog 0:22 PingPong Sendrecv Exchange Allreduce Reduce Bcast Allgather Alltoall Barrier";
+/// Today's IMB's rules and defaults, where paw's IMB-MPI1 follows 3.0's by default: -sync
+/// on, -root_shift off, the untimed run at every length before timing it, message buffers
+/// from MPI_Alloc_mem, Mbytes of 10^6 bytes.
+const TODAYS_PREPARATION: &str = "-edition 2021";
 /// The untimed run alone: paw's IMB-EXT keeps its buffers and windows on the heap.
 const TODAYS_ESTIMATE: &str = "-estimate on";
 /// `-iter 50,16,10`: settings_io.h's repetitions, paw's defaults; Intel's IMB-IO 2021 parser

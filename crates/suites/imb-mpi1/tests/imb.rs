@@ -474,3 +474,34 @@ fn data_types_move_and_sum_the_elements_asked_for() {
     let out = Launch::mpi(BIN, 2).args(["PingPong", "-data_type", "bfloat16"]).run();
     out.failure("-data_type bfloat16: takes byte, char, int, float, double; bfloat16 needs");
 }
+
+/// `-edition 2021`: today's IMB's title, Mbyte (10^6 bytes, in the table and the CSV
+/// column's name), `-sync on` and the benchmarks in the order named; 3.0's are the default.
+#[test]
+fn edition_2021_takes_todays_rules_units_and_order() {
+    let (out, blocks) = run(2, "-edition 2021 Sendrecv PingPong -msglog 16:17 -csv");
+    assert!(out.stdout.contains("of the Intel MPI Benchmarks 2021, re-implemented"));
+    assert!(out.stdout.contains("# Mbytes/sec                     :   10^6 bytes per second"));
+    let names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["Sendrecv", "PingPong"], "{}", out.report());
+    let pingpong = &blocks[1];
+    for ((x, t), mb) in
+        pingpong.col("#bytes").iter().zip(pingpong.col("t[usec]")).zip(pingpong.col("Mbytes/sec"))
+    {
+        if *x > 0.0 {
+            let want = x / t;
+            assert!((mb / want - 1.0).abs() < 0.01, "{x} B in {t} usec: {mb} Mbytes/sec");
+        }
+    }
+    let csv =
+        std::fs::read_to_string(out.dir.path().join("IMB-MPI1-PingPong-np_0002.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with("bandwidth_MB_per_s"), "{csv}");
+
+    let (out, blocks) = run(2, "Sendrecv PingPong -msglog 16:17");
+    assert!(out.stdout.contains("of the Intel MPI Benchmarks 3.0, re-implemented"));
+    assert!(out.stdout.contains("# Mbytes/sec                     :   2^20 bytes per second"));
+    let names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["PingPong", "Sendrecv"], "the suite's order");
+    let bad = Launch::mpi(BIN, 2).args(["-edition", "2020"]).run();
+    bad.failure("-edition: \"2020\" is not an edition; accepted: 3.0 or 2021");
+}

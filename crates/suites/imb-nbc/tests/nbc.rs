@@ -110,25 +110,21 @@ fn pure_twins_run_when_named_and_the_check_holds() {
                 Igatherv Iscatterv Iallreduce -msglog 0:10 -iter 20";
     let (_, blocks) = paw_test::imb::run(BIN, 3, args);
     let names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
-    let want = [
-        "Igatherv",
-        "Igatherv",
-        "Iscatterv",
-        "Iscatterv",
-        "Iallreduce",
-        "Iallreduce",
-        "Ibcast_pure",
+    // Today's IMB runs the benchmarks in the order named, each at 2 and 3 processes.
+    let want: Vec<&str> = [
         "Ibcast_pure",
         "Ialltoallv_pure",
-        "Ialltoallv_pure",
-        "Ireduce_pure",
         "Ireduce_pure",
         "Ireduce_scatter_pure",
-        "Ireduce_scatter_pure",
         "Ibarrier_pure",
-        "Ibarrier_pure",
-    ];
-    assert_eq!(names, want, "table order, at 2 and 3 processes");
+        "Igatherv",
+        "Iscatterv",
+        "Iallreduce",
+    ]
+    .iter()
+    .flat_map(|n| [*n, *n])
+    .collect();
+    assert_eq!(names, want, "the order named, at 2 and 3 processes");
     for b in &blocks {
         assert!(b.col("defects").iter().all(|&d| d == 0.0), "{}: {:?}", b.name, b.rows);
         let reduction = b.name.starts_with("Ireduce") || b.name.starts_with("Iallreduce");

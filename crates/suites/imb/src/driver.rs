@@ -196,7 +196,7 @@ impl<K> Block<'_, K> {
             multi: o.multi.is_some(),
             mapped: o.map.is_some(),
         };
-        let columns = Columns::of(b, self.suite.edition, o, q);
+        let columns = Columns::of(b, o.edition, o, q);
         let mut found = 0;
         for &mode in b.modes {
             let name =

@@ -131,6 +131,10 @@ pub struct Options {
     /// The general options given that this suite takes but none of its benchmarks reads
     /// ([`crate::Suite::inert`]), as typed (`-sync off`).
     pub inert: Vec<String>,
+    /// `-edition 3.0|2021`: the IMB whose rules and defaults the run follows (the suite's
+    /// own unless given): the Mbyte, `-sync`, `-root_shift`, `-estimate`, `-alloc_mem`, the
+    /// title, and the run order (2021: the order the benchmarks are named in).
+    pub edition: Edition,
 }
 
 /// `-off_cache size[,line]`: the last-level cache the buffers are moved past (today's IMB,
@@ -338,6 +342,16 @@ pub fn flags<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
             |d: &mut Draft, n| d.o.npmin = n as usize,
         )
         .default(st.npmin),
+        Flag::text(
+            &["-edition"],
+            "3.0|2021",
+            "the Intel MPI Benchmarks whose rules and defaults to follow: 3.0 (1 Mbyte = 2^20 \
+             bytes, -sync off, -root_shift on, benchmarks in the suite's order) or 2021 \
+             (today's: 10^6 bytes, -sync on, -root_shift off, -estimate and -alloc_mem where \
+             today's suite has them, benchmarks in the order named)",
+            |d: &mut Draft, v| edition(v).map(|e| d.o.edition = e),
+        )
+        .default(suite.edition.version()),
         Flag::whole(
             &["-multi"],
             "0|1",
@@ -624,7 +638,7 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
              MSGSPERSAMPLE) more untimed, as today's IMB runs them to estimate its \
              repetitions (fewer when one repetition took over 1 ms: about 1 s of them){rule}"
         );
-        let default = on(as_today(suite, true));
+        let default = on(as_today(suite.edition, true));
         flags.push(switch(&["-estimate"], meaning, true, |o, on| o.estimate = on).default(default));
     }
     if g.alloc_mem {
@@ -635,7 +649,7 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
         );
         flags.push(
             switch(&["-alloc_mem"], meaning, true, |o, on| o.alloc_mem = on)
-                .default(on(as_today(suite, true))),
+                .default(on(as_today(suite.edition, true))),
         );
     }
     if g.root_shift || inert.root_shift {
@@ -692,9 +706,18 @@ fn general<K>(suite: &'static Suite<K>) -> Vec<Flag<Draft>> {
 }
 
 /// The default of a paw option that does what today's IMB does (`-estimate`, `-alloc_mem`):
-/// on in today's suites that take it (`taken`), else off.
-fn as_today<K>(suite: &Suite<K>, taken: bool) -> bool {
-    taken && suite.edition != Edition::V3
+/// on under today's rules in the suites whose today's version takes it (`taken`), else off.
+fn as_today(edition: Edition, taken: bool) -> bool {
+    taken && edition != Edition::V3
+}
+
+/// `-edition`'s value.
+fn edition(v: &str) -> Result<Edition, String> {
+    match v {
+        "3.0" | "3" => Ok(Edition::V3),
+        "2021" => Ok(Edition::V2021),
+        _ => Err(format!("{v:?} is not an edition; accepted: 3.0 or 2021")),
+    }
 }
 
 /// IMB-MPI1's `-data_type`, `-red_data_type` and `-contig_type` (only its base layout).
@@ -790,7 +813,8 @@ pub struct Draft {
     msgsz: Vec<usize>,
     msglen: bool,
     msglog: bool,
-    chosen: Vec<bool>,
+    /// The benchmarks named, in the order named (each once).
+    chosen: Vec<usize>,
 }
 
 impl Draft {
@@ -799,7 +823,9 @@ impl Draft {
         let i = suite.benchmarks.iter().position(|b| b.name.eq_ignore_ascii_case(name));
         let i =
             i.ok_or_else(|| format!("unknown benchmark {name:?}; valid names: {}", names(suite)))?;
-        self.chosen[i] = true;
+        if !self.chosen.contains(&i) {
+            self.chosen.push(i);
+        }
         Ok(())
     }
 }
@@ -824,6 +850,10 @@ pub fn parse<K>(
     np: usize,
 ) -> Result<Option<Options>, String> {
     let st = &suite.settings;
+    // The edition decides defaults, so it is read before the rest.
+    let given = line.args.iter().position(|a| a.eq_ignore_ascii_case("-edition"));
+    let given = given.and_then(|i| line.args.get(i + 1)).map(|v| edition(v));
+    let edition = given.transpose().map_err(|e| format!("-edition: {e}"))?.unwrap_or(suite.edition);
     let o = Options {
         list: false,
         benchmarks: Vec::new(),
@@ -850,18 +880,18 @@ pub fn parse<K>(
         off_cache: None,
         zero_size: true,
         warm_up: true,
-        estimate: as_today(suite, suite.general.estimate),
-        alloc_mem: as_today(suite, suite.general.alloc_mem),
-        root_shift: suite.edition == Edition::V3,
-        sync: suite.edition != Edition::V3,
+        estimate: as_today(edition, suite.general.estimate),
+        alloc_mem: as_today(edition, suite.general.alloc_mem),
+        root_shift: edition == Edition::V3,
+        sync: edition != Edition::V3,
         imb_barrier: false,
         msg_pause: false,
         data_type: Element::Byte,
         red_data_type: Element::Float,
         inert: Vec::new(),
+        edition,
     };
-    let chosen = vec![false; suite.benchmarks.len()];
-    let mut d = Draft { o, msgsz: Vec::new(), msglen: false, msglog: false, chosen };
+    let mut d = Draft { o, msgsz: Vec::new(), msglen: false, msglog: false, chosen: Vec::new() };
     if cli::parse(&flags(suite), line, &mut d, |d, name| d.choose(suite, name))? {
         return Ok(None);
     }
@@ -903,7 +933,11 @@ pub fn parse<K>(
             return Err(format!("-map {p}x{q} needs {} processes, this run has {np}", p * q));
         }
     }
-    o.benchmarks = (0..suite.benchmarks.len()).filter(|&i| chosen[i]).collect();
+    // 3.0 runs the named benchmarks in the suite's order, today's IMB in the order named.
+    o.benchmarks = match o.edition {
+        Edition::V3 => (0..suite.benchmarks.len()).filter(|i| chosen.contains(i)).collect(),
+        Edition::V2021 => chosen,
+    };
     if suite.refuse_unrunnable {
         for &i in &o.benchmarks {
             let b = &suite.benchmarks[i];

@@ -59,7 +59,7 @@ fn slurm_line() -> String {
 /// Header lines for today's IMB's general options set away from their defaults, and where
 /// the message buffers come from (`-alloc_mem`, in the suites that take it).
 fn general_options<K>(suite: &Suite<K>, o: &Options) -> String {
-    let v3 = suite.edition == crate::Edition::V3;
+    let v3 = o.edition == crate::Edition::V3;
     let line = |label: &str, value: &str| format!("# {label:<31}:   {value}\n");
     let mut s = String::new();
     if let Some(c) = o.off_cache {
@@ -180,13 +180,13 @@ pub fn general<K>(
          # Warm-up, synchronisation       :   {warmup}\n",
         suite.name,
         suite.what,
-        suite.edition.version(),
+        o.edition.version(),
         date(),
         paw_core::mpi_library_version(),
         thread_level(),
         slurm_line(),
         calling_sequence(),
-        suite.edition.mbyte_text(),
+        o.edition.mbyte_text(),
         repetition_rule(o, o.per_sample, !suite.rooted.is_empty()),
     );
     s += &general_options(suite, o);
