@@ -312,9 +312,13 @@ pub struct SizeRange {
 }
 
 impl SizeRange {
-    /// The sweep: `min`, doubling, then `max` itself (PAW's sizes).
+    /// The sweep: `min`, doubling, then `max` itself (PAW's sizes); from 0, a 0-byte size
+    /// and then 1, 2, 4 ... (OSU's latency tests' first row).
     pub fn sweep(&self) -> Vec<u64> {
-        doubling(self.min, self.max)
+        match self.min {
+            0 => std::iter::once(0).chain(doubling(1, self.max.max(1))).collect(),
+            min => doubling(min, self.max),
+        }
     }
 
     /// The largest buffer the sweep and its warm-up need.
@@ -487,6 +491,7 @@ mod tests {
     #[test]
     fn doubling_includes_max() {
         assert_eq!(doubling(1, 1), vec![1]);
+        assert_eq!(SizeRange { min: 0, med: 0, max: 8 }.sweep(), vec![0, 1, 2, 4, 8]);
         assert_eq!(doubling(1, 8), vec![1, 2, 4, 8]);
         assert_eq!(doubling(1, 10), vec![1, 2, 4, 8, 10]);
         assert_eq!(doubling(3, 20), vec![3, 6, 12, 20]);

@@ -78,8 +78,8 @@ macro_rules! var {
 var!(
     MIN_P2P_SIZE,
     "1",
-    "first message size of the sweep, bytes",
-    Accepts::Bytes(1, MPI_COUNT_LIMIT)
+    "first message size of the sweep, bytes (0: a 0-byte row, then 1, 2, 4 ...; in the time file only)",
+    Accepts::Bytes(0, MPI_COUNT_LIMIT)
 );
 var!(
     MED_P2P_SIZE,

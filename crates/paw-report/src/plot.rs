@@ -199,7 +199,9 @@ pub fn gnuplot_script(series: &[Series], png: &Path) -> String {
         Some((lo, hi)) => g += &format!("set yrange [{lo:.6e}:{hi:.6e}]\n"),
         None => g += "set yrange [0:*]\n",
     }
-    let (lo, hi) = xs.iter().fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
+    // A 0-byte row (OSU's first) is left off a logarithmic axis, as gnuplot leaves it.
+    let positive = xs.iter().filter(|&&x| x > 0.0);
+    let (lo, hi) = positive.fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
     let log_x = !named && lo > 0.0 && hi / lo >= 64.0;
     if named {
         g += "set offsets 0.5, 0.5, 0, 0\nset style fill solid 0.5 border -1\n";

@@ -230,16 +230,18 @@ impl<'a> Sweep<'a> {
             }
             extra.extend(m.tail(usec));
             self.time.row_with(size, &m.row(usec).verdict(verdict), &extra);
+            // A 0-byte row (MIN_P2P_SIZE=0) is a time and a rate; a bandwidth of nothing is
+            // no figure, and its file starts at 1 byte.
             let (scale, bytes) = (self.scale, size as f64);
             let bandwidth = || m.row(|t| scale * bytes / t / MB).verdict(verdict);
-            let second = match self.files.second {
-                Second::Bandwidth(_) => bandwidth(),
+            match self.files.second {
+                Second::Bandwidth(_) if size == 0 => {}
+                Second::Bandwidth(_) => self.second.row(size, &bandwidth()),
                 Second::Rate(_) | Second::RateAndBandwidth(..) => {
-                    m.row(|t| scale / t).verdict(verdict)
+                    self.second.row(size, &m.row(|t| scale / t).verdict(verdict))
                 }
-            };
-            self.second.row(size, &second);
-            if let Some(third) = &mut self.third {
+            }
+            if let Some(third) = self.third.as_mut().filter(|_| size > 0) {
                 third.row(size, &bandwidth());
             }
         }
