@@ -6,7 +6,7 @@
 use crate::memory::Memory;
 use crate::{collective_bench, Roots};
 use mpi_ext::region::{Bytes, BytesMut};
-use paw_core::schema::{BYTES, NONE, USEC};
+use paw_core::schema::{Unit, BYTES, NONE, USEC};
 use paw_core::{
     check, vars, Axis, Bench, Column, DatFile, DatSpec, Error, Extra, Family, Files, Measurement,
     Paw, Policy, Second, SizeRange, SweepFiles, Timing, World, MB,
@@ -114,33 +114,23 @@ impl<'a> Sweep<'a> {
         }
         extra.extend(bench.tail_columns());
         let size = Axis::new("message size", BYTES);
-        let (name, label, unit) = files.second.file();
-        // The second file first: its line names it above the time table the terminal shows.
-        let second = paw.dat(
-            &bench,
-            DatSpec {
-                file: paw.np_file(&format!("{}_{name}", files.stem), paw.size()),
+        // A file of the second quantity (and the third's): `<stem>_<name>`, not echoed.
+        let other = |(name, label, unit): (&str, &str, Unit)| {
+            let file = paw.np_file(&format!("{}_{name}", files.stem), paw.size());
+            let y = Axis::new(label, unit);
+            let spec = DatSpec {
+                file,
                 x: size.clone(),
-                y: Axis::new(label, unit),
+                y,
                 notes: notes.clone(),
                 echo: false,
                 extra: vec![],
-            },
-        )?;
-        let third = match files.second.third() {
-            Some((name, label, unit)) => Some(paw.dat(
-                &bench,
-                DatSpec {
-                    file: paw.np_file(&format!("{}_{name}", files.stem), paw.size()),
-                    x: size.clone(),
-                    y: Axis::new(label, unit),
-                    notes: notes.clone(),
-                    echo: false,
-                    extra: vec![],
-                },
-            )?),
-            None => None,
+            };
+            paw.dat(&bench, spec)
         };
+        // The second file first: its line names it above the time table the terminal shows.
+        let second = other(files.second.file())?;
+        let third = files.second.third().map(other).transpose()?;
         let time = paw.dat(
             &bench,
             DatSpec {
