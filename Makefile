@@ -10,6 +10,7 @@
 #   make smoke      build, then launch every binary once (np 2, small settings) and check its files
 #   make install    copy the benchmarks to $(PREFIX) (default ./bin)
 #   make plots      render every .dat under results/ to PNG
+#   make lists      print the benchmarks, one `KIND: names` line per list
 #   make clean      remove build output and results/
 #
 # Variables: MPI (openmpi, the default; mpich: Debian's MPICH, built into target/mpich/;
@@ -61,15 +62,17 @@ RESULTS ?= results
 CARGO ?= cargo
 CARGOFLAGS ?= --locked --release
 
-# Every benchmark binary, as users launch it.
+# Every benchmark binary, as users launch it, in lists by kind. The MPI benchmarks are the
+# files of crates/mpi/paw-mpi/src/bin (NAME.rs or NAME/main.rs, as Cargo finds them): a new
+# one joins P2P_BINS or COL_BINS by its name. `make -s lists` prints the lists (tests read it).
+bins_in = $(sort $(basename $(notdir $(wildcard $(1)/src/bin/*.rs))) \
+	$(notdir $(patsubst %/main.rs,%,$(wildcard $(1)/src/bin/*/main.rs))))
+MPI_FAMILY := $(call bins_in,crates/mpi/paw-mpi)
 CORE_BINS := latency p2p_multitask blas_dgemm_single stream
-P2P_BINS := p2p_send p2p_isend p2p_isend_bidir p2p_isend_ping p2p_mrate p2p_mrate_bidir p2p_matrix p2p_fan_in p2p_fan_out \
-	p2p_put p2p_get p2p_put_fence p2p_get_fence p2p_rput p2p_rget p2p_send_mt
-COL_BINS := col_agtr col_ardc col_a2a col_bct col_gtr col_rdc col_rsb col_sct \
-	col_acc col_acc_fence col_racc col_init col_init_th \
-	col_iardc col_ia2a col_ibct col_iagtr col_ibarrier col_nbr_agtr col_nbr_a2a
+P2P_BINS := $(filter-out $(CORE_BINS),$(filter p2p_%,$(MPI_FAMILY)))
 # MPI-4 persistent collectives: they refuse to run on an MPI-3 library (Open MPI 4.1).
 MPI4_BINS := col_pardc col_pbct
+COL_BINS := $(filter-out $(MPI4_BINS),$(filter col_%,$(MPI_FAMILY)))
 BLAS_BINS := dgemm sgemm dgemv sgemv
 EXTRA_BINS := rayon_overhead posix_io
 GPU_BINS := gpu_dgemm gpu_sgemm \
@@ -77,8 +80,8 @@ GPU_BINS := gpu_dgemm gpu_sgemm \
 	$(foreach m,alloc keep,$(foreach a,al noal,$(foreach d,in out inout,gpu_$(m)_$(a)_$(d))))
 SUITE_BINS := IMB-MPI1 IMB-NBC IMB-MPI4 IMB-RMA IMB-P2P IMB-MT IMB-EXT IMB-IO b_eff b_eff_io com laten rma allred globalop
 TOOL_BINS := paw-report
-BINS := $(CORE_BINS) $(P2P_BINS) $(COL_BINS) $(MPI4_BINS) $(BLAS_BINS) $(EXTRA_BINS) $(GPU_BINS) $(SUITE_BINS) \
-	$(TOOL_BINS)
+LISTS := CORE P2P COL MPI4 BLAS EXTRA GPU SUITE TOOL
+BINS := $(foreach l,$(LISTS),$($(l)_BINS))
 
 # Small defaults for make blas / make extras (seconds to a minute here); override on the
 # command line, e.g. make blas BLAS_MAX=10000.
@@ -87,7 +90,7 @@ IO_FILE_SIZE ?= 268435456
 GPU_MAX ?= 67108864
 GPU_BLAS_MAX ?= 4096
 
-.PHONY: all build deps core blas extras gpu install smoke test test-long plots clean
+.PHONY: all build deps core blas extras gpu install smoke test test-long plots clean lists
 
 all: build
 
@@ -150,6 +153,9 @@ plots:
 	@files=$$(find "$(RESULTS)" -name '*.dat' 2>/dev/null | sort); \
 	if [ -z "$$files" ]; then echo "make plots: no .dat files under $(RESULTS)/ (run make core first)"; \
 	else scripts/plot-dat $$files; fi
+
+lists:
+	@$(foreach l,$(LISTS),echo '$(l): $($(l)_BINS)';)
 
 clean:
 	$(CARGO) clean

@@ -1,5 +1,5 @@
-//! Every benchmark binary, as the Makefile lists them, and what each says of itself in `-h`:
-//! for tests that walk all binaries (a new binary is covered by adding it to the Makefile).
+//! Every benchmark binary, as the Makefile lists them (`make lists`: the MPI benchmarks are the
+//! files of paw-mpi's src/bin), and what each says of itself in `-h`: for tests that walk them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,22 +26,24 @@ pub fn bin(name: &str) -> PathBuf {
     path
 }
 
-/// The binaries of each `<LIST>_BINS :=` line of the Makefile, as `(LIST, names)`.
+/// The Makefile's lists of binaries (`make -s lists`), as `(LIST, names)`: CORE, P2P, COL...
 pub fn makefile_lists() -> Vec<(String, Vec<String>)> {
-    let text = std::fs::read_to_string(workspace().join("Makefile")).expect("Makefile");
-    let joined = text.replace("\\\n", " ");
-    let mut lists = Vec::new();
-    for line in joined.lines() {
-        let Some((name, value)) = line.split_once(":=") else { continue };
-        let name = name.trim();
-        if !name.ends_with("_BINS") {
-            continue;
-        }
-        let names = expand(value);
-        if !names.is_empty() && name != "BINS" {
-            lists.push((name.trim_end_matches("_BINS").to_string(), names));
-        }
-    }
+    let out = Command::new("make")
+        .args(["-s", "--no-print-directory", "MPI=openmpi", "lists"])
+        .current_dir(workspace())
+        .env_remove("MAKEFLAGS")
+        .env_remove("MAKELEVEL")
+        .env_remove("MFLAGS")
+        .output()
+        .expect("make (the lists of binaries come from the Makefile)");
+    assert!(out.status.success(), "make lists: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lists: Vec<(String, Vec<String>)> = text
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .map(|(name, names)| (name.to_string(), names.split_whitespace().map(String::from).collect()))
+        .collect();
+    assert!(lists.iter().any(|(l, _)| l == "COL"), "make lists printed {text:?}");
     lists
 }
 
@@ -50,56 +52,10 @@ pub fn all() -> Vec<String> {
     makefile_lists().into_iter().flat_map(|(_, names)| names).collect()
 }
 
-/// Expands a Makefile list value: plain words and `$(foreach ...)` over literal lists.
-fn expand(value: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut rest = value.trim();
-    while !rest.is_empty() {
-        if let Some(body) = rest.strip_prefix("$(foreach ") {
-            let end = matching(body);
-            words.extend(foreach(&body[..end]));
-            rest = body[end + 1..].trim_start();
-        } else {
-            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            let w = &rest[..end];
-            if !w.starts_with("$(") {
-                words.push(w.to_string());
-            }
-            rest = rest[end..].trim_start();
-        }
-    }
-    words
-}
-
-/// Index of the `)` closing a `$(` whose body starts `body`.
-fn matching(body: &str) -> usize {
-    let mut depth = 1;
-    for (i, c) in body.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return i;
-                }
-            }
-            _ => {}
-        }
-    }
-    panic!("unbalanced $( in the Makefile: {body}")
-}
-
-/// `var,list,template` with the template possibly another foreach.
-fn foreach(body: &str) -> Vec<String> {
-    let (var, rest) = body.split_once(',').expect("foreach var");
-    let (list, template) = rest.split_once(',').expect("foreach list");
-    let var = format!("$({})", var.trim());
-    let mut out = Vec::new();
-    for item in list.split_whitespace() {
-        let t = template.replace(&var, item);
-        out.extend(expand(&t));
-    }
-    out
+/// The binaries of one Makefile list (`COL`, `P2P`...).
+pub fn list(name: &str) -> Vec<String> {
+    let lists = makefile_lists();
+    lists.into_iter().find(|(l, _)| l == name).unwrap_or_else(|| panic!("no list {name}")).1
 }
 
 /// How a binary is started, from its `-h` "Tasks:" line.
@@ -163,14 +119,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn makefile_lists_expand_foreach() {
-        let v = expand("a b $(foreach m,x y,$(foreach d,1 2,p_$(m)_$(d))) c");
-        assert_eq!(v, ["a", "b", "p_x_1", "p_x_2", "p_y_1", "p_y_2", "c"]);
+    fn makefile_lists_hold_every_kind() {
         let all = all();
-        assert!(
-            all.contains(&"latency".to_string())
-                && all.contains(&"gpu_keep_noal_inout".to_string())
-        );
-        assert!(!all.iter().any(|b| b.contains('$')), "{all:?}");
+        for b in ["latency", "col_rsb", "p2p_matrix", "gpu_keep_noal_inout", "IMB-MPI1"] {
+            assert!(all.contains(&b.to_string()), "{b}: {all:?}");
+        }
+        assert!(!all.iter().any(|b| b.contains('$') || b.ends_with(".rs")), "{all:?}");
+        assert!(!list("P2P").contains(&"p2p_multitask".to_string()), "in CORE only");
     }
 }

@@ -43,3 +43,21 @@ pub fn assert_collective(
     }
     out
 }
+
+/// The blocking collectives timed in IMB's loop, as `(binary, file stem)`: the Makefile's COL
+/// binaries whose `-h` reports bandwidth as SIZE / time per call. A new one is found here by
+/// what it says of itself.
+pub fn blocking() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for name in crate::binaries::list("COL") {
+        let help = crate::binaries::help(&name).text;
+        let line = |key: &str| help.lines().find_map(|l| l.strip_prefix(key)).unwrap_or("");
+        if !line("Reported: ").contains("bandwidth = SIZE / time per call,") {
+            continue;
+        }
+        let stem = line("Files: ").split("_time-np_").next().unwrap_or("");
+        assert!(!stem.is_empty() && !stem.contains(' '), "{name}: no time file in {help}");
+        out.push((name, stem.to_string()));
+    }
+    out
+}

@@ -1,6 +1,6 @@
 //! The shape of the tree: short mains that say what they are, no module importing its
-//! importer, and a binary registered once (its crate and one Makefile list), the README and
-//! qualify.sbatch held to the Makefile.
+//! importer, and a binary registered once (its file in a family crate's src/bin, from which the
+//! Makefile's lists come), the README and qualify.sbatch held to those lists.
 
 use paw_test::binaries;
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,16 +12,32 @@ const MAIN_LINES: usize = 100;
 /// Files exempt from [`MAIN_LINES`]: mpi-ext's self-test, a test of every wrapper.
 const LONG_MAINS: &[&str] = &["crates/mpi-ext/src/bin/selftest.rs"];
 
-/// The workspace's member directories, from the root Cargo.toml.
+/// The workspace's member directories, from the root Cargo.toml (a `*` in a path's last
+/// component matches the folders there that hold a Cargo.toml).
 fn members() -> Vec<PathBuf> {
     let root = binaries::workspace();
     let toml = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
     let list = toml.split("members = [").nth(1).and_then(|r| r.split(']').next()).unwrap();
-    list.split(',')
-        .map(|m| m.trim().trim_matches('"'))
-        .filter(|m| !m.is_empty())
-        .map(|m| root.join(m))
-        .collect()
+    let mut out = Vec::new();
+    for m in list.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()) {
+        let Some((head, tail)) = m.split_once('*') else {
+            out.push(root.join(m));
+            continue;
+        };
+        let (dir, prefix) = head.rsplit_once('/').unwrap_or(("", head));
+        let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy();
+                name.starts_with(prefix) && name.ends_with(tail) && p.join("Cargo.toml").exists()
+            })
+            .collect();
+        found.sort();
+        out.extend(found);
+    }
+    out
 }
 
 /// Every `.rs` file under `dir`.
@@ -40,10 +56,11 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// A crate's binary sources: src/main.rs and src/bin/*.rs.
+/// A crate's binary sources: src/main.rs, src/bin/*.rs and src/bin/*/main.rs.
 fn mains(member: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = rust_files(&member.join("src/bin"));
-    v.retain(|p| p.parent() == Some(&member.join("src/bin")));
+    let bin = member.join("src/bin");
+    let mut v: Vec<PathBuf> = rust_files(&bin);
+    v.retain(|p| p.parent() == Some(&bin) || p.strip_prefix(&bin).unwrap().ends_with("main.rs"));
     let main = member.join("src/main.rs");
     if main.exists() {
         v.push(main);
@@ -134,8 +151,20 @@ fn circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 #[test]
 fn no_module_imports_a_module_that_imports_it() {
     let mut circles = Vec::new();
-    for member in members() {
-        let src = member.join("src");
+    // A crate's modules, and those of each binary that is a folder of src/bin.
+    let folders = |member: &Path| -> Vec<PathBuf> {
+        let bin = member.join("src/bin");
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&bin)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        v.insert(0, member.join("src"));
+        v
+    };
+    for src in members().iter().flat_map(|m| folders(m)) {
         let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for file in rust_files(&src) {
             let rel = file.strip_prefix(&src).unwrap();
@@ -153,7 +182,7 @@ fn no_module_imports_a_module_that_imports_it() {
             targets.retain(|t| known.contains(t));
         }
         if let Some(c) = circle(&graph) {
-            circles.push(format!("{}: {}", member.display(), c.join(" -> ")));
+            circles.push(format!("{}: {}", src.display(), c.join(" -> ")));
         }
     }
     assert!(circles.is_empty(), "import circles:\n{circles:#?}");
@@ -200,7 +229,9 @@ fn workspace_binaries() -> BTreeSet<String> {
             let rel = main.strip_prefix(&member).unwrap().display().to_string();
             let named = bins.iter().find(|(_, p)| *p == rel).map(|(n, _)| n.clone());
             let name = named.unwrap_or_else(|| {
-                if rel == "src/main.rs" {
+                if rel.starts_with("src/bin/") && rel.ends_with("/main.rs") {
+                    main.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned()
+                } else if rel == "src/main.rs" {
                     let package = toml.split("[package]").nth(1).unwrap_or("");
                     package.lines().find(|l| l.starts_with("name")).and_then(value).unwrap()
                 } else {
@@ -255,33 +286,30 @@ fn the_readme_names_every_binary_of_the_makefile() {
     let readme = std::fs::read_to_string(binaries::workspace().join("README.md")).unwrap();
     let named: BTreeSet<String> =
         readme.split('`').skip(1).step_by(2).flat_map(expand_braces).collect();
-    let missing: Vec<String> = binaries::all().into_iter().filter(|b| !named.contains(b)).collect();
+    // `col_*` names every binary whose name starts col_.
+    let prefixes: Vec<&str> = named.iter().filter_map(|w| w.strip_suffix('*')).collect();
+    let covered = |b: &String| named.contains(b) || prefixes.iter().any(|p| b.starts_with(p));
+    let missing: Vec<String> = binaries::all().into_iter().filter(|b| !covered(b)).collect();
     assert!(missing.is_empty(), "README.md does not name (in backquotes): {missing:?}");
 }
 
 #[test]
-fn qualify_runs_or_names_every_point_to_point_and_collective_binary() {
+fn qualify_runs_every_point_to_point_and_collective_binary_but_those_it_names() {
     let script =
         std::fs::read_to_string(binaries::workspace().join("scripts/qualify.sbatch")).unwrap();
-    let words_of = |prefix: &str| -> BTreeSet<String> {
-        let line = script.lines().find(|l| l.starts_with(prefix)).unwrap_or_default();
-        line[prefix.len().min(line.len())..]
-            .trim_matches('"')
-            .split_whitespace()
-            .map(str::to_string)
-            .collect()
-    };
-    let mut named = words_of("P2P=\"");
-    named.extend(words_of("COL=\""));
-    named.extend(words_of("# elsewhere: "));
-    let lists = binaries::makefile_lists();
-    let ours = lists.iter().filter(|(l, _)| l == "P2P" || l == "COL").flat_map(|(_, n)| n);
-    let missing: Vec<&String> = ours.filter(|b| !named.contains(*b)).collect();
-    assert!(missing.is_empty(), "scripts/qualify.sbatch neither runs nor names: {missing:?}");
+    let line = script.lines().find_map(|l| l.strip_prefix("ELSEWHERE=\"")).unwrap_or_default();
+    let elsewhere: BTreeSet<&str> = line.trim_matches('"').split_whitespace().collect();
+    assert!(script.contains("P2P=$(family p2p_)") && script.contains("COL=$(family col_)"));
+    // Every name the steps leave out is a binary of the Makefile's, named as the step
+    // globs find it; the steps run the rest.
     let all: BTreeSet<String> = binaries::all().into_iter().collect();
-    let stale: Vec<&String> = named.difference(&all).collect();
-    assert!(
-        stale.is_empty(),
-        "scripts/qualify.sbatch names binaries of no Makefile list: {stale:?}"
-    );
+    let stale: Vec<&&str> = elsewhere.iter().filter(|b| !all.contains(**b)).collect();
+    assert!(stale.is_empty(), "scripts/qualify.sbatch leaves out binaries no list has: {stale:?}");
+    let run: Vec<String> = ["P2P", "COL"]
+        .into_iter()
+        .flat_map(binaries::list)
+        .filter(|b| !elsewhere.contains(b.as_str()))
+        .collect();
+    assert!(run.iter().all(|b| b.starts_with("p2p_") || b.starts_with("col_")), "{run:?}");
+    assert!(run.contains(&"col_rsb".to_string()) && run.contains(&"p2p_send".to_string()));
 }

@@ -42,19 +42,12 @@ fn latency_tests_and_blocking_collectives_add_percentiles() {
     let csv = std::fs::read_to_string(out.dir.path().join("latency.csv")).unwrap();
     assert!(csv.lines().next().unwrap().ends_with(",p50_us,p90_us,p99_us,pmax_us"), "{csv}");
 
-    let cases = [
-        ("p2p_send", "send"),
-        ("p2p_isend", "isend"),
-        ("col_agtr", "agtr"),
-        ("col_ardc", "ardc"),
-        ("col_a2a", "a2a"),
-        ("col_bct", "bct"),
-        ("col_gtr", "gtr"),
-        ("col_rdc", "rdc"),
-        ("col_sct", "sct"),
-    ];
+    let pairs = [("p2p_send", "send"), ("p2p_isend", "isend")].map(|(n, s)| (n.into(), s.into()));
+    let cases: Vec<(String, String)> =
+        pairs.into_iter().chain(paw_test::collective::blocking()).collect();
     for np in paw_test::task_counts(&[2, 4]) {
-        for (name, stem) in cases {
+        for (name, stem) in &cases {
+            let name = name.as_str();
             let out = Launch::mpi(bin(name), np).env("PAW_TAIL", COUNT).run();
             out.success();
             assert_tail(name, &out.dat(&format!("{stem}_time-np_{np:04}.dat")));
