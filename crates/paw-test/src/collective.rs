@@ -45,14 +45,14 @@ pub fn assert_collective(
 }
 
 /// The blocking collectives timed in IMB's loop, as `(binary, file stem)`: the Makefile's COL
-/// binaries whose `-h` reports bandwidth as SIZE / time per call. A new one is found here by
-/// what it says of itself.
+/// binaries whose `-h` reports bandwidth as SIZE / time per call (not the neighbourhood
+/// collectives' blocks). A new one is found here by what it says of itself.
 pub fn blocking() -> Vec<(String, String)> {
     let mut out = Vec::new();
     for name in crate::binaries::list("COL") {
         let help = crate::binaries::help(&name).text;
         let line = |key: &str| help.lines().find_map(|l| l.strip_prefix(key)).unwrap_or("");
-        if !line("Reported: ").contains("bandwidth = SIZE / time per call,") {
+        if !line("Reported: ").contains("; bandwidth, SIZE / time per call, MB/s") {
             continue;
         }
         let stem = line("Files: ").split("_time-np_").next().unwrap_or("");

@@ -60,15 +60,18 @@ macro_rules! collective_spec {
                 ". Sizes MIN_COL_SIZE, doubling, to MAX_COL_SIZE, after one untimed call at \
                  MED_COL_SIZE (PAW 1.6 section 7.1)."
             ),
-            reports: "time per call = the sample / NLOOP, usec, by default the {ranks} \
+            reports: concat!(
+                "time per call = the sample / NLOOP, usec, by default the {ranks} \
                  in IMB's loop, where each call's data must reach the next call's root, \
                  so that no time falls below the messages the operation needs (a barrier \
                  before each call lets a task start its clock after its data left); with \
                  PAW_COMBINE=min|max|avg, PAW 1.6's loop combined by that rule (PAW 1.6's \
                  figure: min, max for Bcast and Scatter; OSU's: avg); the timing and \
                  ranks-combined lines name what was used; the medians of the minimum and \
-                 maximum over tasks in TASK_MIN, TASK_MAX; bandwidth = SIZE / time per \
-                 call, MB/s (MB = 2^20 B).",
+                 maximum over tasks in TASK_MIN, TASK_MAX; ",
+                $bw,
+                ", MB/s (MB = 2^20 B)."
+            ),
             ranks: ::paw_core::Ranks::Any,
             combine: ::paw_core::Combine::Max,
             vars: &[
