@@ -41,7 +41,9 @@ pub fn makefile_lists() -> Vec<(String, Vec<String>)> {
     let lists: Vec<(String, Vec<String>)> = text
         .lines()
         .filter_map(|l| l.split_once(':'))
-        .map(|(name, names)| (name.to_string(), names.split_whitespace().map(String::from).collect()))
+        .map(|(name, names)| {
+            (name.to_string(), names.split_whitespace().map(String::from).collect())
+        })
         .collect();
     assert!(lists.iter().any(|(l, _)| l == "COL"), "make lists printed {text:?}");
     lists

@@ -23,7 +23,6 @@ use paw_test::binaries::bin;
 use paw_test::Launch;
 use std::time::Duration;
 
-
 /// The one-way 1-byte latency of a fresh run of `latency`, usec.
 fn one_way() -> f64 {
     let out =

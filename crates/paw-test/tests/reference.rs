@@ -51,9 +51,8 @@ fn runs_in_one_state(top: &Path, names: &[&str], max: usize) {
         let dat = paw_report::Dat::read(&dir.join("send_time-np_0002.dat")).unwrap();
         let small = dat.numbers("SIZE").iter().take_while(|&&size| size <= 4096.0).count();
         let state: Vec<f64> = dat.numbers("MEDIAN")[..small].to_vec();
-        let alike = |first: &[f64]| {
-            first.iter().zip(&state).all(|(f, s)| f.max(*s) <= 1.5 * f.min(*s))
-        };
+        let alike =
+            |first: &[f64]| first.iter().zip(&state).all(|(f, s)| f.max(*s) <= 1.5 * f.min(*s));
         let i = match states.iter().position(|(first, _)| alike(first)) {
             Some(i) => i,
             None => {

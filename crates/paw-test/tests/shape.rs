@@ -86,8 +86,8 @@ fn every_main_is_at_most_100_lines_and_opens_with_what_it_is() {
     assert!(wrong.is_empty(), "mains over {MAIN_LINES} lines or without their //!:\n{wrong:#?}");
 }
 
-/// The top-level modules of `crate::` that `text` (one module's source, tests and comments
-/// left out) refers to.
+/// The names right after `crate::` in `text` (one module's source, tests and comments left
+/// out): modules (`crate::dat`) and what lib.rs exports (`crate::Suite`, `use crate::{Mode}`).
 fn referred(text: &str) -> BTreeSet<String> {
     let code: String = text
         .split("#[cfg(test)]")
@@ -110,9 +110,25 @@ fn referred(text: &str) -> BTreeSet<String> {
         for n in names {
             let n = n.trim();
             let end = n.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(n.len());
-            if end > 0 && n[..end].chars().next().is_some_and(|c| c.is_lowercase()) {
+            if end > 0 {
                 out.insert(n[..end].to_string());
             }
+        }
+    }
+    out
+}
+
+/// What lib.rs's `pub use module::{A, B};` lines export, as name -> module.
+fn exports(lib: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for line in lib.lines() {
+        let Some(path) = line.strip_prefix("pub use ").and_then(|l| l.strip_suffix(';')) else {
+            continue;
+        };
+        let Some((module, names)) = path.split_once("::") else { continue };
+        let names = names.trim_start_matches('{').trim_end_matches('}');
+        for n in names.split(',').map(str::trim).filter(|n| !n.is_empty() && !n.contains(' ')) {
+            out.insert(n.to_string(), module.to_string());
         }
     }
     out
@@ -165,6 +181,8 @@ fn no_module_imports_a_module_that_imports_it() {
         v
     };
     for src in members().iter().flat_map(|m| folders(m)) {
+        let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap_or_default();
+        let exported = exports(&lib);
         let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for file in rust_files(&src) {
             let rel = file.strip_prefix(&src).unwrap();
@@ -174,7 +192,12 @@ fn no_module_imports_a_module_that_imports_it() {
                 continue;
             }
             let text = std::fs::read_to_string(&file).unwrap();
-            let refs: Vec<String> = referred(&text).into_iter().filter(|r| *r != module).collect();
+            // A name lib.rs exports stands for the module it comes from.
+            let refs: Vec<String> = referred(&text)
+                .into_iter()
+                .map(|r| exported.get(&r).cloned().unwrap_or(r))
+                .filter(|r| *r != module)
+                .collect();
             graph.entry(module).or_default().extend(refs);
         }
         let known: BTreeSet<String> = graph.keys().cloned().collect();
@@ -188,13 +211,37 @@ fn no_module_imports_a_module_that_imports_it() {
     assert!(circles.is_empty(), "import circles:\n{circles:#?}");
 }
 
+/// Crates whose lib.rs only declares modules, exports their items and holds macros: no
+/// module imports one above it.
+const FLAT_LIBS: &[&str] = &["crates/suites/imb", "crates/mpi/paw-mpi"];
+
+#[test]
+fn libs_that_export_only_declare_modules() {
+    let items = ["fn ", "struct ", "enum ", "const ", "static ", "trait ", "type ", "impl"];
+    let mut wrong = Vec::new();
+    for krate in FLAT_LIBS {
+        let path = binaries::workspace().join(krate).join("src/lib.rs");
+        for (i, line) in std::fs::read_to_string(&path).unwrap().lines().enumerate() {
+            let bare = line.strip_prefix("pub ").unwrap_or(line);
+            if items.iter().any(|k| bare.starts_with(k)) {
+                wrong.push(format!("{krate}/src/lib.rs:{}: {line}", i + 1));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "items in a lib.rs that only declares modules:\n{wrong:#?}");
+}
+
 #[test]
 fn the_circle_finder_sees_imports_and_circles() {
     let text = "use crate::dat::{Column, Row};\nuse crate::{stats, team::Team};\n\
                 // crate::comment\nfn f() { $crate::x!(); crate::Stats::of(&[]); }\n\
                 #[cfg(test)]\nmod tests { use crate::later; }";
     let got: Vec<String> = referred(text).into_iter().collect();
-    assert_eq!(got, ["dat", "stats", "team"]);
+    assert_eq!(got, ["Stats", "dat", "stats", "team"]);
+    let lib = "mod a;\npub use table::{Mode, Suite};\npub use driver::run;\npub use x as y;";
+    let names: Vec<(String, String)> = exports(lib).into_iter().collect();
+    let pair = |n: &str, m: &str| (n.to_string(), m.to_string());
+    assert_eq!(names, [pair("Mode", "table"), pair("Suite", "table"), pair("run", "driver")]);
     let graph = |edges: &[(&str, &str)]| {
         let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for (a, b) in edges {

@@ -3,7 +3,8 @@
 //! A main is one line, [`fan_main!`](crate::fan_main), which makes its Spec and calls
 //! [`main`].
 
-use crate::{window_size, Sweep, RECEIVE_LIMIT};
+use crate::window::{window_size, RECEIVE_LIMIT};
+use crate::Sweep;
 use mpi_ext::batch::Batch;
 use paw_core::mpi::traits::*;
 use paw_core::schema::{BYTES, MIB_PER_S};

@@ -1,42 +1,32 @@
 //! paw-mpi: what several MPI tests share beyond paw-core, so each `main.rs` keeps only its
 //! own pattern: the two ping-pong kernels of PAW Tables 7.4 and 7.5, the pair of
 //! `<stem>_time-np_NNNN.dat` / `<stem>_bw-np_NNNN.dat` files (or `_rate`) they write, and the
-//! overlap measurement of the non-blocking collectives ([`nbc`]).
+//! overlap measurement of the non-blocking collectives ([`nbc`]). This file declares the
+//! modules, names what they export and holds the macros that make a binary's Spec and main
+//! (`collective_spec!`, `pingpong_main!` ...); the binaries are the files of src/bin.
 #![warn(missing_docs)]
 
+mod collective;
 pub mod fan;
 pub mod memory;
 pub mod message_rate;
 pub mod nbc;
 pub mod neighbor;
+mod pair;
 pub mod persistent;
 pub mod rma_acc;
 pub mod rma_pair;
 pub mod rooted;
+mod startup;
 mod sweep;
+mod window;
 
-pub use sweep::{Probe, Sweep};
-
+pub use collective::{collective_bench, Roots, COLLECTIVE_CHECK};
 pub use mpi_ext::region::{Bytes, BytesMut};
-use paw_core::mpi::collective::SystemOperation;
-use paw_core::mpi::datatype::{Buffer, BufferMut};
-use paw_core::mpi::request;
-use paw_core::mpi::topology::Process;
-use paw_core::mpi::traits::*;
-use paw_core::schema::{table, NONE, SECONDS};
-use paw_core::{vars, Bench, Column, Error, Paw, Policy, Singles, SizeRange, Timing, World};
-use paw_core::{Extra, Files, Second, SweepFiles};
-
-/// What the point-to-point tests check with PAW_CHECK=1.
-pub const PAIR_CHECK: &str = "one more transfer of a pattern set by the sender's rank, the size \
-                              and a sequence number; every receiver compares each byte it got";
-
-/// What the collective tests check with PAW_CHECK=1.
-pub const COLLECTIVE_CHECK: &str = "one more call with buffers holding patterns set by rank, \
-                                    size and sequence; every task compares what it holds with \
-                                    what the operation must deliver (blocks from the right \
-                                    ranks; sums exact, the values chosen so that no byte \
-                                    overflows)";
+pub use pair::{isend_pingpong, pair_files, pingpong, send_pingpong, PAIR_CHECK};
+pub use startup::startup_times;
+pub use sweep::{Probe, Sweep};
+pub use window::{one_receive_buffer, window_size, RECEIVE_LIMIT};
 
 /// The SPEC of a blocking collective test: the binary's name, its title, the call as the
 /// text says it, what SIZE means, the file stem, optionally the bandwidth's label
@@ -134,74 +124,6 @@ macro_rules! spec_main {
     };
 }
 
-/// The bench of an MPI-1 collective test and the roots of its calls. By default IMB's
-/// loop, the maximum over tasks: calls back to back, a rooted call's root moving on after
-/// every call, so that each call waits for the data of the one before. With PAW_COMBINE
-/// set, PAW 1.6's loop (and OSU's): a barrier before each call, timed alone, root task 0,
-/// the tasks' times combined by that rule.
-pub fn collective_bench(paw: &Paw) -> paw_core::Result<(Bench<'_, World>, Roots)> {
-    let imb = paw.combine_setting()?.is_none();
-    let timing = if imb { Timing::Batch { ops_per_iter: 1.0 } } else { Timing::PerCall };
-    let mut bench = paw.bench(timing, Policy::Calibrated)?;
-    bench.singles(Singles::Separated);
-    Ok((bench, Roots { rotate: imb, tasks: paw.size(), next: 0 }))
-}
-
-/// The root of each timed call of a rooted collective (see [`collective_bench`]).
-#[derive(Debug, Clone)]
-pub struct Roots {
-    rotate: bool,
-    tasks: usize,
-    next: usize,
-}
-
-impl Roots {
-    /// The root of the next call: task 0, or the task after the last call's root.
-    pub fn take(&mut self) -> i32 {
-        let root = self.next;
-        if self.rotate {
-            self.next = (self.next + 1) % self.tasks;
-        }
-        root as i32
-    }
-}
-
-/// One ping-pong of PAW Table 7.5: the leader runs MPI_Send then MPI_Recv, its partner
-/// MPI_Recv then MPI_Send.
-#[inline]
-pub fn send_pingpong<S, R>(leader: bool, partner: &Process<'_>, send: &S, recv: &mut R)
-where
-    S: Buffer + ?Sized,
-    R: BufferMut + ?Sized,
-{
-    if leader {
-        partner.send(send);
-        partner.receive_into(recv);
-    } else {
-        partner.receive_into(recv);
-        partner.send(send);
-    }
-}
-
-/// One ping-pong of PAW Table 7.4: the leader runs MPI_Isend, MPI_Wait, MPI_Irecv,
-/// MPI_Wait; its partner MPI_Irecv, MPI_Wait, MPI_Isend, MPI_Wait.
-#[inline]
-pub fn isend_pingpong<S, R>(leader: bool, partner: &Process<'_>, send: &S, recv: &mut R)
-where
-    S: Buffer + ?Sized,
-    R: BufferMut + ?Sized,
-{
-    request::scope(|scope| {
-        if leader {
-            partner.immediate_send(scope, send).wait_without_status();
-            partner.immediate_receive_into(scope, recv).wait_without_status();
-        } else {
-            partner.immediate_receive_into(scope, recv).wait_without_status();
-            partner.immediate_send(scope, send).wait_without_status();
-        }
-    })
-}
-
 /// A ping-pong pair test's SPEC and `main` (p2p_send, p2p_isend): `pingpong_main!(send|isend,
 /// name, PAW section, PAW table, file stem)`, timing [`send_pingpong`] or [`isend_pingpong`].
 #[macro_export]
@@ -245,96 +167,4 @@ macro_rules! pingpong_main {
     };
     (@call send) => { |l, p, s, mut r| $crate::send_pingpong(l, p, &s, &mut r) };
     (@call isend) => { |l, p, s, mut r| $crate::isend_pingpong(l, p, &s, &mut r) };
-}
-
-/// Runs the ping-pong test `spec` describes with `kernel(leader, partner, send, recv)`
-/// ([`send_pingpong`] or [`isend_pingpong`]) between each task and its partner.
-pub fn pingpong(
-    spec: &'static paw_core::Spec,
-    kernel: impl Fn(bool, &Process<'_>, Bytes<'_>, BytesMut<'_>),
-) -> std::process::ExitCode {
-    paw_core::main(spec.name, || {
-        let paw = Paw::init(spec)?;
-        let sweep = Sweep::new(&paw, Timing::Batch { ops_per_iter: 2.0 })?;
-        let pair = paw.pair();
-        let partner = paw.world().process_at_rank(pair.partner);
-        sweep.run_pair(true, |send, recv| kernel(pair.leader, &partner, send, recv))
-    })
-}
-
-/// The two files of a pair test: `<stem>_time` (`time`, usec) and `<stem>_bw` (`bandwidth`,
-/// MB/s), without spread columns.
-pub const fn pair_files(stem: &'static str, time: &'static str, bandwidth: &'static str) -> Files {
-    Files::Sweep(SweepFiles {
-        stem,
-        time,
-        second: Second::Bandwidth(bandwidth),
-        extra: Extra::Plain,
-    })
-}
-
-/// Most bytes of receive buffers a message-rate test may hold per task.
-pub const RECEIVE_LIMIT: u64 = 1 << 34;
-
-/// WINDOW_SIZE (PAW Table 3.1: messages in flight, default 128), refused when a task would
-/// need more than [`RECEIVE_LIMIT`] bytes of receive buffers (one per message in flight, of
-/// MAX_P2P_SIZE bytes each, or with `one_buffer` one for all). Collective: read on rank 0
-/// and shared.
-pub fn window_size(paw: &Paw, sizes: &SizeRange, one_buffer: bool) -> paw_core::Result<usize> {
-    let ws = paw.knob(&vars::WINDOW_SIZE)?;
-    let held = if one_buffer { sizes.max } else { ws * sizes.max };
-    if held > RECEIVE_LIMIT {
-        return Err(Error::input(format!(
-            "WINDOW_SIZE x MAX_P2P_SIZE = {ws} x {} = {held} bytes of receive buffers per task; \
-             accepted: at most {RECEIVE_LIMIT} (16 GiB), or RECV_BUFFERS=one where it is read",
-            sizes.max
-        )));
-    }
-    Ok(ws as usize)
-}
-
-/// RECV_BUFFERS: whether a window's receives all go into one buffer (`one`, as osu_bw and
-/// osu_bibw post them) rather than each into its own (`each`, the default). Collective.
-pub fn one_receive_buffer(paw: &Paw) -> paw_core::Result<bool> {
-    match paw.text(&vars::RECV_BUFFERS).as_deref() {
-        None | Some("each") => Ok(false),
-        Some("one") => Ok(true),
-        Some(other) => Err(Error::input(format!(
-            "RECV_BUFFERS={other:?} is not a choice; accepted: each (a buffer per message in \
-             flight) or one (every receive into one buffer, as osu_bw)"
-        ))),
-    }
-}
-
-/// The start-up tests' report of `seconds` (this task's MPI_Init or MPI_Init_thread time):
-/// the maximum, minimum and mean over tasks written to `time_<stem>_<TASKS>.dat` and
-/// appended to `time_<stem>.dat` (one row per run), and `nprocs tMax` printed by rank 0.
-pub fn startup_times(
-    paw: &Paw,
-    stem: &str,
-    seconds: f64,
-    notes: &[String],
-) -> paw_core::Result<()> {
-    let world = paw.world();
-    let (mut max, mut min, mut sum) = (0.0, 0.0, 0.0);
-    world.all_reduce_into(&seconds, &mut max, SystemOperation::max());
-    world.all_reduce_into(&seconds, &mut min, SystemOperation::min());
-    world.all_reduce_into(&seconds, &mut sum, SystemOperation::sum());
-    let tasks = paw.size();
-    let fmt = |s: f64| format!("{s:.6}");
-    let row = [tasks.to_string(), fmt(max), fmt(min), fmt(sum / tasks as f64)];
-    let mut notes = notes.to_vec();
-    notes.push("TMAX, TMIN, TAVG: maximum, minimum and mean over tasks, seconds".to_string());
-    let columns = [
-        Column::new(table::TASKS, NONE),
-        Column::new(table::TMAX, SECONDS),
-        Column::new(table::TMIN, SECONDS),
-        Column::new(table::TAVG, SECONDS),
-    ];
-    paw.table(&format!("time_{stem}_{tasks}.dat"), &notes, &columns, false)?.row(&row);
-    paw.table(&format!("time_{stem}.dat"), &notes, &columns, true)?.row(&row);
-    if paw.rank() == 0 {
-        println!("{tasks} {}", fmt(max));
-    }
-    Ok(())
 }

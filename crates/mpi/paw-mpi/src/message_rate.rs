@@ -2,7 +2,8 @@
 //! windows of WINDOW_SIZE messages in flight per pair, one way or both ways at once. A main
 //! is one line, [`mrate_main!`](crate::mrate_main), which makes its Spec and calls [`main`].
 
-use crate::{one_receive_buffer, window_size, Bytes, BytesMut, Sweep};
+use crate::window::{one_receive_buffer, window_size};
+use crate::{Bytes, BytesMut, Sweep};
 use mpi_ext::batch::Batch;
 use paw_core::mpi::topology::Process;
 use paw_core::mpi::traits::*;

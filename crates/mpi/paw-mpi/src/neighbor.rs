@@ -72,7 +72,7 @@ pub fn main(spec: &'static Spec, op: Op) -> std::process::ExitCode {
         let sizes = Sweep::sizes(&paw)?;
         let grid = Grid::new(&paw)?;
         let k = grid.blocks();
-        let (bench, _) = crate::collective_bench(&paw)?;
+        let (bench, _) = crate::collective::collective_bench(&paw)?;
         let sweep = Sweep::with_bench(&paw, sizes, bench, &[&grid.describe()])?.scaled(k as f64);
         // Send blocks: one per neighbour for an alltoall, one for an allgather.
         let sent_blocks = if op == Op::Alltoall { k } else { 1 };

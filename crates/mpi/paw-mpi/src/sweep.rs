@@ -3,8 +3,8 @@
 //! with PAW_CHECK=1, and the two files its [`SweepFiles`] names. A binary gives its set-up,
 //! the timed calls and the check.
 
+use crate::collective::{collective_bench, Roots};
 use crate::memory::Memory;
-use crate::{collective_bench, Roots};
 use mpi_ext::region::{Bytes, BytesMut};
 use paw_core::schema::{Unit, BYTES, NONE, USEC};
 use paw_core::{

@@ -14,12 +14,20 @@ const ONE_SIDED: [(&str, &str); 3] =
 fn every_blocking_collective_at_every_size_on_2_3_and_4_tasks() {
     let all = blocking();
     let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
-    for known in ["col_agtr", "col_ardc", "col_a2a", "col_bct", "col_gtr", "col_rdc", "col_rsb", "col_sct"] {
+    for known in
+        ["col_agtr", "col_ardc", "col_a2a", "col_bct", "col_gtr", "col_rdc", "col_rsb", "col_sct"]
+    {
         assert!(names.contains(&known), "{known} not among {names:?}");
     }
     for (name, stem) in &all {
         for np in [2, 3, 4] {
-            assert_collective(bin(name).to_str().unwrap(), np, stem, ("maximum", BACK_TO_BACK), 1.0);
+            assert_collective(
+                bin(name).to_str().unwrap(),
+                np,
+                stem,
+                ("maximum", BACK_TO_BACK),
+                1.0,
+            );
         }
     }
 }

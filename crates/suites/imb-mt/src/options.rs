@@ -73,7 +73,7 @@ const WINDOW: usize = 64;
 const COUNTS: &str = "1,2,4,8";
 
 pub fn flags() -> Vec<Flag<Options>> {
-    let [csv, timeout] = paw_imb::options::paw_flags(
+    let [csv, timeout] = paw_imb::cli::paw_flags(
         |o: &mut Options| o.csv = true,
         |o: &mut Options, s| o.timeout = Some(s),
     );

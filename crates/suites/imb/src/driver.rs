@@ -5,10 +5,13 @@
 //! warm up at every length); per length the repetitions of the rule, the benchmark's
 //! timing, and t_min, t_max, t_avg over the active processes that took part.
 
-use crate::options::{self, counts_for, Options};
-use crate::output::{self, Arrangement, Columns, ProcessTimes, Times};
+use crate::cli;
+use crate::options::Options;
+use crate::output::{self, Arrangement, Columns, Times};
+use crate::schedule::counts_for;
 use crate::settings::MESSAGE_PASSING;
-use crate::{Benchmark, Class, Ctx, Mode, Run, Suite};
+use crate::suite::{Ctx, ProcessTimes, Run, Suite};
+use crate::table::{Benchmark, Class, Mode};
 use paw_core::cli::Line;
 use paw_core::config::Lookup;
 use paw_core::mpi::collective::SystemOperation;
@@ -26,14 +29,14 @@ pub fn run<K>(suite: &'static Suite<K>) -> ExitCode {
 }
 
 fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
-    let about = options::about(suite);
+    let about = cli::about(suite);
     let parse = |line: &Line, np| {
-        let o = options::parse(suite, line, np)?;
+        let o = cli::parse(suite, line, np)?;
         // PAW_OUTPUT_DIR asks for the files as -csv does.
         let csv = line.get(PAW_OUTPUT_DIR.name).is_some_and(|d| !d.is_empty());
         Ok(o.map(|o| Options { csv: o.csv || csv, ..o }))
     };
-    let flags = options::flags(suite);
+    let flags = cli::flags(suite);
     let Some((world, opts)) = paw_core::start_suite(&about, &flags, &[&PAW_OUTPUT_DIR], parse)?
     else {
         return Ok(());
@@ -41,7 +44,7 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
     let root = world.rank() == 0;
     if opts.list {
         if root {
-            print!("{}", options::list(suite));
+            print!("{}", cli::list(suite));
         }
         return Ok(());
     }

@@ -5,7 +5,8 @@
 //! unchanged.
 
 use crate::options::{IterPolicy, Lengths, Options};
-use crate::{Benchmark, Class, Edition, Mode, Suite};
+use crate::suite::{ProcessTimes, Suite};
+use crate::table::{Benchmark, Class, Edition, Mode};
 use paw_core::schema::imb_csv;
 
 /// A dashed separator line.
@@ -550,33 +551,6 @@ pub fn overlap(t: &Times) -> f64 {
         (100.0 * (t.pure + t.cpu - t.max) / least).clamp(0.0, 100.0)
     } else {
         0.0
-    }
-}
-
-/// What one process measured at one length: usec per transfer (t_ovrl where computation
-/// overlaps it; negative when the process took no part in the timing), t_pure and t_CPU
-/// (overlap benchmarks and Truly_passive_put, else 0), defects found by `-check`.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct ProcessTimes {
-    /// usec per transfer.
-    pub t: f64,
-    /// usec per transfer without computation beside it.
-    pub pure: f64,
-    /// usec of computation per transfer, undisturbed.
-    pub cpu: f64,
-    /// Wrong elements found.
-    pub defects: f64,
-}
-
-impl ProcessTimes {
-    /// As numbers, to gather.
-    pub fn to_array(self) -> [f64; 4] {
-        [self.t, self.pure, self.cpu, self.defects]
-    }
-
-    /// Back from [`ProcessTimes::to_array`].
-    pub fn from_slice(v: &[f64]) -> ProcessTimes {
-        ProcessTimes { t: v[0], pure: v[1], cpu: v[2], defects: v[3] }
     }
 }
 

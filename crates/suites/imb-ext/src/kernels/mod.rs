@@ -7,7 +7,9 @@ mod window;
 
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_imb::{settings, settings::FLOAT, Class, Ctx, Edition, Mode, Options, Started, Suite};
+use paw_imb::{
+    settings, settings::FLOAT, Class, Ctx, Edition, Mode, Options, Started, Suite, Table,
+};
 
 /// What an IMB-EXT benchmark does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,35 +130,37 @@ pub fn prologue(o: &Options, world: &SimpleCommunicator) -> Result<String, Strin
 
 /// The suite: settings.h, the benchmark table.
 pub static SUITE: Suite<Kernel> = Suite {
-    name: "IMB-EXT",
-    what: "one-sided benchmarks",
-    edition: Edition::V3,
-    timed: "per benchmark, process count, mode and length, on each active process: N_BARR = \
-            2 MPI_Barrier, then MPI_Wtime around M transfers: aggregate mode M = n_sample \
-            transfers to disjoint offsets, then one MPI_Win_fence; non-aggregate mode M times \
-            one transfer to the window's start and a fence (guide §4.2.2.2, §4.2.3, \
-            §5.2.8.2; with -off_cache transfer i at (i mod k) d in both modes, as today's \
-            IMB); windows are created untimed. With -estimate on, today's IMB's repetition \
-            estimate before each timing (one transfer, then min(M, 1000), untimed).",
-    reported: "per length the repetitions M and each process's time t = Δt / M: t_min, t_max \
-               and t_avg over the active processes (Unidir_/Bidir_ and the single transfers: \
-               t[usec]); Mbytes/sec = transfers x X / t.",
-    settings: settings::MESSAGE_PASSING,
-    benchmarks: BENCHMARKS,
-    rooted: &[],
-    windows: true,
-    io: false,
-    general: paw_imb::General {
-        off_cache: true,
-        warm_up: true,
-        msg_pause: true,
-        estimate: true,
-        ..paw_imb::General::NONE
+    table: Table {
+        name: "IMB-EXT",
+        what: "one-sided benchmarks",
+        edition: Edition::V3,
+        timed: "per benchmark, process count, mode and length, on each active process: N_BARR = \
+                2 MPI_Barrier, then MPI_Wtime around M transfers: aggregate mode M = n_sample \
+                transfers to disjoint offsets, then one MPI_Win_fence; non-aggregate mode M times \
+                one transfer to the window's start and a fence (guide §4.2.2.2, §4.2.3, \
+                §5.2.8.2; with -off_cache transfer i at (i mod k) d in both modes, as today's \
+                IMB); windows are created untimed. With -estimate on, today's IMB's repetition \
+                estimate before each timing (one transfer, then min(M, 1000), untimed).",
+        reported: "per length the repetitions M and each process's time t = Δt / M: t_min, t_max \
+                   and t_avg over the active processes (Unidir_/Bidir_ and the single transfers: \
+                   t[usec]); Mbytes/sec = transfers x X / t.",
+        settings: settings::MESSAGE_PASSING,
+        benchmarks: BENCHMARKS,
+        rooted: &[],
+        windows: true,
+        io: false,
+        general: paw_imb::General {
+            off_cache: true,
+            warm_up: true,
+            msg_pause: true,
+            estimate: true,
+            ..paw_imb::General::NONE
+        },
+        // Intel's IMB-EXT kernels call MPI_Barrier whatever -imb_barrier says.
+        inert: paw_imb::General { imb_barrier: true, ..paw_imb::General::NONE },
+        refuse_unrunnable: true,
+        shape: |_, _| Some(String::new()),
     },
-    // Intel's IMB-EXT kernels call MPI_Barrier whatever -imb_barrier says.
-    inert: paw_imb::General { imb_barrier: true, ..paw_imb::General::NONE },
-    refuse_unrunnable: true,
-    shape: |_, _| Some(String::new()),
     prologue,
     start,
 };

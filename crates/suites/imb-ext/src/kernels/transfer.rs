@@ -20,7 +20,7 @@ use mpi_ext::Plain;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, sent_bytes, sums, test_corruption, touched, Buffer, Expect};
-use paw_imb::options::{OffCache, Spread};
+use paw_imb::placement::{OffCache, Spread};
 use paw_imb::settings::MESSAGE_PASSING;
 use paw_imb::{Ctx, Mode, Options, ProcessTimes, Run};
 

@@ -9,7 +9,7 @@ mod transfer;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
 use paw_imb::settings::{process_counts, IO};
-use paw_imb::{settings, Class, Ctx, Edition, Mode, Options, Started, Suite};
+use paw_imb::{settings, Class, Ctx, Edition, Mode, Options, Started, Suite, Table};
 use std::path::{Path, PathBuf};
 
 /// Who shares a file (guide §4.2.4: the S_, P_ and C_ prefixes).
@@ -261,40 +261,43 @@ pub fn start<'a>(b: &'static Benchmark, ctx: Ctx<'a>, o: &Options) -> Started<'a
 
 /// The suite: settings_io.h, the benchmark table.
 pub static SUITE: Suite<Kernel> = Suite {
-    name: "IMB-IO",
-    what: "MPI-IO benchmarks",
-    edition: Edition::V3,
-    timed: "per benchmark, process count, mode and length: the file opened and its view set \
-            untimed, then min(M, 50) transfers as timed below, untimed (today's IMB's \
-            estimate), and the file pointers back at 0; N_BARR = 2 MPI_Barrier, then \
-            MPI_Wtime around M transfers of the process's portion of X (P_, C_: X split over \
-            the processes in 4-byte units, as IMB splits it; S_: all of X): \
-            blocking writes aggregate (n_sample transfers, then one completion: \
-            MPI_File_sync, MPI_Barrier, MPI_File_sync) and non-aggregate (each transfer \
-            followed by a completion), reads aggregate only, from a file written once per \
-            benchmark and process count beforehand, as IMB writes it (one process, pieces of \
-            at most 1 MiB, no sync); \
-            non-blocking I/O timed alone (t_pure) and as M rounds of initiate / CPU_Exploit / \
-            wait (t_ovrl); Open_Close: MPI_File_open and MPI_File_close.",
-    reported: "per length the repetitions M and each process's time t = Δt / M: t_min, t_max \
-               and t_avg over the active processes; Mbytes/sec = X / t; non-blocking I/O also \
-               t_ovrl, t_pure, t_CPU (the calibrated CPU_Exploit period) and overlap = (t_pure + \
-               t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent, held to 0..100.",
-    settings: settings::IO,
-    benchmarks: BENCHMARKS,
-    rooted: &[],
-    windows: false,
-    io: true,
-    general: paw_imb::General { msg_pause: true, ..paw_imb::General::NONE },
-    // Intel's IMB-IO never moves its buffers, warms up or uses its own barrier.
-    inert: paw_imb::General {
-        off_cache: true,
-        warm_up: true,
-        imb_barrier: true,
-        ..paw_imb::General::NONE
+    table: Table {
+        name: "IMB-IO",
+        what: "MPI-IO benchmarks",
+        edition: Edition::V3,
+        timed: "per benchmark, process count, mode and length: the file opened and its view set \
+                untimed, then min(M, 50) transfers as timed below, untimed (today's IMB's \
+                estimate), and the file pointers back at 0; N_BARR = 2 MPI_Barrier, then \
+                MPI_Wtime around M transfers of the process's portion of X (P_, C_: X split over \
+                the processes in 4-byte units, as IMB splits it; S_: all of X): \
+                blocking writes aggregate (n_sample transfers, then one completion: \
+                MPI_File_sync, MPI_Barrier, MPI_File_sync) and non-aggregate (each transfer \
+                followed by a completion), reads aggregate only, from a file written once per \
+                benchmark and process count beforehand, as IMB writes it (one process, pieces of \
+                at most 1 MiB, no sync); \
+                non-blocking I/O timed alone (t_pure) and as M rounds of initiate / CPU_Exploit / \
+                wait (t_ovrl); Open_Close: MPI_File_open and MPI_File_close.",
+        reported: "per length the repetitions M and each process's time t = Δt / M: t_min, t_max \
+                   and t_avg over the active processes; Mbytes/sec = X / t; non-blocking I/O also \
+                   t_ovrl, t_pure, t_CPU (the calibrated CPU_Exploit period) and overlap = (t_pure + \
+                   t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent, held to 0..100.",
+        settings: settings::IO,
+        benchmarks: BENCHMARKS,
+        rooted: &[],
+        windows: false,
+        io: true,
+        general: paw_imb::General { msg_pause: true, ..paw_imb::General::NONE },
+        // Intel's IMB-IO never moves its buffers, warms up or uses its own barrier.
+        inert: paw_imb::General {
+            off_cache: true,
+            warm_up: true,
+            imb_barrier: true,
+            ..paw_imb::General::NONE
+        },
+        refuse_unrunnable: true,
+        shape: |_, _| Some(String::new()),
     },
-    refuse_unrunnable: true,
-    shape: |_, _| Some(String::new()),
     prologue,
     start,
+
 };

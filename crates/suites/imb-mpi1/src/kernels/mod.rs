@@ -35,7 +35,7 @@ mod uniband;
 use paw_imb::buffers::{defects, test_corruption, Buffer, Expect};
 use paw_imb::settings::{FLOAT, MESSAGE_PASSING};
 pub use paw_imb::types::{Elem, Element};
-use paw_imb::{settings, Edition, Mode, Options, ProcessTimes, Run, Started, Suite};
+use paw_imb::{settings, Edition, Mode, Options, ProcessTimes, Run, Started, Suite, Table};
 pub use paw_imb::{Class, Ctx};
 use std::os::raw::c_int;
 
@@ -265,27 +265,29 @@ impl Run for Mpi1<'_> {
 
 /// The suite: settings.h, the benchmark table, no modes.
 pub static SUITE: Suite<Kernel> = Suite {
-    name: "IMB-MPI1",
-    what: "MPI-1 benchmarks",
-    edition: Edition::V3,
-    timed: "per benchmark, process count and length, on each active process: N_BARR = 2 \
-            MPI_Barrier, then MPI_Wtime before and after n_sample runs of the benchmark's \
-            pattern (guide §5.2.8.1), after N_WARMUP = 2 untimed runs at the largest length; \
-            with -estimate on, today's IMB's repetition estimate before each timing (one run, \
-            then min(n_sample, 1000), untimed).",
-    reported: "per length the repetitions n_sample and each process's time t = Δt / n_sample \
-               (PingPong: Δt / 2 n_sample): single transfers t[usec] (the maximum), the \
-               others t_min, t_max and t_avg over the active processes; Mbytes/sec = \
-               messages per run x X / t for the transfers.",
-    settings: settings::MESSAGE_PASSING,
-    benchmarks: BENCHMARKS,
-    rooted: &["Reduce", "Gather", "Gatherv", "Scatter", "Scatterv", "Bcast"],
-    windows: false,
-    io: false,
-    general: paw_imb::General::ALL,
-    inert: paw_imb::General::NONE,
-    refuse_unrunnable: false,
-    shape: |_, _| Some(String::new()),
+    table: Table {
+        name: "IMB-MPI1",
+        what: "MPI-1 benchmarks",
+        edition: Edition::V3,
+        timed: "per benchmark, process count and length, on each active process: N_BARR = 2 \
+                MPI_Barrier, then MPI_Wtime before and after n_sample runs of the benchmark's \
+                pattern (guide §5.2.8.1), after N_WARMUP = 2 untimed runs at the largest length; \
+                with -estimate on, today's IMB's repetition estimate before each timing (one run, \
+                then min(n_sample, 1000), untimed).",
+        reported: "per length the repetitions n_sample and each process's time t = Δt / n_sample \
+                   (PingPong: Δt / 2 n_sample): single transfers t[usec] (the maximum), the \
+                   others t_min, t_max and t_avg over the active processes; Mbytes/sec = \
+                   messages per run x X / t for the transfers.",
+        settings: settings::MESSAGE_PASSING,
+        benchmarks: BENCHMARKS,
+        rooted: &["Reduce", "Gather", "Gatherv", "Scatter", "Scatterv", "Bcast"],
+        windows: false,
+        io: false,
+        general: paw_imb::General::ALL,
+        inert: paw_imb::General::NONE,
+        refuse_unrunnable: false,
+        shape: |_, _| Some(String::new()),
+    },
     prologue: |_, _| Ok(String::new()),
     start,
 };

@@ -14,7 +14,7 @@ use paw_imb::buffers::{defects, test_corruption, Buffer};
 pub use paw_imb::Ctx;
 use paw_imb::{
     cpu::Exploit, settings, settings::FLOAT, Class, Edition, Mode, Options, ProcessTimes, Run,
-    Started, Suite,
+    Started, Suite, Table,
 };
 use std::os::raw::c_int;
 
@@ -360,61 +360,71 @@ impl Run for Nbc<'_> {
 
 /// The suite: IMB-MPI1's settings, warm-up per length inside the kernels, no modes.
 pub static SUITE: Suite<Kernel> = Suite {
-    name: "IMB-NBC",
-    what: "MPI-NBC part",
-    timed: "per benchmark, process count and length, on each active process: today's IMB's \
-            repetition estimate (-estimate: one repetition, then min(n, 1000), untimed); \
-            untimed warm-up runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 \
-            MPI_Barrier; then n iterations, each timed from posting the non-blocking collective to its \
-            MPI_Wait, with an MPI_Barrier after each outside the timing (Ibarrier and -sync off: \
-            none). \
-            I<coll>_pure: the collective alone (t_pure). I<coll>: t_pure first, then n \
-            iterations of post, CPU work calibrated to this process's t_pure, wait (t_ovrl); \
-            the CPU work alone is t_CPU.",
-    reported: "per length the repetitions n; I<coll>_pure: t_min, t_max and t_avg of t_pure \
-               over the active processes; I<coll>: t_ovrl, t_pure and t_CPU of the process \
-               with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - t_ovrl) / \
-               max(t_pure, t_CPU), held to 0..100.",
-    benchmarks: BENCHMARKS,
-    rooted: &[
-        "Ibcast",
-        "Ibcast_pure",
-        "Igather",
-        "Igather_pure",
-        "Igatherv",
-        "Igatherv_pure",
-        "Iscatter",
-        "Iscatter_pure",
-        "Iscatterv",
-        "Iscatterv_pure",
-        "Ireduce",
-    ],
+    table: Table {
+        name: "IMB-NBC",
+        what: "MPI-NBC part",
+        timed: "per benchmark, process count and length, on each active process: today's IMB's \
+                repetition estimate (-estimate: one repetition, then min(n, 1000), untimed); \
+                untimed warm-up runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 \
+                MPI_Barrier; then n iterations, each timed from posting the non-blocking collective to its \
+                MPI_Wait, with an MPI_Barrier after each outside the timing (Ibarrier and -sync off: \
+                none). \
+                I<coll>_pure: the collective alone (t_pure). I<coll>: t_pure first, then n \
+                iterations of post, CPU work calibrated to this process's t_pure, wait (t_ovrl); \
+                the CPU work alone is t_CPU.",
+        reported: "per length the repetitions n; I<coll>_pure: t_min, t_max and t_avg of t_pure \
+                   over the active processes; I<coll>: t_ovrl, t_pure and t_CPU of the process \
+                   with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - t_ovrl) / \
+                   max(t_pure, t_CPU), held to 0..100.",
+        benchmarks: BENCHMARKS,
+        rooted: &[
+            "Ibcast",
+            "Ibcast_pure",
+            "Igather",
+            "Igather_pure",
+            "Igatherv",
+            "Igatherv_pure",
+            "Iscatter",
+            "Iscatter_pure",
+            "Iscatterv",
+            "Iscatterv_pure",
+            "Ireduce",
+        ],
+        ..BASE.table
+    },
     prologue: nbc_prologue,
     ..BASE
+
 };
 
 /// What IMB-NBC and IMB-MPI4 share: today's rules, IMB-MPI1's settings with the warm-up at
 /// every length inside the kernels, no modes, the same start.
 const BASE: Suite<Kernel> = Suite {
-    name: "",
-    what: "",
-    edition: Edition::V2021,
-    timed: "",
-    reported: "",
-    settings: settings::Settings {
-        n_warmup: 0,
-        own_warm_up: Some(settings::WARM_UP_2021),
-        ..settings::MESSAGE_PASSING
+    table: Table {
+        name: "",
+        what: "",
+        edition: Edition::V2021,
+        timed: "",
+        reported: "",
+        settings: settings::Settings {
+            n_warmup: 0,
+            own_warm_up: Some(settings::WARM_UP_2021),
+            ..settings::MESSAGE_PASSING
+        },
+        benchmarks: &[],
+        rooted: &[],
+        windows: false,
+        io: false,
+        general: paw_imb::General {
+            imb_barrier: false,
+            data_types: false,
+            ..paw_imb::General::ALL
+        },
+        // Intel's IMB-NBC never hands -imb_barrier to its kernels.
+        inert: paw_imb::General { imb_barrier: true, ..paw_imb::General::NONE },
+        refuse_unrunnable: false,
+        shape: |_, _| Some(String::new()),
     },
-    benchmarks: &[],
-    rooted: &[],
-    windows: false,
-    io: false,
-    general: paw_imb::General { imb_barrier: false, data_types: false, ..paw_imb::General::ALL },
-    // Intel's IMB-NBC never hands -imb_barrier to its kernels.
-    inert: paw_imb::General { imb_barrier: true, ..paw_imb::General::NONE },
-    refuse_unrunnable: false,
-    shape: |_, _| Some(String::new()),
     prologue: nbc_prologue,
     start,
 };

@@ -8,7 +8,7 @@ use super::{
     Kernel, Post, BASE,
 };
 use paw_imb::settings::FLOAT;
-use paw_imb::{Options, Suite};
+use paw_imb::{Options, Suite, Table};
 
 const fn twins(
     names: [&'static str; 2],
@@ -150,45 +150,48 @@ pub const BENCHMARKS: &[Benchmark] = &[
 
 /// The suite: IMB-NBC's rules and tables over persistent collectives.
 pub static SUITE: Suite<Kernel> = Suite {
-    name: "IMB-MPI4",
-    what: "MPI-4 part",
-    timed: "per benchmark, process count and length, on each active process: the persistent \
-            collective made (MPI_<coll>_init, untimed); today's IMB's repetition \
-            estimate (-estimate: one repetition, then min(n, 1000), untimed); untimed warm-up \
-            runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; \
-            then n iterations, each timed from MPI_Start to MPI_Wait, with an MPI_Barrier \
-            after each outside the timing (Barrier_persist and -sync off: none). \
-            <coll>_persist_pure: the collective alone \
-            (t_pure). <coll>_persist: t_pure first, then n iterations of MPI_Start, CPU work \
-            calibrated to this process's t_pure, MPI_Wait (t_ovrl); the CPU work alone is \
-            t_CPU. The request is freed after the timing.",
-    reported: "per length the repetitions n; <coll>_persist_pure: t_min, t_max and t_avg of \
-               t_pure over the active processes; <coll>_persist: t_ovrl, t_pure and t_CPU of \
-               the process with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - \
-               t_ovrl) / max(t_pure, t_CPU), held to 0..100.",
-    benchmarks: BENCHMARKS,
-    rooted: &[
-        "Bcast_persist",
-        "Bcast_persist_pure",
-        "Gather_persist",
-        "Gather_persist_pure",
-        "Gatherv_persist",
-        "Gatherv_persist_pure",
-        "Scatter_persist",
-        "Scatter_persist_pure",
-        "Scatterv_persist",
-        "Scatterv_persist_pure",
-        "Reduce_persist",
-    ],
-    prologue,
-    general: paw_imb::General {
-        off_cache: false,
-        root_shift: false,
-        data_types: false,
-        ..paw_imb::General::ALL
+    table: Table {
+        name: "IMB-MPI4",
+        what: "MPI-4 part",
+        timed: "per benchmark, process count and length, on each active process: the persistent \
+                collective made (MPI_<coll>_init, untimed); today's IMB's repetition \
+                estimate (-estimate: one repetition, then min(n, 1000), untimed); untimed warm-up \
+                runs (a tenth of the repetitions, at least min(10, n)); N_BARR = 2 MPI_Barrier; \
+                then n iterations, each timed from MPI_Start to MPI_Wait, with an MPI_Barrier \
+                after each outside the timing (Barrier_persist and -sync off: none). \
+                <coll>_persist_pure: the collective alone \
+                (t_pure). <coll>_persist: t_pure first, then n iterations of MPI_Start, CPU work \
+                calibrated to this process's t_pure, MPI_Wait (t_ovrl); the CPU work alone is \
+                t_CPU. The request is freed after the timing.",
+        reported: "per length the repetitions n; <coll>_persist_pure: t_min, t_max and t_avg of \
+                   t_pure over the active processes; <coll>_persist: t_ovrl, t_pure and t_CPU of \
+                   the process with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - \
+                   t_ovrl) / max(t_pure, t_CPU), held to 0..100.",
+        benchmarks: BENCHMARKS,
+        rooted: &[
+            "Bcast_persist",
+            "Bcast_persist_pure",
+            "Gather_persist",
+            "Gather_persist_pure",
+            "Gatherv_persist",
+            "Gatherv_persist_pure",
+            "Scatter_persist",
+            "Scatter_persist_pure",
+            "Scatterv_persist",
+            "Scatterv_persist_pure",
+            "Reduce_persist",
+        ],
+        general: paw_imb::General {
+            off_cache: false,
+            root_shift: false,
+            data_types: false,
+            ..paw_imb::General::ALL
+        },
+        // Intel's IMB-MPI4 makes each request once per length, at offset 0 and root 0.
+        inert: paw_imb::General { off_cache: true, root_shift: true, ..paw_imb::General::NONE },
+        ..BASE.table
     },
-    // Intel's IMB-MPI4 makes each request once per length, at offset 0 and root 0.
-    inert: paw_imb::General { off_cache: true, root_shift: true, ..paw_imb::General::NONE },
+    prologue,
     ..BASE
 };
 

@@ -10,7 +10,9 @@ use patterns::{grid2, grid3, neighbours, partner, Lcg};
 use paw_core::mpi::point_to_point::send_receive_replace_into;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, sent_bytes, test_corruption, Buffer, Expect};
-use paw_imb::{settings, Class, Ctx, Edition, Mode, Options, ProcessTimes, Run, Started, Suite};
+use paw_imb::{
+    settings, Class, Ctx, Edition, Mode, Options, ProcessTimes, Run, Started, Suite, Table,
+};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -328,37 +330,40 @@ impl Run for P2p<'_> {
 /// The suite: today's IMB-P2P's repetition rule (at most 100 000 iterations, 800 MiB a
 /// length), its own warm-up and barriers inside the kernels.
 pub static SUITE: Suite<Pattern> = Suite {
-    name: "IMB-P2P",
-    what: "IMB-P2P part",
-    edition: Edition::V2021,
-    timed: "per benchmark and length, every process: -pause, a barrier (zero-byte MPI_Sendrecv \
-            to rank + 2^k from rank - 2^k), n/10 untimed iterations, a barrier (not for \
-            SendRecv_Replace), then MPI_Wtime around its own n iterations of the pattern, \
-            with -msgwr and -msgrd touching the buffers inside them, -pause, a barrier.",
-    reported: "per length the iterations n; with each process's time T per iteration and \
-               the messages M a pattern moves per iteration over all processes (each \
-               process's sends and receives, halved): t[usec] = mean T x processes / M \
-               (PingPong: half of it, the one-way time); Msg/sec = M / the slowest T; \
-               Mbytes/sec = Msg/sec x X.",
-    settings: settings::Settings {
-        msgs_per_sample: 100_000,
-        overall_vol: 800 << 20,
-        n_warmup: 0,
-        own_warm_up: Some(
-            "n/10 iterations untimed at every length (1 where that is 0 and n > 1); a barrier of \
-             zero-byte MPI_Sendrecv (to rank + 2^k from rank - 2^k) before the warm-up, after it \
-             (not for SendRecv_Replace) and after each timing",
-        ),
-        ..settings::MESSAGE_PASSING
+    table: Table {
+        name: "IMB-P2P",
+        what: "IMB-P2P part",
+        edition: Edition::V2021,
+        timed: "per benchmark and length, every process: -pause, a barrier (zero-byte MPI_Sendrecv \
+                to rank + 2^k from rank - 2^k), n/10 untimed iterations, a barrier (not for \
+                SendRecv_Replace), then MPI_Wtime around its own n iterations of the pattern, \
+                with -msgwr and -msgrd touching the buffers inside them, -pause, a barrier.",
+        reported: "per length the iterations n; with each process's time T per iteration and \
+                   the messages M a pattern moves per iteration over all processes (each \
+                   process's sends and receives, halved): t[usec] = mean T x processes / M \
+                   (PingPong: half of it, the one-way time); Msg/sec = M / the slowest T; \
+                   Mbytes/sec = Msg/sec x X.",
+        settings: settings::Settings {
+            msgs_per_sample: 100_000,
+            overall_vol: 800 << 20,
+            n_warmup: 0,
+            own_warm_up: Some(
+                "n/10 iterations untimed at every length (1 where that is 0 and n > 1); a barrier of \
+                 zero-byte MPI_Sendrecv (to rank + 2^k from rank - 2^k) before the warm-up, after it \
+                 (not for SendRecv_Replace) and after each timing",
+            ),
+            ..settings::MESSAGE_PASSING
+        },
+        benchmarks: BENCHMARKS,
+        rooted: &[],
+        windows: false,
+        io: false,
+        general: paw_imb::General { alloc_mem: true, ..paw_imb::General::NONE },
+        inert: paw_imb::General::NONE,
+        refuse_unrunnable: false,
+        shape,
     },
-    benchmarks: BENCHMARKS,
-    rooted: &[],
-    windows: false,
-    io: false,
-    general: paw_imb::General { alloc_mem: true, ..paw_imb::General::NONE },
-    inert: paw_imb::General::NONE,
-    refuse_unrunnable: false,
-    shape,
     prologue: |_, _| Ok(String::new()),
     start,
+
 };

@@ -14,7 +14,7 @@ use paw_core::mpi::traits::*;
 use paw_imb::buffers::{buf_value, sent_bytes, test_corruption};
 use paw_imb::{
     cpu::Exploit, settings, settings::FLOAT, Class, Ctx, Edition, Mode, Options, ProcessTimes, Run,
-    Started, Suite,
+    Started, Suite, Table,
 };
 use plan::{accesses, extent, Access, Completion, Offsets};
 
@@ -454,48 +454,50 @@ impl<T: Element> Run for Rma<'_, T> {
 /// The suite: IMB-MPI1's settings, warm-up per length inside the kernels, both modes for
 /// the pair benchmarks.
 pub static SUITE: Suite<Pattern> = Suite {
-    name: "IMB-RMA",
-    what: "MPI-RMA part",
-    edition: Edition::V2021,
-    timed: "per benchmark, process count, mode and length: today's IMB's repetition \
-            estimate (-estimate: one timing of one repetition, then of min(n, 1000), untimed); \
-            untimed warm-up timings (a tenth of the repetitions, at least min(10, n)), then 2 \
-            MPI_Barrier, the origins' \
-            operations inside one passive-target epoch (MPI_Win_lock shared, or \
-            MPI_Win_lock_all) with the lock and unlock outside the timing, 1 MPI_Barrier. \
-            Non-aggregate: a flush after every operation; aggregate: one after all n. \
-            Truly_passive_put: MPI_Put, MPI_Win_flush, MPI_Barrier per iteration with the \
-            target waiting (t_pure), then with the target computing for t_pure before each \
-            barrier (t_ovrl).",
-    reported: "per length the repetitions n and each origin's time t = Δt / n: pair and \
-               one-to-all benchmarks t[usec] (the slowest origin) and Mbytes/sec = X / t; \
-               All_* and Exchange_* t_min, t_max, t_avg; Truly_passive_put t_pure and t_ovrl \
-               of the origin.",
-    settings: settings::Settings {
-        n_warmup: 0,
-        own_warm_up: Some(settings::WARM_UP_2021),
-        ..settings::MESSAGE_PASSING
+    table: Table {
+        name: "IMB-RMA",
+        what: "MPI-RMA part",
+        edition: Edition::V2021,
+        timed: "per benchmark, process count, mode and length: today's IMB's repetition \
+                estimate (-estimate: one timing of one repetition, then of min(n, 1000), untimed); \
+                untimed warm-up timings (a tenth of the repetitions, at least min(10, n)), then 2 \
+                MPI_Barrier, the origins' \
+                operations inside one passive-target epoch (MPI_Win_lock shared, or \
+                MPI_Win_lock_all) with the lock and unlock outside the timing, 1 MPI_Barrier. \
+                Non-aggregate: a flush after every operation; aggregate: one after all n. \
+                Truly_passive_put: MPI_Put, MPI_Win_flush, MPI_Barrier per iteration with the \
+                target waiting (t_pure), then with the target computing for t_pure before each \
+                barrier (t_ovrl).",
+        reported: "per length the repetitions n and each origin's time t = Δt / n: pair and \
+                   one-to-all benchmarks t[usec] (the slowest origin) and Mbytes/sec = X / t; \
+                   All_* and Exchange_* t_min, t_max, t_avg; Truly_passive_put t_pure and t_ovrl \
+                   of the origin.",
+        settings: settings::Settings {
+            n_warmup: 0,
+            own_warm_up: Some(settings::WARM_UP_2021),
+            ..settings::MESSAGE_PASSING
+        },
+        benchmarks: BENCHMARKS,
+        rooted: &[],
+        windows: true,
+        io: false,
+        general: paw_imb::General {
+            off_cache: true,
+            warm_up: true,
+            msg_pause: true,
+            estimate: true,
+            ..paw_imb::General::NONE
+        },
+        // Intel's IMB-RMA has no rooted collective, no -sync barrier and only MPI_Barrier.
+        inert: paw_imb::General {
+            root_shift: true,
+            sync: true,
+            imb_barrier: true,
+            ..paw_imb::General::NONE
+        },
+        refuse_unrunnable: false,
+        shape: |_, _| Some(String::new()),
     },
-    benchmarks: BENCHMARKS,
-    rooted: &[],
-    windows: true,
-    io: false,
-    general: paw_imb::General {
-        off_cache: true,
-        warm_up: true,
-        msg_pause: true,
-        estimate: true,
-        ..paw_imb::General::NONE
-    },
-    // Intel's IMB-RMA has no rooted collective, no -sync barrier and only MPI_Barrier.
-    inert: paw_imb::General {
-        root_shift: true,
-        sync: true,
-        imb_barrier: true,
-        ..paw_imb::General::NONE
-    },
-    refuse_unrunnable: false,
-    shape: |_, _| Some(String::new()),
     prologue,
     start,
 };

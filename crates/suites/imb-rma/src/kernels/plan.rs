@@ -3,7 +3,7 @@
 //! list what must then be in each window and result buffer.
 
 use super::{Op, Pattern};
-use paw_imb::options::Spread;
+use paw_imb::placement::Spread;
 use paw_imb::Mode;
 
 /// One operation of an origin.
