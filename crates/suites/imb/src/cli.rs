@@ -814,7 +814,7 @@ fn check_memory<K>(suite: &Table<K>, o: &Options, np: usize) -> Result<(), Strin
     let mut worst = (0usize, "", 0usize, 0usize);
     for &i in &o.benchmarks {
         let b = &suite.benchmarks[i];
-        let o = &o.for_benchmark(suite.has_root(b.name));
+        let o = &o.for_benchmark(b.has_root);
         let xmax = o.lengths_for(b.unit).into_iter().max().unwrap_or(0);
         for q in counts_for(b.class, suite.settings.single_q, np, o.npmin) {
             let (send, recv) = (b.memory)(q, xmax, o.most_repetitions(xmax, q));
@@ -883,6 +883,7 @@ mod tests {
             modes: &[Mode::Plain],
             overlap: false,
             default: true,
+            has_root: false,
             memory,
             kernel: (),
         }
@@ -901,12 +902,11 @@ mod tests {
             bench("PingPing", Class::SingleTransfer, 1, |_, x, _| (x, x)),
             bench("Sendrecv", Class::ParallelTransfer, 1, |_, x, _| (x, x)),
             bench("Exchange", Class::ParallelTransfer, 1, |_, x, _| (x, 2 * x)),
-            bench("Bcast", Class::Collective, 1, |_, x, _| (x, x)),
+            bench("Bcast", Class::Collective, 1, |_, x, _| (x, x)).rooted(),
             bench("Alltoall", Class::Collective, 1, |q, x, _| (q * x, q * x)),
             bench("Allreduce", Class::Collective, 4, |_, x, _| (x, x)),
             bench("Barrier", Class::Collective, 1, |_, _, _| (0, 0)),
         ],
-        rooted: &["Bcast"],
         windows: false,
         io: false,
         general: General::ALL,
@@ -1102,7 +1102,8 @@ mod tests {
         assert_eq!(reps("-iter_policy auto", true, agg, 1 << 22, 2), (332, false));
         assert_eq!(reps("-iter_policy auto", false, agg, 1 << 22, 2), (10, true));
         let o = parse(&args("-iter_policy auto"), 2, no_files).unwrap();
-        assert!(TEST.has_root("Bcast") && !TEST.has_root("Allreduce"));
+        let rooted = |name: &str| TEST.benchmarks.iter().any(|b| b.name == name && b.has_root);
+        assert!(rooted("Bcast") && !rooted("Allreduce"));
         assert_eq!(o.repetitions(agg, 1 << 22, 2), 10, "unresolved auto counts as dynamic");
     }
 

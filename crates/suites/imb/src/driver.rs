@@ -66,7 +66,7 @@ fn body<K>(suite: &'static Suite<K>) -> paw_core::Result<()> {
             let n = suite.settings.single_q;
             println!("\n# {} skipped: it needs {n} processes, this run has {p}", b.name);
         }
-        let o = &opts.for_benchmark(suite.has_root(b.name));
+        let o = &opts.for_benchmark(b.has_root);
         for q in counts {
             let Some(shape) = (suite.shape)(b, q) else {
                 if root {

@@ -135,7 +135,7 @@ pub fn general<K>(
         IterPolicy::Dynamic | IterPolicy::Auto => format!(
             "1 + min(n, {most}) repetitions untimed at every length, fewer past 1 ms each \
              (-estimate{})",
-            if o.iter_policy == IterPolicy::Auto && !suite.rooted.is_empty() {
+            if o.iter_policy == IterPolicy::Auto && suite.has_rooted() {
                 "; n untimed for the rooted"
             } else {
                 ""
@@ -188,13 +188,13 @@ pub fn general<K>(
         slurm_line(),
         calling_sequence(),
         o.edition.mbyte_text(),
-        repetition_rule(o, o.per_sample, !suite.rooted.is_empty()),
+        repetition_rule(o, o.per_sample, suite.has_rooted()),
     );
     s += &general_options(suite, o);
     if suite.benchmarks.iter().any(|b| b.modes.contains(&Mode::NonAggregate)) {
         s += &format!(
             "# Non-aggregate repetitions      :   {}\n",
-            repetition_rule(o, o.msgs_nonaggr, !suite.rooted.is_empty())
+            repetition_rule(o, o.msgs_nonaggr, suite.has_rooted())
         );
     }
     if o.per_sample != st.msgs_per_sample || o.overall_vol != st.overall_vol {

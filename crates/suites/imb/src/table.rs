@@ -132,11 +132,23 @@ pub struct Benchmark<K: 'static> {
     pub overlap: bool,
     /// Whether it runs when no benchmark is named.
     pub default: bool,
+    /// Today's IMB marks it rooted (HAS_ROOT): `-iter_policy auto` runs it under
+    /// `multiple_np`. Today's IMB leaves out some rooted ones (Ireduce_pure,
+    /// Reduce_persist_pure), and so does paw.
+    pub has_root: bool,
     /// (send, receive) buffer bytes per process for length `x` on `q` processes and
     /// `reps` repetitions, for `-mem` (guide §7.1).
     pub memory: fn(q: usize, x: usize, reps: usize) -> (usize, usize),
     /// The suite's description of the kernel.
     pub kernel: K,
+}
+
+impl<K> Benchmark<K> {
+    /// The same benchmark marked rooted ([`Benchmark::has_root`]).
+    pub const fn rooted(mut self) -> Self {
+        self.has_root = true;
+        self
+    }
 }
 
 /// Today's IMB's general options (IMB 2021 `-off_cache`, `-zero_size` ...) that a suite
@@ -212,10 +224,6 @@ pub struct Table<K: 'static> {
     pub settings: Settings,
     /// Every benchmark, in output order.
     pub benchmarks: &'static [Benchmark<K>],
-    /// The benchmarks today's IMB marks as rooted (HAS_ROOT), which `-iter_policy auto`
-    /// runs under `multiple_np`: its own list, which leaves out some rooted ones
-    /// (Ireduce_pure, Reduce_persist_pure).
-    pub rooted: &'static [&'static str],
     /// IMB-IO: the `-dir` and `-prefix` options, "io portion" in the header.
     pub io: bool,
     /// Today's IMB's general options it takes.
@@ -243,8 +251,8 @@ impl<K> std::fmt::Debug for Table<K> {
 }
 
 impl<K> Table<K> {
-    /// Whether today's IMB marks benchmark `name` as rooted ([`Table::rooted`]).
-    pub fn has_root(&self, name: &str) -> bool {
-        self.rooted.contains(&name)
+    /// Whether any of its benchmarks is rooted ([`Benchmark::has_root`]).
+    pub fn has_rooted(&self) -> bool {
+        self.benchmarks.iter().any(|b| b.has_root)
     }
 }

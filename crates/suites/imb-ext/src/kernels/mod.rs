@@ -53,6 +53,7 @@ const fn single(name: &'static str, kernel: Kernel) -> Benchmark {
         modes: BOTH,
         overlap: false,
         default: true,
+        has_root: false,
         memory: disjoint,
         kernel,
     }
@@ -69,6 +70,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
         modes: &[Mode::Plain],
         overlap: false,
         default: true,
+        has_root: false,
         memory: |_, x, _| (0, x),
         kernel: Kernel::Window,
     },
@@ -85,6 +87,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
         modes: BOTH,
         overlap: false,
         default: true,
+        has_root: false,
         memory: disjoint,
         kernel: Kernel::Accumulate,
     },
@@ -146,7 +149,6 @@ pub static SUITE: Suite<Kernel> = Suite {
                    t[usec]); Mbytes/sec = transfers x X / t.",
         settings: settings::MESSAGE_PASSING,
         benchmarks: BENCHMARKS,
-        rooted: &[],
         windows: true,
         io: false,
         general: paw_imb::General {

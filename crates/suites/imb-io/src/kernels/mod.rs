@@ -80,6 +80,7 @@ const fn io(name: &'static str, scope: Scope, access: Access, write: bool, nb: b
         modes,
         overlap: nb,
         default: true,
+        has_root: false,
         memory: portions,
         kernel: Kernel::Transfer { scope, access, write, nonblocking: nb },
     }
@@ -118,6 +119,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
         modes: &[Mode::Plain],
         overlap: false,
         default: true,
+        has_root: false,
         memory: |_, _, _| (0, 0),
         kernel: Kernel::OpenClose,
     },
@@ -283,7 +285,6 @@ pub static SUITE: Suite<Kernel> = Suite {
                    t_CPU - t_ovrl) / min(t_pure, t_CPU), in percent, held to 0..100.",
         settings: settings::IO,
         benchmarks: BENCHMARKS,
-        rooted: &[],
         windows: false,
         io: true,
         general: paw_imb::General { msg_pause: true, ..paw_imb::General::NONE },

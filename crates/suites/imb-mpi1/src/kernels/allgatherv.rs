@@ -15,6 +15,7 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
+    has_root: false,
     kernel: Kernel {
         time_factor: 1.0,
         pattern: typed!(pattern),

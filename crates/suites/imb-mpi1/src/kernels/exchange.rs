@@ -16,6 +16,7 @@ pub const BENCHMARK: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: true,
+    has_root: false,
     kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
 };
 

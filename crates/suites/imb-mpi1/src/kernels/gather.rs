@@ -18,6 +18,7 @@ pub const GATHER: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: false,
+    has_root: true,
     kernel: Kernel { time_factor: 1.0, pattern: typed!(gather), expect, zeroed: false },
 };
 

@@ -280,7 +280,6 @@ pub static SUITE: Suite<Kernel> = Suite {
                    messages per run x X / t for the transfers.",
         settings: settings::MESSAGE_PASSING,
         benchmarks: BENCHMARKS,
-        rooted: &["Reduce", "Gather", "Gatherv", "Scatter", "Scatterv", "Bcast"],
         windows: false,
         io: false,
         general: paw_imb::General::ALL,

@@ -17,6 +17,7 @@ pub const SCATTER: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: false,
+    has_root: true,
     kernel: Kernel { time_factor: 1.0, pattern: typed!(scatter), expect, zeroed: false },
 };
 

@@ -21,6 +21,7 @@ pub const UNIBAND: Benchmark = Benchmark {
     modes: PLAIN,
     overlap: false,
     default: false,
+    has_root: false,
     kernel: Kernel {
         time_factor: 1.0,
         pattern: typed!(uniband),

@@ -129,6 +129,7 @@ const fn posted(
         modes: PLAIN,
         overlap: true,
         default: true,
+        has_root: false,
         memory,
         kernel: Kernel { post, expect, cycle_root: false, sync: true },
     };
@@ -136,20 +137,25 @@ const fn posted(
     [overlap, pure]
 }
 
+/// Both twins marked rooted, as today's IMB marks them (HAS_ROOT).
+pub(crate) const fn rooted([overlap, pure]: [Benchmark; 2]) -> [Benchmark; 2] {
+    [overlap.rooted(), pure.rooted()]
+}
+
 const IBCAST: [Benchmark; 2] =
-    pair(["Ibcast", "Ibcast_pure"], ops::ibcast, ops::from_root, 1, one_each);
+    rooted(pair(["Ibcast", "Ibcast_pure"], ops::ibcast, ops::from_root, 1, one_each));
 const IALLGATHER: [Benchmark; 2] =
     pair(["Iallgather", "Iallgather_pure"], ops::iallgather, ops::gathered, 1, gathers);
 const IALLGATHERV: [Benchmark; 2] =
     pair(["Iallgatherv", "Iallgatherv_pure"], ops::iallgatherv, ops::gathered, 1, gathers);
 const IGATHER: [Benchmark; 2] =
-    pair(["Igather", "Igather_pure"], ops::igather, ops::gathered_at_root, 1, gathers);
+    rooted(pair(["Igather", "Igather_pure"], ops::igather, ops::gathered_at_root, 1, gathers));
 const IGATHERV: [Benchmark; 2] =
-    pair(["Igatherv", "Igatherv_pure"], ops::igatherv, ops::gathered_at_root, 1, gathers);
+    rooted(pair(["Igatherv", "Igatherv_pure"], ops::igatherv, ops::gathered_at_root, 1, gathers));
 const ISCATTER: [Benchmark; 2] =
-    pair(["Iscatter", "Iscatter_pure"], ops::iscatter, ops::scattered, 1, scatters);
+    rooted(pair(["Iscatter", "Iscatter_pure"], ops::iscatter, ops::scattered, 1, scatters));
 const ISCATTERV: [Benchmark; 2] =
-    pair(["Iscatterv", "Iscatterv_pure"], ops::iscatterv, ops::scattered, 1, scatters);
+    rooted(pair(["Iscatterv", "Iscatterv_pure"], ops::iscatterv, ops::scattered, 1, scatters));
 const IALLTOALL: [Benchmark; 2] =
     pair(["Ialltoall", "Ialltoall_pure"], ops::ialltoall, ops::exchanged, 1, all_to_all);
 const IALLTOALLV: [Benchmark; 2] =
@@ -180,7 +186,8 @@ pub const BENCHMARKS: &[Benchmark] = &[
     ISCATTERV[0],
     IALLTOALL[0],
     IALLTOALLV[0],
-    Benchmark { kernel: Kernel { cycle_root: true, ..IREDUCE[0].kernel }, ..IREDUCE[0] },
+    // Today's IMB marks Ireduce rooted and not Ireduce_pure.
+    Benchmark { kernel: Kernel { cycle_root: true, ..IREDUCE[0].kernel }, ..IREDUCE[0] }.rooted(),
     IREDUCE_SCATTER[0],
     IALLREDUCE[0],
     Benchmark {
@@ -377,19 +384,6 @@ pub static SUITE: Suite<Kernel> = Suite {
                    with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - t_ovrl) / \
                    max(t_pure, t_CPU), held to 0..100.",
         benchmarks: BENCHMARKS,
-        rooted: &[
-            "Ibcast",
-            "Ibcast_pure",
-            "Igather",
-            "Igather_pure",
-            "Igatherv",
-            "Igatherv_pure",
-            "Iscatter",
-            "Iscatter_pure",
-            "Iscatterv",
-            "Iscatterv_pure",
-            "Ireduce",
-        ],
         ..BASE.table
     },
     prologue: nbc_prologue,
@@ -412,7 +406,6 @@ const BASE: Suite<Kernel> = Suite {
             ..settings::MESSAGE_PASSING
         },
         benchmarks: &[],
-        rooted: &[],
         windows: false,
         io: false,
         general: paw_imb::General {

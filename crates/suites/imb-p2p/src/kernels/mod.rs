@@ -51,6 +51,7 @@ const fn bench(name: &'static str, n_msg: usize, kernel: Pattern) -> Benchmark {
         modes: &[Mode::Plain],
         overlap: false,
         default: true,
+        has_root: false,
         memory: match kernel {
             Pattern::Stencil2D => |_, x, _| (x, 4 * x),
             Pattern::Stencil3D => |_, x, _| (x, 6 * x),
@@ -355,7 +356,6 @@ pub static SUITE: Suite<Pattern> = Suite {
             ..settings::MESSAGE_PASSING
         },
         benchmarks: BENCHMARKS,
-        rooted: &[],
         windows: false,
         io: false,
         general: paw_imb::General { alloc_mem: true, ..paw_imb::General::NONE },

@@ -100,6 +100,7 @@ const fn bench(name: &'static str, class: Class, default: bool, kernel: Pattern)
         modes: if two_modes { BOTH } else { ONE },
         overlap: false,
         default,
+        has_root: false,
         // Origin and result buffers, window: plan::extent's, for the operation that reads.
         memory: match kernel {
             Pattern::Pair { op: Op::FetchAndOp | Op::CompareAndSwap, .. } => {
@@ -478,7 +479,6 @@ pub static SUITE: Suite<Pattern> = Suite {
             ..settings::MESSAGE_PASSING
         },
         benchmarks: BENCHMARKS,
-        rooted: &[],
         windows: true,
         io: false,
         general: paw_imb::General {
