@@ -149,6 +149,12 @@ impl<K> Benchmark<K> {
         self.has_root = true;
         self
     }
+
+    /// The same benchmark run only when named ([`Benchmark::default`] false).
+    pub const fn when_named(mut self) -> Self {
+        self.default = false;
+        self
+    }
 }
 
 /// Today's IMB's general options (IMB 2021 `-off_cache`, `-zero_size` ...) that a suite

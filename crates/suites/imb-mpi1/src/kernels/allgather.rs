@@ -1,23 +1,17 @@
 //! Allgather (guide §3.3.4.4): MPI_Allgather; every process inputs X bytes and receives the
 //! Q x X gathered bytes. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Allgather",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: 1,
-    has_bytes: true,
-    memory: |q, x, _| (x, q * x),
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark = benchmark(
+    "Allgather",
+    (Class::Collective, 0, 1),
+    |q, x, _| (x, q * x),
+    typed!(pattern),
+    expect,
+);
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     ctx.comm.all_gather_into(b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(ctx.q * plan.n));

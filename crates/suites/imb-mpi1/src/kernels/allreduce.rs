@@ -1,25 +1,14 @@
 //! Allreduce (guide §3.3.4.3): MPI_Allreduce of L = X / sizeof(float) floats, MPI_FLOAT,
 //! MPI_SUM. Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sums_of, Expect};
 use paw_imb::settings::FLOAT;
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Allreduce",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: FLOAT,
-    has_bytes: true,
-    memory: one_each,
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark =
+    benchmark("Allreduce", (Class::Collective, 0, FLOAT), one_each, typed!(pattern), expect);
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let (send, recv) = (b.send.elems::<T>(plan.n), b.recv.elems_mut::<T>(plan.n));

@@ -1,23 +1,17 @@
 //! Alltoall (guide §3.3.4.6): MPI_Alltoall; every process sends X bytes to each process
 //! and receives X bytes from each. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Alltoall",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: 1,
-    has_bytes: true,
-    memory: |q, x, _| (q * x, q * x),
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark = benchmark(
+    "Alltoall",
+    (Class::Collective, 0, 1),
+    |q, x, _| (q * x, q * x),
+    typed!(pattern),
+    expect,
+);
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let n = ctx.q * plan.n;

@@ -1,21 +1,12 @@
 //! Barrier (guide §3.3.4.9): MPI_Barrier. Times only, no length.
 
-use super::{Benchmark, Bufs, Class, Ctx, Kernel, Plan, PLAIN};
+use super::{benchmark, Benchmark, Bufs, Class, Ctx, Plan};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::Expect;
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Barrier",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: 1,
-    has_bytes: false,
-    memory: |_, _, _| (0, 0),
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: [pattern; 5], expect, zeroed: false },
+pub const BENCHMARK: Benchmark = {
+    let b = benchmark("Barrier", (Class::Collective, 0, 1), |_, _, _| (0, 0), [pattern; 5], expect);
+    Benchmark { has_bytes: false, ..b }
 };
 
 fn pattern(ctx: &Ctx, _: &mut Bufs, _: &Plan, _: usize) {

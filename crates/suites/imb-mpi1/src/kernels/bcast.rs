@@ -1,23 +1,12 @@
 //! Bcast (guide §3.3.4.8): MPI_Bcast of X bytes, the root changing cyclically (run i has
 //! root i mod Q). Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Bcast",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: 1,
-    has_bytes: true,
-    memory: one_each,
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: true,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark =
+    benchmark("Bcast", (Class::Collective, 0, 1), one_each, typed!(pattern), expect).rooted();
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
     let root = iteration % ctx.q;

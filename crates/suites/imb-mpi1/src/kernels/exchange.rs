@@ -2,23 +2,17 @@
 //! the right, MPI_Recv from the left and from the right, MPI_Waitall. Reported time Δt,
 //! throughput 4X / 2^20 / time.
 
-use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Exchange",
-    class: Class::ParallelTransfer,
-    n_msg: 4,
-    unit: 1,
-    has_bytes: true,
-    memory: |_, x, _| (x, 2 * x),
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark = benchmark(
+    "Exchange",
+    (Class::ParallelTransfer, 4, 1),
+    |_, x, _| (x, 2 * x),
+    typed!(pattern),
+    expect,
+);
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let (left, right) = ctx.chain();

@@ -3,24 +3,15 @@
 //! the Q x X gathered bytes; the root changes cyclically (run i has root i mod Q), as
 //! Bcast's. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
 use paw_core::mpi::datatype::PartitionMut;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const GATHER: Benchmark = Benchmark {
-    name: "Gather",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: 1,
-    has_bytes: true,
-    memory: |q, x, _| (x, q * x),
-    modes: PLAIN,
-    overlap: false,
-    default: false,
-    has_root: true,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(gather), expect, zeroed: false },
-};
+pub const GATHER: Benchmark =
+    benchmark("Gather", (Class::Collective, 0, 1), |q, x, _| (x, q * x), typed!(gather), expect)
+        .rooted()
+        .when_named();
 
 pub const GATHERV: Benchmark = Benchmark {
     name: "Gatherv",

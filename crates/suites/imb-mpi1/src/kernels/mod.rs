@@ -54,10 +54,39 @@ pub struct Kernel {
     /// `iteration` picks the root of rooted collectives.
     pub pattern: [Pattern; 5],
     /// What this process's receive buffer holds after run `iteration` of the pattern.
-    pub expect: fn(rank: usize, q: usize, plan: &Plan, iteration: usize) -> Expect,
+    pub expect: ExpectFn,
     /// The check run starts from a zeroed receive buffer (Reduce_local adds into it)
     /// rather than a poisoned one.
     pub zeroed: bool,
+}
+
+/// What this process's receive buffer holds after run `iteration` of a pattern.
+pub type ExpectFn = fn(rank: usize, q: usize, plan: &Plan, iteration: usize) -> Expect;
+
+/// A benchmark of the commonest shape: a length column, no modes or overlap columns, run
+/// by default, not rooted; its kernel reports the sample's time per repetition and checks
+/// from a poisoned receive buffer. `class`, the transfers counted per sample `n_msg`, the
+/// element `unit` and `memory` as [`paw_imb::Benchmark`] has them.
+const fn benchmark(
+    name: &'static str,
+    (class, n_msg, unit): (Class, usize, usize),
+    memory: fn(usize, usize, usize) -> (usize, usize),
+    pattern: [Pattern; 5],
+    expect: ExpectFn,
+) -> Benchmark {
+    Benchmark {
+        name,
+        class,
+        n_msg,
+        unit,
+        has_bytes: true,
+        memory,
+        modes: PLAIN,
+        overlap: false,
+        default: true,
+        has_root: false,
+        kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
+    }
 }
 
 /// One run of a pattern; `iteration` picks the root of rooted collectives.

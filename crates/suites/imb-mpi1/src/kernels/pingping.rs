@@ -1,24 +1,13 @@
 //! PingPing (guide §3.3.2.2): both ranks MPI_Isend to the other, MPI_Recv, MPI_Wait, the
 //! sends issued simultaneously. Reported time Δt, throughput X / 2^20 / time.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
 use paw_core::mpi::request;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "PingPing",
-    class: Class::SingleTransfer,
-    n_msg: 1,
-    unit: 1,
-    has_bytes: true,
-    memory: one_each,
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark =
+    benchmark("PingPing", (Class::SingleTransfer, 1, 1), one_each, typed!(pattern), expect);
 
 /// PingPingSpecificSource (today's IMB, run when named): PingPing, each receive naming its
 /// source, as PingPing here does.

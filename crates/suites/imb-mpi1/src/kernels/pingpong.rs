@@ -1,22 +1,13 @@
 //! PingPong (guide §3.3.2.1): rank 0 MPI_Send, MPI_Recv; rank 1 MPI_Recv, MPI_Send.
 //! Reported time Δt/2, throughput X / 2^20 / time.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "PingPong",
-    class: Class::SingleTransfer,
-    n_msg: 1,
-    unit: 1,
-    has_bytes: true,
-    memory: one_each,
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: false,
-    kernel: Kernel { time_factor: 0.5, pattern: typed!(pattern), expect, zeroed: false },
+pub const BENCHMARK: Benchmark = {
+    let b = benchmark("PingPong", (Class::SingleTransfer, 1, 1), one_each, typed!(pattern), expect);
+    Benchmark { kernel: Kernel { time_factor: 0.5, ..b.kernel }, ..b }
 };
 
 /// PingPongSpecificSource (today's IMB, run when named): PingPong, each receive naming its

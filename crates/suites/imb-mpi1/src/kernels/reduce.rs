@@ -1,25 +1,14 @@
 //! Reduce (guide §3.3.4.1): MPI_Reduce of L = X / sizeof(float) floats, MPI_FLOAT, MPI_SUM,
 //! the root changing cyclically (run i has root i mod Q). Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sums_of, Expect};
 use paw_imb::settings::FLOAT;
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Reduce",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: FLOAT,
-    has_bytes: true,
-    memory: one_each,
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: true,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark =
+    benchmark("Reduce", (Class::Collective, 0, FLOAT), one_each, typed!(pattern), expect).rooted();
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
     let root = iteration % ctx.q;

@@ -2,23 +2,15 @@
 //! sizeof(float) floats, MPI_FLOAT, MPI_SUM, the send buffer added into the receive buffer
 //! on every process, no communication. Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
 use paw_core::mpi::collective::{reduce_local_into, SystemOperation};
 use paw_imb::buffers::{reduction_value, Expect};
 use paw_imb::settings::FLOAT;
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Reduce_local",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: FLOAT,
-    has_bytes: true,
-    memory: one_each,
-    modes: PLAIN,
-    overlap: false,
-    default: false,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: true },
+pub const BENCHMARK: Benchmark = {
+    let b =
+        benchmark("Reduce_local", (Class::Collective, 0, FLOAT), one_each, typed!(pattern), expect);
+    Benchmark { kernel: Kernel { zeroed: true, ..b.kernel }, ..b }.when_named()
 };
 
 fn pattern<T: Elem>(_: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {

@@ -2,26 +2,15 @@
 //! MPI_FLOAT, MPI_SUM; with L = r Q + s, rank i receives r+1 floats if i < s, else r.
 //! Times only.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use mpi_ext::Plain;
 use paw_core::mpi::collective::SystemOperation;
 use paw_imb::buffers::{sums_of, Expect};
 use paw_imb::settings::FLOAT;
 use std::os::raw::c_int;
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Reduce_scatter",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: FLOAT,
-    has_bytes: true,
-    memory: one_each,
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark =
+    benchmark("Reduce_scatter", (Class::Collective, 0, FLOAT), one_each, typed!(pattern), expect);
 
 /// The guide's split of `l` floats over `q` ranks.
 pub fn split(l: usize, q: usize) -> Vec<c_int> {

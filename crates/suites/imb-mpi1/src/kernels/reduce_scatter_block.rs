@@ -2,25 +2,20 @@
 //! MPI_FLOAT, MPI_SUM; every process contributes Q x L floats (L = X / sizeof(float)) and
 //! receives its block of L reduced floats. Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sums_of, Expect};
 use paw_imb::settings::FLOAT;
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Reduce_scatter_block",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: FLOAT,
-    has_bytes: true,
-    memory: |q, x, _| (q * x, x),
-    modes: PLAIN,
-    overlap: false,
-    default: false,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark = benchmark(
+    "Reduce_scatter_block",
+    (Class::Collective, 0, FLOAT),
+    |q, x, _| (q * x, x),
+    typed!(pattern),
+    expect,
+)
+.when_named();
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let send = b.send.elems::<T>(ctx.q * plan.n);

@@ -2,24 +2,15 @@
 //! with counts X and displacements i X; the root sends X bytes to each process; the root
 //! changes cyclically (run i has root i mod Q). Times only.
 
-use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
 use paw_core::mpi::datatype::Partition;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const SCATTER: Benchmark = Benchmark {
-    name: "Scatter",
-    class: Class::Collective,
-    n_msg: 0,
-    unit: 1,
-    has_bytes: true,
-    memory: |q, x, _| (q * x, x),
-    modes: PLAIN,
-    overlap: false,
-    default: false,
-    has_root: true,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(scatter), expect, zeroed: false },
-};
+pub const SCATTER: Benchmark =
+    benchmark("Scatter", (Class::Collective, 0, 1), |q, x, _| (q * x, x), typed!(scatter), expect)
+        .rooted()
+        .when_named();
 
 pub const SCATTERV: Benchmark = Benchmark {
     name: "Scatterv",

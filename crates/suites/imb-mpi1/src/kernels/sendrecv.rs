@@ -1,24 +1,13 @@
 //! Sendrecv (guide §3.3.3.1): a periodic chain; every process MPI_Sendrecv, sending to the
 //! right and receiving from the left neighbour. Reported time Δt, throughput 2X / 2^20 / time.
 
-use super::{one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::point_to_point::send_receive_into;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const BENCHMARK: Benchmark = Benchmark {
-    name: "Sendrecv",
-    class: Class::ParallelTransfer,
-    n_msg: 2,
-    unit: 1,
-    has_bytes: true,
-    memory: one_each,
-    modes: PLAIN,
-    overlap: false,
-    default: true,
-    has_root: false,
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(pattern), expect, zeroed: false },
-};
+pub const BENCHMARK: Benchmark =
+    benchmark("Sendrecv", (Class::ParallelTransfer, 2, 1), one_each, typed!(pattern), expect);
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let (left, right) = ctx.chain();

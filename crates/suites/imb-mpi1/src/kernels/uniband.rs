@@ -5,30 +5,20 @@
 //! both post W MPI_Irecv and W MPI_Isend, MPI_Waitall on all 2W, then the upper rank
 //! acknowledges. Msg/sec = messages per window x pairs / t_max; Mbytes/sec = Msg/sec x X.
 
-use super::{Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan, PLAIN};
+use super::{benchmark, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
 use mpi_ext::Plain;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
-pub const UNIBAND: Benchmark = Benchmark {
-    name: "Uniband",
-    class: Class::MessageRate,
-    n_msg: 1,
-    unit: 1,
-    has_bytes: true,
-    // The window's messages all land in one buffer; it holds the acknowledgement at 0 bytes.
-    memory: |_, x, _| (x.max(1), x.max(1)),
-    modes: PLAIN,
-    overlap: false,
-    default: false,
-    has_root: false,
-    kernel: Kernel {
-        time_factor: 1.0,
-        pattern: typed!(uniband),
-        expect: expect_uniband,
-        zeroed: false,
-    },
-};
+// The window's messages all land in one buffer; it holds the acknowledgement at 0 bytes.
+pub const UNIBAND: Benchmark = benchmark(
+    "Uniband",
+    (Class::MessageRate, 1, 1),
+    |_, x, _| (x.max(1), x.max(1)),
+    typed!(uniband),
+    expect_uniband,
+)
+.when_named();
 
 pub const BIBAND: Benchmark = Benchmark {
     name: "Biband",
