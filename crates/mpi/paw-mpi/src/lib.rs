@@ -25,7 +25,7 @@ pub use collective::{collective_bench, Roots, COLLECTIVE_CHECK};
 pub use mpi_ext::region::{Bytes, BytesMut};
 pub use pair::{isend_pingpong, pair_files, pingpong, send_pingpong, PAIR_CHECK};
 pub use startup::startup_times;
-pub use sweep::{Probe, Sweep};
+pub use sweep::{collective_main, Probe, Sweep};
 pub use window::{one_receive_buffer, window_size, RECEIVE_LIMIT};
 
 /// The SPEC of a blocking collective test: the binary's name, its title, the call as the

@@ -39,6 +39,19 @@ pub struct Sweep<'a> {
     memory: Memory,
 }
 
+/// The `main` of a blocking collective test: `body(paw, sweep, roots)` with the sweep and
+/// roots of [`Sweep::collective`], its error ending the program as [`paw_core::main`] does.
+pub fn collective_main(
+    spec: &'static paw_core::Spec,
+    body: impl for<'a> FnOnce(&'a Paw, Sweep<'a>, Roots) -> paw_core::Result<()>,
+) -> std::process::ExitCode {
+    paw_core::main(spec.name, || {
+        let paw = Paw::init(spec)?;
+        let (sweep, roots) = Sweep::collective(&paw, &[])?;
+        body(&paw, sweep, roots)
+    })
+}
+
 impl<'a> Sweep<'a> {
     /// The sizes of the binary's family: point-to-point or collective, as its Spec's
     /// variables say, with the warm-up size where it reads one (MED_P2P_SIZE ...).

@@ -5,8 +5,8 @@
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{check, Paw, Spec};
-use paw_mpi::{Bytes, BytesMut, Sweep};
+use paw_core::{check, Spec};
+use paw_mpi::{Bytes, BytesMut};
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_agtr",
@@ -18,9 +18,7 @@ const SPEC: Spec = paw_mpi::collective_spec!(
 );
 
 fn main() -> std::process::ExitCode {
-    paw_core::main(SPEC.name, || {
-        let paw = Paw::init(&SPEC)?;
-        let (sweep, _) = Sweep::collective(&paw, &[])?;
+    paw_mpi::collective_main(&SPEC, |paw, sweep, _| {
         let most = sweep.largest();
         let p = paw.size();
         let call = |send: Bytes, mut recv: BytesMut| paw.world().all_gather_into(&send, &mut recv);

@@ -7,8 +7,8 @@
 use paw_core::mpi::datatype::PartitionMut;
 use paw_core::mpi::traits::*;
 use paw_core::mpi::Count;
-use paw_core::{check, Paw, Spec};
-use paw_mpi::{Bytes, BytesMut, Sweep};
+use paw_core::{check, Spec};
+use paw_mpi::{Bytes, BytesMut};
 use std::cell::RefCell;
 
 const SPEC: Spec = paw_mpi::collective_spec!(
@@ -21,9 +21,7 @@ const SPEC: Spec = paw_mpi::collective_spec!(
 );
 
 fn main() -> std::process::ExitCode {
-    paw_core::main(SPEC.name, || {
-        let paw = Paw::init(&SPEC)?;
-        let (sweep, _) = Sweep::collective(&paw, &[])?;
+    paw_mpi::collective_main(&SPEC, |paw, sweep, _| {
         let most = sweep.largest();
         let p = paw.size();
         // Counts and displacements made once per size, outside the timed calls (as IMB).

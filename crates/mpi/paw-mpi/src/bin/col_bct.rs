@@ -5,8 +5,8 @@
 //! the files written are stated once, in SPEC below (paw_mpi::collective_spec!): `-h`, the
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::traits::*;
-use paw_core::{check, Paw, Spec};
-use paw_mpi::{BytesMut, Sweep};
+use paw_core::{check, Spec};
+use paw_mpi::BytesMut;
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_bct",
@@ -18,9 +18,7 @@ const SPEC: Spec = paw_mpi::collective_spec!(
 );
 
 fn main() -> std::process::ExitCode {
-    paw_core::main(SPEC.name, || {
-        let paw = Paw::init(&SPEC)?;
-        let (sweep, roots) = Sweep::collective(&paw, &[])?;
+    paw_mpi::collective_main(&SPEC, |paw, sweep, roots| {
         let most = sweep.largest();
         let call = |root: i32, mut data: BytesMut| {
             paw.world().process_at_rank(root).broadcast_into(&mut data)

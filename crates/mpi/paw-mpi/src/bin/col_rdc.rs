@@ -6,8 +6,8 @@
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{check, Paw, Spec};
-use paw_mpi::{Bytes, BytesMut, Sweep};
+use paw_core::{check, Spec};
+use paw_mpi::{Bytes, BytesMut};
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_rdc",
@@ -20,9 +20,7 @@ const SPEC: Spec = paw_mpi::collective_spec!(
 );
 
 fn main() -> std::process::ExitCode {
-    paw_core::main(SPEC.name, || {
-        let paw = Paw::init(&SPEC)?;
-        let (sweep, roots) = Sweep::collective(&paw, &[])?;
+    paw_mpi::collective_main(&SPEC, |paw, sweep, roots| {
         let most = sweep.largest();
         let (p, tasks) = (paw.size() as i32, paw.size());
         let call = |root: i32, send: Bytes, mut recv: BytesMut| {

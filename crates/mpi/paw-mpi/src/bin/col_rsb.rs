@@ -7,8 +7,7 @@
 //! output headers and doc/binaries.md are made from it.
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
-use paw_core::{buffer, check, Paw, Spec};
-use paw_mpi::Sweep;
+use paw_core::{buffer, check, Spec};
 
 const SPEC: Spec = paw_mpi::collective_spec!(
     "col_rsb",
@@ -19,9 +18,7 @@ const SPEC: Spec = paw_mpi::collective_spec!(
 );
 
 fn main() -> std::process::ExitCode {
-    paw_core::main(SPEC.name, || {
-        let paw = Paw::init(&SPEC)?;
-        let (sweep, _) = Sweep::collective(&paw, &[])?;
+    paw_mpi::collective_main(&SPEC, |paw, sweep, _| {
         let most = sweep.largest();
         let (p, tasks, me) = (paw.size() as i32, paw.size(), paw.rank() as usize);
         let call = |send: &[u8], recv: &mut [u8]| {
