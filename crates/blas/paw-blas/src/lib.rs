@@ -1,9 +1,12 @@
-//! paw-blas: the BLAS calls the paw BLAS tests time, as safe functions on square
-//! column-major matrices, linked to the system OpenBLAS; plus what OpenBLAS says about itself.
+//! paw-blas: the BLAS benchmarks (src/bin: dgemm, sgemm, dgemv, sgemv over [`sweep`], and
+//! blas_dgemm_single) and the BLAS calls they time, as safe functions on square column-major
+//! matrices, linked to the system OpenBLAS; plus what OpenBLAS says about itself.
 #![warn(missing_docs)]
 
 // Links the BLAS implementation selected in Cargo.toml (system OpenBLAS).
 extern crate blas_src;
+
+pub mod sweep;
 
 use cblas::{Layout, Transpose};
 use paw_base::schema::{ELEMENTS, GFLOP_PER_S, SECONDS};

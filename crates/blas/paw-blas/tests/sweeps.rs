@@ -1,12 +1,26 @@
+//! The four swept BLAS calls from one table: every order, the files, the rate's formula.
+
 use paw_test::Launch;
 
-/// Both precisions: (binary, call name).
-const BINS: [(&str, &str); 2] =
-    [(env!("CARGO_BIN_EXE_dgemm"), "dgemm"), (env!("CARGO_BIN_EXE_sgemm"), "sgemm")];
+/// The swept calls: (binary, call name, flops of one call at order n).
+const BINS: [(&str, &str, fn(f64) -> f64); 4] = [
+    (env!("CARGO_BIN_EXE_dgemm"), "dgemm", gemm_flops),
+    (env!("CARGO_BIN_EXE_sgemm"), "sgemm", gemm_flops),
+    (env!("CARGO_BIN_EXE_dgemv"), "dgemv", gemv_flops),
+    (env!("CARGO_BIN_EXE_sgemv"), "sgemv", gemv_flops),
+];
+
+fn gemm_flops(n: f64) -> f64 {
+    2.0 * n * n * (n + 1.0)
+}
+
+fn gemv_flops(n: f64) -> f64 {
+    2.0 * n * (n + 1.0)
+}
 
 #[test]
 fn sweeps_every_order_with_checked_results() {
-    for (bin, call) in BINS {
+    for (bin, call, flops_of) in BINS {
         let out = Launch::direct(bin)
             .env("MIN_BLAS_SIZE", 8)
             .env("MED_BLAS_SIZE", 16)
@@ -29,7 +43,7 @@ fn sweeps_every_order_with_checked_results() {
         let pairs =
             time.numbers("SIZE").into_iter().zip(time.numbers("MIN")).zip(rate.numbers("MAX"));
         for ((n, t), got) in pairs {
-            let flops = 2.0 * n * n * (n + 1.0);
+            let flops = flops_of(n);
             assert!((got / (flops / t / 1e9) - 1.0).abs() < 1e-4, "{call} order {n}");
         }
         // The smallest order runs NLOOP_MAX calls (20 in tests) or more; larger orders fewer.
@@ -40,7 +54,7 @@ fn sweeps_every_order_with_checked_results() {
 
 #[test]
 fn thread_count_names_the_files_and_bad_sizes_are_refused() {
-    for (bin, call) in BINS {
+    for (bin, call, _) in BINS {
         let out = Launch::direct(bin).env("MAX_BLAS_SIZE", 16).env("OPENBLAS_NUM_THREADS", 1).run();
         out.success();
         let expect = [format!("{call}_flops-np_0001.dat"), format!("{call}_time-np_0001.dat")];

@@ -1,5 +1,5 @@
 //! dgemv -- multithreaded DGEMV over a sweep of matrix orders (PAW 1.6 §4), through cblas
-//! and the system OpenBLAS; the sweep is in ../lib.rs.
+//! and the system OpenBLAS; the sweep is paw_blas::sweep.
 //!
 //! What it times and reports, the variables it reads, its result check and its files are
 //! stated once, in SPEC below (paw_blas::sweep_spec!): `-h`, the output headers and
@@ -12,5 +12,5 @@ const SPEC: paw_base::Spec = paw_blas::sweep_spec!(
 );
 
 fn main() -> std::process::ExitCode {
-    paw_gemv::run::<f64>(&SPEC)
+    paw_blas::sweep::run::<f64>(&SPEC, paw_blas::sweep::Op::Gemv)
 }
