@@ -2,8 +2,11 @@
 
 use paw_test::Launch;
 
-/// The swept calls: (binary, call name, flops of one call at order n).
-const BINS: [(&str, &str, fn(f64) -> f64); 4] = [
+/// Flops of one call at order n.
+type Flops = fn(f64) -> f64;
+
+/// The swept calls: (binary, call name, flops).
+const BINS: [(&str, &str, Flops); 4] = [
     (env!("CARGO_BIN_EXE_dgemm"), "dgemm", gemm_flops),
     (env!("CARGO_BIN_EXE_sgemm"), "sgemm", gemm_flops),
     (env!("CARGO_BIN_EXE_dgemv"), "dgemv", gemv_flops),
