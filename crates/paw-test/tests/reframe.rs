@@ -163,17 +163,19 @@ fn which(name: &str) -> std::path::PathBuf {
         .unwrap_or_else(|| panic!("{name} is not on the PATH"))
 }
 
-/// The YAML reference with every figure's range opened wide (a tenth of a bandwidth, ten
-/// times a time: DGEMM at N=500 and a 0-byte time move by more than the default 30 % between
-/// two runs of this shared machine), or with `greedy`, every bandwidth asked ten times over
-/// within its range as made.
+/// The YAML reference with every figure's range opened wide (a tenth of a bandwidth, a
+/// hundred times a time: DGEMM at N=500 and a 0-byte time move by more than the default 30 %
+/// between two runs of this shared machine, and the quick IMB run times 0 B over 200
+/// repetitions, where one stall of 2.5 ms, ReFrame's own process beside two ranks on two
+/// cores, read 12.5 usec against 0.13), or with `greedy`, every bandwidth asked ten times
+/// over within its range as made.
 fn loosened(yaml: &str, greedy: bool) -> String {
     map_entries(yaml, |cells| {
         if greedy && cells[3].ends_with("B/s\"") {
             cells[0] = (cells[0].parse::<f64>().unwrap() * 10.0).to_string();
             return;
         }
-        for (cell, to) in [(1, "-0.9"), (2, "9")] {
+        for (cell, to) in [(1, "-0.9"), (2, "99")] {
             if cells[cell] != "null" {
                 cells[cell] = to.to_string();
             }
