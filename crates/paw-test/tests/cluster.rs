@@ -335,18 +335,20 @@ fn a_node_test_over_two_hosts_writes_a_result_set_per_host() {
 }
 
 /// The fabric map on 4 hosts: with host 3's link at a quarter of the others' rate, p2p_matrix
-/// names host 3 as a slow node and nothing else, and every link's bandwidth is the TCP
-/// goodput of its slower end's rate within 10 %; with every link alike, nothing is named.
+/// names host 3 as a slow node and nothing else, and the links' bandwidth is the TCP goodput
+/// of their slower end's rate (their median within 10 %, each link between 60 % and 110 %);
+/// with every link alike, nothing is named after the retest.
 #[test]
 #[ignore = "long: make test-long"]
 fn the_fabric_map_names_the_slow_host_and_only_it() {
     const SLOW_BITS: f64 = 100e6;
     let Some(tuning) = map_tuning() else { return };
-    let map = |c: &Cluster| {
+    let map = |c: &Cluster, retest: bool| {
         let out = c
             .launch(bin("p2p_matrix"), 4, 1, &tuning)
-            // The single pass's figures and verdict (the retest is tested below).
-            .env("MATRIX_RETEST", 0)
+            // The single pass's figures and verdict, or with the retest, the verdict a user
+            // gets: a single pass on two shared cores can read one link 30 % low.
+            .env("MATRIX_RETEST", retest as u8)
             // 8 MiB a sample: TCP's ramp after each idle spell stays a small part of it.
             .env("MATRIX_SIZE", 1 << 20)
             .env("MATRIX_WINDOW", 8)
@@ -373,7 +375,7 @@ fn the_fabric_map_names_the_slow_host_and_only_it() {
     let Some(c) = skipped(Cluster::up_with_slow(4, Some("400mbit"), &[(3, "100mbit")])) else {
         return;
     };
-    let (out, dat, hosts) = map(&c);
+    let (out, dat, hosts) = map(&c, false);
     let named: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("slow ")).collect();
     assert_eq!(named.len(), 1, "one slow node and nothing else named\n{}", out.report());
     assert!(named[0].starts_with(&format!("slow node: {} (", hosts[2])), "{}", out.report());
@@ -381,17 +383,32 @@ fn the_fabric_map_names_the_slow_host_and_only_it() {
         "measured: fabric map, MB/s\n{}",
         dat.rows.iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n")
     );
+    // The median of the fast and of the slow links within 10 % of their goodput; each link
+    // at most 10 % above it (the shaping's bound) and above 60 % of it (never near a slower
+    // rate): four tasks and their TCP stacks share two cores, and single fast links read
+    // 15-25 % low in some runs here (h4 -> h1, 34.5 against 45.6) while the medians stayed
+    // within 6 %.
+    let mut by_rate: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
     for i in 0..4 {
         for j in (0..4).filter(|&j| j != i) {
-            let rate = if i == 2 || j == 2 { SLOW_BITS } else { RATE_BITS };
-            let what = format!("{} -> {}", hosts[i], hosts[j]);
-            assert_near(&what, value(&dat, i, j), tcp_goodput(rate) / MIB, 0.10, &out);
+            let slow = i == 2 || j == 2;
+            let goodput = tcp_goodput(if slow { SLOW_BITS } else { RATE_BITS }) / MIB;
+            let got = value(&dat, i, j);
+            let what =
+                format!("{} -> {}: {got:.2} against the link's {goodput:.2}", hosts[i], hosts[j]);
+            assert!(got <= 1.10 * goodput && got >= 0.60 * goodput, "{what}\n{}", out.report());
+            eprintln!("{what} ({:+.1} %)", (got / goodput - 1.0) * 100.0);
+            by_rate[slow as usize].push(got);
         }
+    }
+    for (links, rate) in by_rate.iter().zip([RATE_BITS, SLOW_BITS]) {
+        let median = paw_core::median(links);
+        assert_near("median link", median, tcp_goodput(rate) / MIB, 0.10, &out);
     }
     drop(c);
 
     let Some(c) = cluster(4, Some("400mbit")) else { return };
-    let (out, _, _) = map(&c);
+    let (out, _, _) = map(&c, true);
     assert!(out.stdout.lines().all(|l| !l.starts_with("slow ")), "{}", out.report());
     assert!(out.stdout.contains("no slow node or link"), "{}", out.report());
 }
