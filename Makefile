@@ -75,9 +75,8 @@ MPI4_BINS := col_pardc col_pbct
 COL_BINS := $(filter-out $(MPI4_BINS),$(filter col_%,$(MPI_FAMILY)))
 BLAS_BINS := dgemm sgemm dgemv sgemv
 EXTRA_BINS := rayon_overhead posix_io
-GPU_BINS := gpu_dgemm gpu_sgemm \
-	gpu_in_pinned gpu_out_pinned gpu_inout_pinned gpu_in_nopin gpu_out_nopin gpu_inout_nopin \
-	$(foreach m,alloc keep,$(foreach a,al noal,$(foreach d,in out inout,gpu_$(m)_$(a)_$(d))))
+# The GPU benchmarks: the files of crates/gpu/benchmarks/src/bin.
+GPU_BINS := $(call bins_in,crates/gpu/benchmarks)
 SUITE_BINS := IMB-MPI1 IMB-NBC IMB-MPI4 IMB-RMA IMB-P2P IMB-MT IMB-EXT IMB-IO b_eff b_eff_io com laten rma allred globalop
 TOOL_BINS := paw-report
 LISTS := CORE P2P COL MPI4 BLAS EXTRA GPU SUITE TOOL

@@ -1,5 +1,7 @@
-//! The cuBLAS GEMM sweep of `gpu_dgemm` and `gpu_sgemm` (PAW 1.6 §8.1), one body for both
-//! precisions; what it times and reports is in each binary's SPEC. A binary's `main` sets up
+//! paw-gpu-benchmarks: the GPU benchmarks (src/bin: gpu_dgemm, gpu_sgemm; the six transfers
+//! of PAW 1.6 Table 8.1 and the twelve of Table 9.1, each a [`paw_gpu::transfer::Transfer`]
+//! choice) and the cuBLAS GEMM sweep of `gpu_dgemm` and `gpu_sgemm` (PAW 1.6 §8.1), one body
+//! for both precisions; what it times and reports is in each binary's SPEC. A binary's `main` sets up
 //! a [`GemmSweep`] and gives [`GemmSweep::run`] the timed calls: [`Product::multiply`] and
 //! [`Product::synchronize`], which go straight to cuBLAS and the driver and keep the first
 //! failure for after the sample.
