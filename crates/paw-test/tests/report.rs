@@ -138,7 +138,7 @@ fn imb_pingpong_over_tcp_is_slower_at_large_lengths() {
     let (base, tcp) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     for (dir, btl) in [(base.path(), None), (tcp.path(), Some("self,tcp"))] {
         let mut l = Launch::mpi(bin("IMB-MPI1"), 2)
-            .args(["PingPong", "-msglog", "18:22", "-iter", "200"])
+            .args(["PingPong", "-msglog", "16:19", "-iter", "200"])
             .env("PAW_OUTPUT_DIR", dir.display());
         if let Some(btl) = btl {
             if !paw_test::is_open_mpi() {
@@ -161,13 +161,14 @@ fn imb_pingpong_over_tcp_is_slower_at_large_lengths() {
         .collect();
     let large: Vec<&&str> = rows
         .iter()
-        .filter(|l| l.split_whitespace().next().unwrap().parse::<u64>().unwrap() >= 1 << 20)
+        .filter(|l| l.split_whitespace().next().unwrap().parse::<u64>().unwrap() >= 1 << 16)
         .collect();
-    assert_eq!(large.len(), 3, "{text}");
-    // One length of one launch may fall in the VM's slow state (2 MiB at 319 usec against
-    // 1 MiB's 103 once): two of the three suffice.
+    assert_eq!(large.len(), 4, "{text}");
+    // 64-512 KiB: over loopback TCP 2-5x shared memory's time. From 1 MiB the VM's other
+    // state brings shared memory near TCP (2 MiB at 329 usec against TCP's 293 once), and
+    // one length of one launch may stall: three of the four suffice.
     let slower = large.iter().filter(|l| l.ends_with(" slower")).count();
-    assert!(slower >= 2, "{slower} of 3 large lengths slower: {text}");
+    assert!(slower >= 3, "{slower} of 4 large lengths slower: {text}");
     assert!(text.contains("IMB-MPI1-PingPong-np_0002.csv: SLOWER"), "{text}");
 }
 
