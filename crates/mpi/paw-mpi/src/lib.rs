@@ -8,6 +8,7 @@
 
 mod collective;
 pub mod fan;
+pub mod matrix;
 pub mod memory;
 pub mod message_rate;
 pub mod nbc;
@@ -19,6 +20,7 @@ pub mod rma_pair;
 pub mod rooted;
 mod startup;
 mod sweep;
+pub mod threads;
 mod window;
 
 pub use collective::{collective_bench, Roots, COLLECTIVE_CHECK};

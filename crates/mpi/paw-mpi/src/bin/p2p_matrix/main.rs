@@ -2,13 +2,8 @@
 //! the slow links and hosts named. What it times, reports, reads and writes: SPEC below
 //! (`-h`, headers, doc/binaries.md); `measure` times the links, `verdict` judges them,
 //! `retest` measures the suspects again, `report` writes the files.
-mod map;
-mod measure;
-mod report;
-mod retest;
-mod verdict;
-
 use paw_core::{Check, Combine, Files, Paw, Ranks, Spec};
+use paw_mpi::matrix::{measure, report, verdict};
 use report::{Nodes, Settings, CLUSTERKIT, LAT_HIGH, LAT_ITERS, LAT_SIZE, LOW, PER_TASK};
 use report::{RETEST, SAMPLES, SHIFTS, SIZE, WINDOW};
 

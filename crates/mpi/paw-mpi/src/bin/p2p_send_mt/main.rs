@@ -4,14 +4,12 @@
 //!
 //! What is timed and reported, the task counts, the variables read, the data check and
 //! the files written are stated once, in SPEC below.
-mod threads;
-
 use paw_core::mpi::Threading;
 use paw_core::{
     vars, Check, Combine, Extra, Files, Paw, Policy, Ranks, Second, Spec, SweepFiles, Team, Timing,
 };
+use paw_mpi::threads::{communicators, crowding, Lane, Plan, Stop, MT_ISOLATION, MT_THREADS};
 use paw_mpi::Sweep;
-use threads::{communicators, crowding, Lane, Plan, Stop, MT_ISOLATION, MT_THREADS};
 
 const SPEC: Spec = Spec {
     name: "p2p_send_mt",

@@ -51,36 +51,60 @@ pub fn communicators(
     Ok((isolation, comms))
 }
 
-/// What the threads do in the next iteration.
+/// What the threads do in the next iteration ([`Plan::job`]): the timed ping-pongs.
 pub const RUN: usize = 0;
+/// One more ping-pong of patterns, checked.
 pub const CHECK: usize = 1;
+/// Nothing: thread 0 measures alone.
 pub const IDLE: usize = 2;
+/// Leave.
 pub const STOP: usize = 3;
 
 /// Instructions from thread 0 to the others, set before the start barrier.
+#[derive(Debug)]
 pub struct Plan {
+    /// [`RUN`], [`CHECK`], [`IDLE`] or [`STOP`].
     pub job: AtomicUsize,
+    /// The message size, bytes.
     pub size: AtomicUsize,
+    /// Ping-pongs per thread in this iteration.
     pub rounds: AtomicU64,
+    /// The check's sequence number.
     pub seq: AtomicU64,
+    /// Wrong bytes the threads' checks found.
     pub wrong: AtomicUsize,
+    /// Every thread waits here before the iteration.
     pub start: Barrier,
+    /// And here after it.
     pub end: Barrier,
 }
 
 /// One thread's side of the ping-pongs: its communicator, tags and buffers.
 pub struct Lane<'c> {
+    /// The communicator it uses (its own, or one shared by all threads).
     pub comm: &'c ThreadShared<SimpleCommunicator>,
+    /// The tags of its sends and of its receives.
     pub tags: (i32, i32),
+    /// The partner task's rank.
     pub partner: i32,
+    /// It sends first.
     pub leader: bool,
+    /// Its send buffer.
     pub send: Vec<u8>,
+    /// Its receive buffer.
     pub recv: Vec<u8>,
     /// The threads outnumber the cores: each wait yields the core between polls.
     pub yielding: bool,
 }
 
+impl std::fmt::Debug for Lane<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lane(partner {}, tags {:?}, {} bytes)", self.partner, self.tags, self.send.len())
+    }
+}
+
 impl Lane<'_> {
+    /// One ping-pong of `n` bytes with its partner.
     pub fn pingpong(&mut self, n: usize) {
         if self.yielding {
             return self.yielding_pingpong(n);
@@ -169,6 +193,7 @@ fn wait_yielding<'a, S: paw_core::mpi::request::Scope<'a>>(
 }
 
 /// Releases the other threads for good when thread 0 leaves, also on an error.
+#[derive(Debug)]
 pub struct Stop<'p>(pub &'p Plan);
 
 impl Drop for Stop<'_> {

@@ -1,9 +1,9 @@
 //! The verdict on a map: the criteria, the single pass's outliers, the suspects retested,
 //! and what is named, as lines (standard output, the bandwidth file's header) and JSON.
 
-use crate::map::{outliers, Outliers, Reference, Rule};
-use crate::report::{Maps, Nodes, Settings};
-use crate::retest::{self, Kind, Retested};
+use super::map::{outliers, Outliers, Reference, Rule};
+use super::report::{Maps, Nodes, Settings};
+use super::retest::{self, Kind, Retested};
 use paw_core::median;
 use paw_core::mpi::traits::*;
 use serde_json::{json, Value};
@@ -67,7 +67,7 @@ pub struct Verdict {
 impl Verdict {
     /// Judges bandwidth matrix `bw` and latency matrix `lat` (node 0's); with `retest`,
     /// the suspects (bad links and every link of a slow node; bad latency pairs and every
-    /// pair of a node slow in latency) go to `measure` (see [`crate::retest::retest`]) and
+    /// pair of a node slow in latency) go to `measure` (see [`super::retest::retest`]) and
     /// only what it confirms is named.
     pub fn judge(
         criteria: Criteria,
@@ -290,8 +290,8 @@ pub fn suspects(n: usize, o: &Outliers, directed: bool) -> Vec<(usize, usize)> {
 
 #[cfg(test)]
 mod tests {
+    use super::retest::retest;
     use super::*;
-    use crate::retest::retest;
 
     fn map(n: usize, f: impl Fn(usize, usize) -> f64) -> Vec<Vec<f64>> {
         (0..n).map(|i| (0..n).map(|j| if i == j { f64::NAN } else { f(i, j) }).collect()).collect()

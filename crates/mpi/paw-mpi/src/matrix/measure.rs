@@ -2,13 +2,13 @@
 //! rounds of a tournament, a pair both ways for the retest; each figure the median of its
 //! samples.
 
-use crate::map;
-use crate::report::Settings;
+use super::map;
+use super::report::Settings;
+use crate::send_pingpong;
 use mpi_ext::batch::Batch;
 use paw_core::buffer;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use paw_mpi::send_pingpong;
 
 /// The median over `samples` of `run`'s time (it gets the start, returns its time), each
 /// run after a barrier of the nodes, after one untimed run (which opens the connections).
@@ -91,7 +91,7 @@ pub fn bandwidth(comm: &SimpleCommunicator, s: &Settings, bw: &mut [f64]) {
     let (n, me) = (bw.len(), comm.rank() as usize);
     let mut windows = Windows::new(s);
     for k in map::spread(n - 1, s.shifts).into_iter().map(|i| i + 1) {
-        crate::report::progress(comm, format!("bandwidth shift {k} of {}", n - 1));
+        super::report::progress(comm, format!("bandwidth shift {k} of {}", n - 1));
         let from = (me + n - k) % n;
         bw[from] = windows.bandwidth(comm, s, Some((me + k) % n), Some(from));
     }
@@ -103,7 +103,7 @@ pub fn latency(comm: &SimpleCommunicator, s: &Settings, lat: &mut [f64]) {
     let rounds = map::rounds(lat.len());
     for r in map::spread(rounds.len(), s.shifts) {
         let round = &rounds[r];
-        crate::report::progress(comm, format!("latency round {} of {}", r + 1, rounds.len()));
+        super::report::progress(comm, format!("latency round {} of {}", r + 1, rounds.len()));
         let pair = map::partner(round, me);
         let t = latency_to(comm, s, pair);
         if let Some((p, _)) = pair {

@@ -3,8 +3,8 @@
 //! measured again, down to each alone. A suspect is confirmed only when it is still bad
 //! measured alone.
 
-use crate::measure;
-use crate::report::{progress, Settings};
+use super::measure;
+use super::report::{progress, Settings};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
 use std::collections::VecDeque;

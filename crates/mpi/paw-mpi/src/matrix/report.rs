@@ -1,7 +1,7 @@
 //! The map's settings, its nodes (one task per host, or every task), and its outputs: the matrices with
 //! host names on both axes, the heatmaps and the outliers.
 
-use crate::map;
+use super::map;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
 use paw_core::schema::{table, Unit, MIB_PER_S, NONE, USEC};
