@@ -30,12 +30,15 @@ use std::os::raw::c_int;
 /// in elements of `T`. Every operation checks that it stays inside the target's window.
 pub struct Window<T: Plain> {
     raw: ffi::MPI_Win,
-    /// The memory, from `Box::into_raw`; given back to a Box after MPI_Win_free.
-    base: *mut [T],
+    /// The first element of the memory, which `_owner` holds.
+    base: *mut T,
     /// This rank in the window's communicator.
     rank: Rank,
     /// Window length (elements) of every rank, for bounds checks.
     lens: Vec<u64>,
+    /// What owns the memory (a Vec, a page-aligned buffer ...), never touched until it is
+    /// dropped after MPI_Win_free (fields drop after [`Drop::drop`]).
+    _owner: Box<dyn std::any::Any>,
 }
 
 impl<T: Plain> std::fmt::Debug for Window<T> {
@@ -45,12 +48,16 @@ impl<T: Plain> std::fmt::Debug for Window<T> {
 }
 
 impl<T: Plain> Window<T> {
-    /// Exposes `memory` to every rank of `comm` (collective). The window keeps it until drop.
-    pub fn create<C: Communicator>(comm: &C, memory: Vec<T>) -> Self {
-        let len = memory.len();
+    /// Exposes `memory` (a `Vec<T>`, a page-aligned buffer: what owns its elements) to
+    /// every rank of `comm` (collective). The window keeps it until drop.
+    pub fn create<C: Communicator, M: AsMut<[T]> + 'static>(comm: &C, memory: M) -> Self {
+        // Boxed first, so the elements stay where the slice says however the window moves
+        // (they are in the box itself for an array, behind it for a Vec).
+        let mut owner = Box::new(memory);
+        let slice = owner.as_mut().as_mut();
+        let (base, len) = (slice.as_mut_ptr(), slice.len());
         let mut lens = vec![0u64; comm.size() as usize];
         comm.all_gather_into(&(len as u64), &mut lens[..]);
-        let base = Box::into_raw(memory.into_boxed_slice());
         // SAFETY: reading an extern static handle constant that MPI initialises at load.
         let mut raw = unsafe { ffi::RSMPI_WIN_NULL };
         // SAFETY: `base` points to `len` owned elements that stay allocated until drop, after
@@ -67,7 +74,7 @@ impl<T: Plain> Window<T> {
             )
         };
         assert_eq!(rc, 0, "MPI_Win_create failed: {}", crate::error_string(rc));
-        Window { raw, base, rank: comm.rank(), lens }
+        Window { raw, base, rank: comm.rank(), lens, _owner: owner }
     }
 
     /// Elements in this rank's window.
@@ -89,7 +96,7 @@ impl<T: Plain> Window<T> {
         for (i, d) in dst.iter_mut().enumerate() {
             // SAFETY: `at + i` is inside the window (checked); volatile reads of Plain data
             // are valid whatever another process wrote there.
-            *d = unsafe { std::ptr::read_volatile(self.base.cast::<T>().add(at + i)) };
+            *d = unsafe { std::ptr::read_volatile(self.base.add(at + i)) };
         }
     }
 
@@ -99,7 +106,7 @@ impl<T: Plain> Window<T> {
         self.check_local(at, src.len());
         for (i, s) in src.iter().enumerate() {
             // SAFETY: `at + i` is inside the window (checked) and the memory is owned.
-            unsafe { std::ptr::write_volatile(self.base.cast::<T>().add(at + i), *s) };
+            unsafe { std::ptr::write_volatile(self.base.add(at + i), *s) };
         }
     }
 
@@ -220,9 +227,8 @@ impl<T: Plain> Drop for Window<T> {
     fn drop(&mut self) {
         // SAFETY: the handle came from MPI_Win_create and is freed once; epochs are closed
         // by the methods that open them (also on unwind) before the window can be dropped.
+        // The owner, and with it the memory, is dropped after this.
         unsafe { ffi::MPI_Win_free(&mut self.raw) };
-        // SAFETY: `base` came from Box::into_raw in `create`; MPI no longer uses the memory.
-        drop(unsafe { Box::from_raw(self.base) });
     }
 }
 

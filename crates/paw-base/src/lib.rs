@@ -36,6 +36,7 @@
 //!     vars: &[vars::MEASURE],
 //!     check: Check::Never,
 //!     files: Files::Text("demo.dat"),
+//!     headlines: &[],
 //! };
 //! fn main() -> std::process::ExitCode {
 //!     paw_base::main(SPEC.name, || {
@@ -59,6 +60,7 @@
 
 pub mod about;
 mod bench;
+pub mod buffer;
 mod calib;
 pub mod check;
 pub mod cli;
@@ -83,6 +85,7 @@ pub mod work;
 
 pub use about::{About, Opt};
 pub use bench::{percentile, Bench, Measurement, Singles, Tail, Timing, TAIL_COLUMNS};
+pub use buffer::{buffer, Buffer};
 pub use calib::Policy;
 pub use config::{check_requested, doubling, Family, SizeRange, MPI_COUNT_LIMIT};
 pub use dat::{Axis, Column, CsvTable, DatFile, DatSpec, Row, Table, TextFile};
@@ -91,19 +94,10 @@ pub use meta::{available_memory, total_memory, uname, RunInfo, SlurmJob};
 pub use node::{cores, last_level_cache_bytes, online_cores, Node};
 pub use process::{fatal, main, warn};
 pub use session::Session;
-pub use spec::{Check, Extra, Files, Ranks, Second, Spec, SweepFiles};
+pub use spec::{headline, Check, Extra, Files, Headline, Pick, Ranks, Second, Spec, SweepFiles};
 pub use stats::{median, median_interval, Stats};
 pub use team::{Combine, Solo, Team};
 pub use vars::Var;
 
 /// Bytes in PAW's megabyte (MB = 2^20 B) for bandwidth columns ([`schema::MIB_PER_S`]).
 pub const MB: f64 = schema::MIB_PER_S.factor;
-
-/// A message buffer of `len` bytes with every page written.
-///
-/// Use it for every buffer a benchmark sends from, receives into or exposes: a fresh
-/// `vec![0u8; n]` leaves its pages mapped to the kernel's shared zero page until written,
-/// so large sends from it read one cached page and report bandwidth memory cannot deliver.
-pub fn buffer(len: usize) -> Vec<u8> {
-    vec![0xa5; len]
-}

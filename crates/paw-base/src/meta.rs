@@ -22,6 +22,9 @@ pub struct RunInfo {
     pub environment: Vec<String>,
     /// Open MPI MCA parameter files in effect: `path: name=value …`.
     pub mca_files: Vec<String>,
+    /// Where message buffers are placed ([`crate::buffer::PLACEMENT`]); none for node
+    /// tests, which keep their own arrays.
+    pub buffers: Option<String>,
     /// Timer description.
     pub timer: String,
     /// The Slurm job the run is part of, when started by Slurm.
@@ -53,7 +56,7 @@ impl RunInfo {
         lines
     }
 
-    /// Header lines after the settings: environment, MCA files, timer.
+    /// Header lines after the settings: environment, MCA files, buffers, timer.
     pub fn environment_lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
         if !self.environment.is_empty() {
@@ -61,6 +64,9 @@ impl RunInfo {
         }
         for f in &self.mca_files {
             lines.push(format!("mca file: {f}"));
+        }
+        if let Some(b) = &self.buffers {
+            lines.push(format!("buffers: {b}"));
         }
         lines.push(format!("timer: {}", self.timer));
         lines

@@ -300,6 +300,7 @@ mod tests {
         vars: &[vars::P2P_SIZES, vars::MEASURE, vars::TAIL, vars::CHECK],
         check: Check::Data("bytes"),
         files: Files::Text("none"),
+        headlines: &[],
     };
 
     fn args(a: &str) -> Vec<String> {

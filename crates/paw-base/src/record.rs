@@ -55,6 +55,9 @@ pub struct FileRecord {
     pub rows: usize,
     /// Of those, rows marked NOISY.
     pub noisy_rows: usize,
+    /// The figures its users quote from it, as the binary declares them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headlines: Vec<crate::Headline>,
 }
 
 /// The run record's content (read back by paw-report; a key missing from an older
@@ -105,6 +108,10 @@ pub struct Record {
     pub files: Vec<FileRecord>,
     /// Files of earlier runs that were in the way, and the names they were kept under.
     pub kept: Vec<(String, String)>,
+    /// The binary's headlines ([`crate::Spec::headlines`]), each given to the files it is
+    /// read from as they are made.
+    #[serde(skip)]
+    pub headlines: Vec<crate::Headline>,
 }
 
 /// Rank 0's record and where it is kept; other ranks hold an inactive ledger.
@@ -154,12 +161,16 @@ impl Ledger {
 
     /// Adds a file the run writes, and its CSV twin.
     pub fn file_created(&self, name: &str, csv: &str) -> std::io::Result<()> {
-        self.record.borrow_mut().files.push(FileRecord {
+        let mut record = self.record.borrow_mut();
+        let headlines = record.headlines.iter().filter(|h| h.reads(name)).cloned().collect();
+        record.files.push(FileRecord {
             name: name.to_string(),
             csv: csv.to_string(),
             rows: 0,
             noisy_rows: 0,
+            headlines,
         });
+        drop(record);
         self.save()
     }
 

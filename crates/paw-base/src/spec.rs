@@ -8,6 +8,8 @@ use crate::osu::{self, Given};
 use crate::schema::{Unit, MIB_PER_S, MSG_PER_S};
 use crate::team::Combine;
 use crate::vars::{self, Var};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// Task counts a benchmark accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,6 +97,99 @@ pub struct Spec {
     pub check: Check,
     /// The files it writes and their units.
     pub files: Files,
+    /// The figures its users quote, each read from one of its files ([`headline`] holds
+    /// the sweeps' own); written into the run record, where paw-report reads them.
+    pub headlines: &'static [Headline],
+}
+
+/// A figure users quote from a file: its name, the file, which row and column hold it, and
+/// its unit where the file has none of its own (a table's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Headline {
+    /// The end of the names of the files it is read from, before `-np_` and `.dat`
+    /// (`_bw`: every `<stem>_bw-np_NNNN.dat`; `latency`).
+    pub file: Cow<'static, str>,
+    /// Its name after the binary's, `{x}` standing for the row's key (`bandwidth at {x} B`).
+    pub figure: Cow<'static, str>,
+    /// The row, or rows, it is read from.
+    pub row: Pick,
+    /// The column it is read from (`MEDIAN`; with [`Pick::Cells`], none).
+    pub column: Cow<'static, str>,
+    /// Its unit's label; empty: the unit of the file's measured quantity (its `y:` line).
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub unit: Cow<'static, str>,
+}
+
+/// Which row of a file a [`Headline`] picks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pick {
+    /// The first (the smallest size).
+    First,
+    /// The last (the largest size).
+    Last,
+    /// The row whose first column reads this (`Triad`).
+    Key(Cow<'static, str>),
+    /// Every row, a figure each.
+    Every,
+    /// The median of every numeric cell after the first column (a matrix); `{x}` in the
+    /// figure's name stands for the count of rows.
+    Cells,
+}
+
+impl Headline {
+    /// A figure from the files ending `file`: `figure` at `row`, in `column`.
+    pub const fn new(
+        file: &'static str,
+        figure: &'static str,
+        row: Pick,
+        column: &'static str,
+    ) -> Self {
+        Headline {
+            file: Cow::Borrowed(file),
+            figure: Cow::Borrowed(figure),
+            row,
+            column: Cow::Borrowed(column),
+            unit: Cow::Borrowed(""),
+        }
+    }
+
+    /// A figure of a table, whose header names no unit of its own: as [`Headline::new`], in
+    /// `unit`.
+    pub const fn of_table(
+        file: &'static str,
+        figure: &'static str,
+        row: Pick,
+        column: &'static str,
+        unit: Unit,
+    ) -> Self {
+        Headline {
+            file: Cow::Borrowed(file),
+            figure: Cow::Borrowed(figure),
+            row,
+            column: Cow::Borrowed(column),
+            unit: Cow::Borrowed(unit.label),
+        }
+    }
+
+    /// Whether it is read from the file named `name` (`send_bw-np_0002.dat`).
+    pub fn reads(&self, name: &str) -> bool {
+        let stem = name.strip_suffix(".dat").unwrap_or(name);
+        stem.split("-np_").next().unwrap_or(stem).ends_with(&*self.file)
+    }
+}
+
+/// The headlines of the message-size sweeps, as their users quote them.
+pub mod headline {
+    use super::{Headline, Pick};
+    use crate::schema::sweep::MEDIAN;
+
+    /// The time at the smallest size (`<stem>_time`).
+    pub const TIME: Headline = Headline::new("_time", "time at {x} B", Pick::First, MEDIAN);
+    /// The bandwidth at the largest size (`<stem>_bw`).
+    pub const BANDWIDTH: Headline = Headline::new("_bw", "bandwidth at {x} B", Pick::Last, MEDIAN);
+    /// The message rate at the smallest size (`<stem>_rate`).
+    pub const RATE: Headline = Headline::new("_rate", "message rate at {x} B", Pick::First, MEDIAN);
 }
 
 /// The files a benchmark writes.
@@ -297,6 +392,7 @@ mod tests {
         vars: &[vars::P2P_SIZES, vars::MEASURE],
         check: Check::Never,
         files: Files::Text("none"),
+        headlines: &[],
     };
 
     #[test]

@@ -1,49 +1,43 @@
-//! Where the MPI programs' own allocations come from: the small ones from mimalloc, the
-//! large ones (message buffers) from the C library's malloc.
+//! An allocator for the programs that time non-blocking collectives: the program's own
+//! allocations from mimalloc, so the C library's heap is left to the MPI library, as in a C
+//! benchmark. A program takes it with [`own_heap!`](crate::own_heap); the others keep the
+//! system allocator.
 //!
-//! The MPI library allocates at every call of some operations: Open MPI's non-blocking
-//! collectives build a schedule with malloc and grow it with realloc. In the C library's
-//! heap those requests meet the holes the program's own short-lived allocations left
-//! (strings, small vectors). A C benchmark makes few such allocations; a Rust program makes
-//! many, and a hole of the schedule's size with its neighbour in use keeps every later
-//! realloc from growing in place: each call then moves its schedule. In paw's IMB-NBC on
-//! Open MPI 4.1, 18 % of rank 0's reallocs moved (254 855 of 1 390 997) against 0.03 % in
-//! Intel's, and its small Ialltoall read 4-14 % slower (doc/imb-nbc.md). Small allocations
-//! from an allocator of their own leave the C library's heap to the MPI library, as in a C
-//! program; large ones stay where they were, so message buffers are placed as before.
+//! The reason: Open MPI's non-blocking collectives (libnbc) build a schedule at every call
+//! with malloc and grow it with realloc. In the C library's heap those requests meet the
+//! holes the program's own short-lived allocations left (strings, small vectors). A C
+//! benchmark makes few such allocations; a Rust program makes many, and a hole of the
+//! schedule's size with its neighbour in use keeps every later realloc from growing in
+//! place: each call then moves its schedule. In paw's IMB-NBC on Open MPI 4.1, 18 % of rank
+//! 0's reallocs moved (254 855 of 1 390 997) against 0.03 % in Intel's, and its small
+//! Ialltoall read 4-14 % slower (doc/imb-nbc.md). Blocking and persistent collectives
+//! allocate nothing per call, so nothing else needs it.
+//!
+//! There is no size threshold: message buffers never come from the program's allocator
+//! but from [`crate::buffer`] (page-aligned, from the C library), so every allocation made
+//! here is the program's own.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 
-/// The allocator of every program built on paw-core.
-#[global_allocator]
-static HEAP: Heap = Heap;
-
-/// Allocations of this many bytes and more come from the C library's malloc.
-pub const LARGE: usize = 64 << 10;
-
-/// The alignment of every small block at least: the C library's malloc gives 16 bytes on
+/// The alignment of every block at least: the C library's malloc gives 16 bytes on
 /// x86-64, and MPI libraries count on it (MPICH 4.0 puts a window's bytes at its base
 /// rounded down to 16: a 1-byte window 8 bytes into a line received its put 8 bytes
 /// before its start). mimalloc aligns blocks of under 16 bytes to 8 only.
-pub const SMALL_ALIGN: usize = 16;
+pub const ALIGN: usize = 16;
 
-/// Small allocations from mimalloc, large ones from the system allocator (the C
-/// library's malloc).
+/// mimalloc with every block aligned to [`ALIGN`] at least.
 #[derive(Debug)]
 pub struct Heap;
 
-/// mimalloc with every block aligned to [`SMALL_ALIGN`] at least.
-struct Small;
-
-impl Small {
+impl Heap {
     fn widened(layout: Layout) -> Layout {
-        // An alignment of 16 is a power of two, and no size near isize::MAX is small.
-        layout.align_to(SMALL_ALIGN).unwrap_or(layout)
+        // An alignment of 16 is a power of two, and no size near isize::MAX is allocated.
+        layout.align_to(ALIGN).unwrap_or(layout)
     }
 }
 
 // SAFETY: every call passes its block to mimalloc with the same widened layout, as made.
-unsafe impl GlobalAlloc for Small {
+unsafe impl GlobalAlloc for Heap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the widened layout is valid and as long as the caller's (non-zero).
         unsafe { mimalloc::MiMalloc.alloc(Self::widened(layout)) }
@@ -62,55 +56,14 @@ unsafe impl GlobalAlloc for Small {
     }
 }
 
-/// The allocator of blocks of `size` bytes.
-fn by_size(size: usize) -> &'static dyn GlobalAlloc {
-    if size < LARGE {
-        &Small
-    } else {
-        &System
-    }
-}
-
-// SAFETY: every block is freed and resized by the allocator that made it: the layout given
-// back to `dealloc` and `realloc` is the one of the allocation (GlobalAlloc's contract), so
-// its size picks the same allocator; a resize across LARGE moves the block to the other.
-unsafe impl GlobalAlloc for Heap {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's guarantees (a valid, non-zero layout) are passed on.
-        unsafe { by_size(layout.size()).alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as in `alloc`.
-        unsafe { by_size(layout.size()).alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from this allocator with `layout`, so from `by_size`'s choice
-        // for layout.size().
-        unsafe { by_size(layout.size()).dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let (from, to) = (by_size(layout.size()), by_size(new_size));
-        if (layout.size() < LARGE) == (new_size < LARGE) {
-            // SAFETY: `ptr` and `layout` are from `from`, which also serves `new_size`.
-            return unsafe { from.realloc(ptr, layout, new_size) };
-        }
-        // SAFETY: `new_size` with the old alignment is a valid layout (realloc's contract).
-        let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-        // SAFETY: `new` is non-zero: new_size > 0 is realloc's contract.
-        let moved = unsafe { to.alloc(new) };
-        if !moved.is_null() {
-            // SAFETY: the old block holds layout.size() bytes, the new one new_size; they are
-            // distinct live blocks; the old one is freed by the allocator that made it.
-            unsafe {
-                std::ptr::copy_nonoverlapping(ptr, moved, layout.size().min(new_size));
-                from.dealloc(ptr, layout);
-            }
-        }
-        moved
-    }
+/// Makes [`Heap`] the allocator of the program whose main file says `paw_core::own_heap!();`
+/// (see the module for which programs and why).
+#[macro_export]
+macro_rules! own_heap {
+    () => {
+        #[global_allocator]
+        static HEAP: $crate::heap::Heap = $crate::heap::Heap;
+    };
 }
 
 #[cfg(test)]
@@ -118,26 +71,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn small_blocks_are_aligned_as_the_c_librarys() {
-        let blocks: Vec<Vec<u8>> = (1..=40).map(|n| vec![1u8; n]).collect();
-        for b in &blocks {
-            assert_eq!(b.as_ptr() as usize % SMALL_ALIGN, 0, "a block of {} bytes", b.len());
+    fn blocks_are_aligned_as_the_c_librarys_and_keep_their_bytes() {
+        let heap = Heap;
+        for n in 1..=40 {
+            let layout = Layout::from_size_align(n, 1).unwrap();
+            // SAFETY: a valid non-zero layout; the block is freed with it below.
+            unsafe {
+                let p = heap.alloc(layout);
+                assert_eq!(p as usize % ALIGN, 0, "a block of {n} bytes");
+                p.write_bytes(7, n);
+                let q = heap.realloc(p, layout, 1000);
+                assert_eq!(q as usize % ALIGN, 0);
+                assert!((0..n).all(|i| *q.add(i) == 7));
+                heap.dealloc(q, Layout::from_size_align(1000, 1).unwrap());
+            }
         }
-        let mut grown = vec![1u8; 3];
-        grown.extend([2u8; 50]);
-        assert_eq!(grown.as_ptr() as usize % SMALL_ALIGN, 0);
-    }
-
-    #[test]
-    fn blocks_keep_their_bytes_across_the_boundary() {
-        let mut v: Vec<u8> = (0..=255).cycle().take(LARGE - 8).collect();
-        v.extend(std::iter::repeat_n(7, 100));
-        assert_eq!(v.len(), LARGE + 92);
-        assert!(v[..LARGE - 8].iter().enumerate().all(|(i, &b)| b == (i % 256) as u8));
-        v.truncate(10);
-        v.shrink_to_fit();
-        assert_eq!(v, (0..10).collect::<Vec<u8>>());
-        let z = vec![0u64; LARGE];
-        assert!(z.iter().all(|&x| x == 0));
     }
 }

@@ -25,6 +25,7 @@
 //!     vars: &[vars::MEASURE, vars::COMBINE],
 //!     check: Check::Never,
 //!     files: Files::Text("demo.dat"),
+//!     headlines: &[],
 //! };
 //! fn main() -> std::process::ExitCode {
 //!     paw_core::main(SPEC.name, || {

@@ -199,6 +199,7 @@ impl Paw {
             libraries,
             environment: Vec::new(),
             mca_files: crate::runtime::mca_files(),
+            buffers: Some(paw_base::buffer::PLACEMENT.into()),
             timer: String::new(),
             slurm: meta::SlurmJob::current(),
         };

@@ -105,6 +105,7 @@ impl SuiteRun {
             libraries: vec![format!("MPI: {}", mpi_library_version())],
             environment: meta::environment(|_| false),
             mca_files: mca_files(),
+            buffers: Some(paw_base::buffer::PLACEMENT.into()),
             timer: format!("MPI_Wtime, tick {:e} s", mpi::environment::time_resolution()),
             slurm: meta::SlurmJob::current(),
             ..RunInfo::default()

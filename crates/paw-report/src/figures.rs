@@ -2,12 +2,10 @@
 //! (latency at 1 byte, PingPong's 0-byte time, b_eff's one number, STREAM's Triad ...), each
 //! with the file it was read from; per host directory the node outliers.
 
-use crate::results::{Direction, Figure};
+use crate::results::Figure;
 use crate::{nodes, Dat};
-use paw_base::schema::{
-    imb_csv, sweep, table, Unit, MB_PER_S, MIB_PER_S, MSG_PER_S, PERCENT, USEC,
-};
-use paw_base::TAIL_COLUMNS;
+use paw_base::schema::{imb_csv, sweep, table, Unit, MB_PER_S, MSG_PER_S, PERCENT, USEC};
+use paw_base::{Headline, Pick, TAIL_COLUMNS};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -34,20 +32,16 @@ pub struct Section {
 pub struct Report {
     /// The run's directory.
     pub dir: PathBuf,
-    /// One section per step, in the order qualify.sbatch runs them.
+    /// One section per step, in the order the run names them ([`STEPS_FILE`]).
     pub sections: Vec<Section>,
 }
 
 /// The unit of b_eff, b_eff_io and PRESTA's bandwidths.
 const MB_10_6: &str = MB_PER_S.label;
-/// The unit of p2p_matrix's bandwidths.
-const MB_2_20: &str = MIB_PER_S.label;
 
-/// The order of qualify.sbatch's steps; other directories follow by name.
-const STEPS: [&str; 16] = [
-    "core", "nodes", "p2p", "col", "fabric", "imb-mpi1", "imb-ext", "imb-io", "imb-nbc", "imb-rma",
-    "imb-p2p", "b_eff", "b_eff_io", "presta", "initest", "gpu",
-];
+/// The file in which a run names its steps in the order it ran them (qualify.sbatch writes
+/// it); step directories it does not name follow by name.
+pub const STEPS_FILE: &str = "steps.txt";
 
 /// The report of `dir`: a run with a directory per step (qualify.sbatch's layout), or one
 /// directory of result files. `low` is the fraction of the median below which a host is
@@ -58,9 +52,11 @@ pub fn report(dir: &Path, low: f64) -> Result<Report, String> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_dir() && !crate::launches::is_part(dir, p))
         .collect();
+    let steps = std::fs::read_to_string(dir.join(STEPS_FILE)).unwrap_or_default();
+    let steps: Vec<&str> = steps.split_whitespace().collect();
     let rank = |p: &PathBuf| {
         let name = p.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        (STEPS.iter().position(|s| *s == name).unwrap_or(STEPS.len()), name)
+        (steps.iter().position(|s| *s == name).unwrap_or(steps.len()), name)
     };
     subdirs.sort_by_key(rank);
     let mut sections = Vec::new();
@@ -157,14 +153,16 @@ fn section(top: &Path, dir: &Path, low: f64) -> Result<Section, String> {
     let mut imb = Vec::new();
     for path in &files {
         let file = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        let binary = binaries.get(&file).cloned().unwrap_or_else(|| stem(&file));
+        let (binary, headlines) =
+            binaries.get(&file).cloned().unwrap_or_else(|| (stem(&file), Vec::new()));
         // A file that cannot be read (torn by a killed step) is named; the rest still count.
         let mut read = || -> Result<(), String> {
             match path.extension().and_then(|e| e.to_str()) {
                 Some("dat") => {
                     let dat = Dat::read(path)?;
                     if !is_part(&file) {
-                        dat_figures(&file, &binary, &dat, &mut |n, v, u, i| add(n, v, u, i, path));
+                        let add = &mut |n, v, u: &str, i| add(n, v, u, i, path);
+                        dat_figures(&file, &binary, &headlines, &dat, add);
                     }
                     if file.starts_with("matrix_bw") {
                         s.notes.extend(matrix_verdict(&dat));
@@ -226,8 +224,9 @@ fn all_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// The binary that wrote each file, from the run records (`NAME-np_NNNN.json`) beside them.
-fn binaries(files: &[PathBuf]) -> BTreeMap<String, String> {
+/// The binary that wrote each file and the headlines it declared for it, from the run
+/// records (`NAME-np_NNNN.json`) beside them.
+fn binaries(files: &[PathBuf]) -> BTreeMap<String, (String, Vec<Headline>)> {
     let mut map = BTreeMap::new();
     for path in files.iter().filter(|p| p.extension().is_some_and(|x| x == "json")) {
         let Ok(text) = std::fs::read_to_string(path) else { continue };
@@ -235,7 +234,8 @@ fn binaries(files: &[PathBuf]) -> BTreeMap<String, String> {
         let Some(binary) = json["binary"].as_str() else { continue };
         for f in json["files"].as_array().into_iter().flatten() {
             if let Some(name) = f["name"].as_str() {
-                map.insert(name.to_string(), binary.to_string());
+                let headlines = serde_json::from_value(f["headlines"].clone()).unwrap_or_default();
+                map.insert(name.to_string(), (binary.to_string(), headlines));
             }
         }
     }
@@ -259,37 +259,47 @@ fn is_part(file: &str) -> bool {
 /// Takes a figure: its name, value, unit and interval.
 type AddFigure<'a> = dyn FnMut(String, f64, &str, Option<(f64, f64)>) + 'a;
 
-/// Adds the headline figures of one `.dat` file.
-fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
+/// Adds the figures of one `.dat` file: the `headlines` its binary declared for it (the run
+/// record's), the overlap and tail columns where it has them, and the PRESTA tables' own.
+fn dat_figures(file: &str, binary: &str, headlines: &[Headline], dat: &Dat, add: &mut AddFigure) {
     let stem = stem(file);
     let num = |r: &[String], c: usize| r[c].parse::<f64>().unwrap_or(f64::NAN);
     let (Some(first), Some(last)) = (dat.rows.first(), dat.rows.last()) else { return };
     let cols: Vec<&str> = dat.columns.iter().map(String::as_str).collect();
     let unit = dat.y_unit().unwrap_or("").to_string();
-    if cols.first() == Some(&table::HOST) {
-        // p2p_matrix: a row per sending node, `-` on the diagonal; the median link.
-        let links: Vec<f64> =
-            dat.rows.iter().flat_map(|r| r[1..].iter().filter_map(|c| c.parse().ok())).collect();
-        if !links.is_empty() {
-            let median = paw_base::median(&links);
-            let (what, unit) = if stem.starts_with("matrix_lat") {
-                ("latency", "usec")
-            } else {
-                ("bandwidth", MB_2_20)
-            };
-            add(
-                format!("{binary}: median link {what}, {} nodes", dat.rows.len()),
-                median,
-                unit,
-                None,
-            );
+    for h in headlines {
+        let name = |x: &str| format!("{binary}: {}", h.figure.replace("{x}", x));
+        let unit = if h.unit.is_empty() { &unit } else { &*h.unit };
+        if h.row == Pick::Cells {
+            let cells: Vec<f64> = dat
+                .rows
+                .iter()
+                .flat_map(|r| r[1..].iter().filter_map(|c| c.parse().ok()))
+                .collect();
+            if !cells.is_empty() {
+                add(name(&dat.rows.len().to_string()), paw_base::median(&cells), unit, None);
+            }
+            continue;
         }
-        return;
+        let Some(c) = dat.find(&h.column) else { continue };
+        let rows: Vec<&Vec<String>> = match &h.row {
+            Pick::First => vec![first],
+            Pick::Last => vec![last],
+            Pick::Key(key) => dat.rows.iter().filter(|r| r[0] == **key).collect(),
+            Pick::Every => dat.rows.iter().collect(),
+            Pick::Cells => unreachable!("taken above"),
+        };
+        // A median's interval where the file has one.
+        let ci = |r: &[String]| match (dat.find(sweep::CI_LO), dat.find(sweep::CI_HI)) {
+            (Some(lo), Some(hi)) if h.column == sweep::MEDIAN => Some((num(r, lo), num(r, hi))),
+            _ => None,
+        };
+        for r in rows {
+            add(name(&r[0]), num(r, c), unit, ci(r));
+        }
     }
-    if let (Some(size), Some(median)) = (dat.find(sweep::SIZE), dat.find(sweep::MEDIAN)) {
+    if let Some(size) = dat.find(sweep::SIZE) {
         let at = |r: &[String]| format!("{} B", r[size]);
-        let (lo, hi) = (dat.find(sweep::CI_LO), dat.find(sweep::CI_HI));
-        let ci = |r: &[String]| Some((num(r, lo?), num(r, hi?)));
         // The overlap of computation at the largest size (non-blocking collectives) and the
         // tail at the smallest (PAW_TAIL).
         if let Some(c) = dat.find(sweep::OVERLAP) {
@@ -300,50 +310,11 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
                 add(format!("{binary}: {name} at {}", at(first)), num(first, c), &unit, None);
             }
         }
-        if stem == "stream_bw" {
-            if let (Some(row), Some(max)) =
-                (dat.rows.iter().find(|r| r[size] == "Triad"), dat.find(sweep::MAX))
-            {
-                add(format!("{binary}: Triad best rate"), num(row, max), &unit, None);
-            }
-            return;
-        }
-        if stem.ends_with("_flops") {
-            add(format!("{binary}: DGEMM N={}", last[size]), num(last, median), &unit, ci(last));
-        } else if stem.ends_with("_bw") {
-            add(format!("{binary}: bandwidth at {}", at(last)), num(last, median), &unit, ci(last));
-        } else if stem.ends_with("_rate") {
-            add(
-                format!("{binary}: message rate at {}", at(first)),
-                num(first, median),
-                &unit,
-                ci(first),
-            );
-        } else if stem == "latency" {
-            add(
-                format!("{binary}: one-way latency at {}", at(first)),
-                num(first, median),
-                &unit,
-                ci(first),
-            );
-        } else if stem.ends_with("_time")
-            && (stem.starts_with("multitask") || stem.contains("dgemm"))
-        {
-            return;
-        } else if Direction::of(&unit) == Direction::LowerIsBetter {
-            // A time sweep: its bandwidth twin (where there is one) is the plot.
-            add(format!("{binary}: time at {}", at(first)), num(first, median), &unit, ci(first));
-        } else {
-            // Another quantity (a thread sweep's rate, an I/O bandwidth): its last row.
-            add(
-                format!("{binary} {stem}: median at SIZE {}", last[size]),
-                num(last, median),
-                &unit,
-                ci(last),
-            );
-        }
+    }
+    if !headlines.is_empty() || dat.find(sweep::MEDIAN).is_some() {
         return;
     }
+    // PRESTA's tables (a suite's, without a Spec): each by its columns.
     match cols.as_slice() {
         // PRESTA com and rma: a column per process count; the peak at the largest.
         [sweep::SIZE, .., p] if p.starts_with('P') => {
@@ -382,16 +353,6 @@ fn dat_figures(file: &str, binary: &str, dat: &Dat, add: &mut AddFigure) {
             for (op, v) in ops {
                 let mean = v.iter().sum::<f64>() / v.len() as f64;
                 add(format!("{binary}: {op} time"), mean, "usec", None);
-            }
-        }
-        [table::TASKS, table::TMAX, ..] => {
-            for r in &dat.rows {
-                add(
-                    format!("{binary}: MPI start-up at {} tasks (slowest task)", r[0]),
-                    num(r, 1),
-                    "s",
-                    None,
-                );
             }
         }
         _ => {}
@@ -726,7 +687,7 @@ mod tests {
         let text = "# iterations per sample: 10\n# columns: SAMPLE BASE OP\n1 100 130\n2 100 110\n";
         let dat = Dat::parse(text).unwrap();
         let mut got = Vec::new();
-        dat_figures("allred-np_0002.dat", "allred", &dat, &mut |n, v, u, _| {
+        dat_figures("allred-np_0002.dat", "allred", &[], &dat, &mut |n, v, u, _| {
             got.push((n, v, u.to_string()))
         });
         assert_eq!(got, [("allred: Op mean (one Allreduce)".to_string(), 2.0, "usec".to_string())]);

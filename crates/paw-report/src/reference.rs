@@ -991,6 +991,8 @@ mod tests {
             let text = sweep("usec", &[(1, 1.0 + i as f64 / 100.0)])
                 .replace("# tasks: 2\n", &format!("# tasks: 2\n{env}"));
             std::fs::write(d.path().join(name), text).unwrap();
+            let binary = name.trim_end_matches(".dat");
+            crate::launches::fixture::declare(d.path(), binary, name, "time at {x} B");
         }
         let runs: Vec<PathBuf> = dirs.iter().map(|d| d.path().to_path_buf()).collect();
         let text = reference(&runs, FLOOR).unwrap();
@@ -1012,6 +1014,8 @@ mod tests {
                 .replace("paw x --", "paw latency --"),
         )
         .unwrap();
+        let figure = "one-way latency at {x} B";
+        crate::launches::fixture::declare(d.path(), "latency", "latency.dat", figure);
         let runs = [d.path().to_path_buf()];
         let yaml = reframe_reference(&runs, &["local:default".into()], FLOOR).unwrap();
         assert!(yaml.contains("paw_latency:\n  \"local:default\":\n"), "{yaml}");

@@ -60,6 +60,17 @@ struct FileRecord {
     name: String,
     csv: String,
     rows: usize,
+    #[serde(default)]
+    headlines: Vec<Headline>,
+}
+
+/// A figure the binary declares its users quote from a file (paw-report reads them).
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Headline {
+    figure: String,
+    row: serde_json::Value,
+    column: String,
 }
 
 /// Runs `name` as its `-h` says it must be started, with tiny sizes and `extra` settings.
@@ -189,7 +200,17 @@ fn headers_record_what_help_lists_and_csv_and_json_agree_with_the_dat_files() {
             assert_eq!(entry.csv, file.replace(".dat", ".csv"));
             let rows = out.dat(file).rows.len();
             assert_eq!(entry.rows, rows, "{name}: {file} rows in the record");
+            // A bandwidth's or a rate's file has its headline, each in a column of the file.
+            let quoted = file.contains("_bw") || file.contains("_rate") || file.contains("_flops");
+            assert!(!quoted || !entry.headlines.is_empty(), "{name}: {file} has no headline");
+            let dat = out.dat(file);
+            for h in &entry.headlines {
+                let cells = h.row == "cells";
+                assert!(cells || dat.find(&h.column).is_some(), "{name}: {file}: {h:?}");
+            }
         }
+        let headlines = record.files.iter().flat_map(|f| &f.headlines).count();
+        assert!(headlines > 0, "{name}: no file with a headline: {:?}", record.files);
         checked += 1;
     }
     eprintln!("{checked} binaries: -h, headers, CSV twins and run records agree");

@@ -5,7 +5,10 @@
 //! files written are stated once, in SPEC below: `-h`, the output headers and
 //! doc/binaries.md are made from it.
 use files::{read_file, write_file, FILE_SIZE, IO_DIR, TRANSFER_SIZE};
-use paw_core::{check, vars, Check, Combine, Error, Files, Paw, Policy, Ranks, Spec, Timing, MB};
+use paw_core::schema::sweep::MEDIAN;
+use paw_core::{
+    check, vars, Check, Combine, Error, Files, Headline, Paw, Pick, Policy, Ranks, Spec, Timing, MB,
+};
 
 mod files;
 
@@ -29,6 +32,10 @@ bandwidth in TASK_MAX_BW, TASK_MIN_BW (medians).",
     files: Files::Text(
         "posix_io_write-np_NNNN.dat and posix_io_read-np_NNNN.dat (MB/s), NNNN = tasks",
     ),
+    headlines: &[
+        Headline::new("_write", "write bandwidth at {x} B", Pick::Last, MEDIAN),
+        Headline::new("_read", "read bandwidth at {x} B", Pick::Last, MEDIAN),
+    ],
 };
 
 fn main() -> std::process::ExitCode {

@@ -7,12 +7,15 @@
 mod kernels;
 mod setup;
 
-use paw_base::schema::{Unit, MB_PER_S, NAME};
+use paw_base::schema::{sweep::MAX, Unit, MB_PER_S, NAME};
 
 /// STREAM's bandwidth unit: MB of 10^6 bytes per second, named as STREAM names it.
 const STREAM_MB: Unit = Unit { label: "MB/s (MB = 10^6 B, as STREAM)", ..MB_PER_S };
-use paw_base::{vars, Axis, Check, Combine, DatSpec, Files, Node, Policy, Ranks, Spec, Timing};
+use paw_base::{
+    vars, Axis, Check, Combine, DatSpec, Files, Headline, Node, Pick, Policy, Ranks, Spec, Timing,
+};
 use rayon::prelude::*;
+use std::borrow::Cow;
 
 const SPEC: Spec = Spec {
     name: "stream",
@@ -31,6 +34,12 @@ memory bandwidth, MB/s with MB = 10^6 B (STREAM's convention), from 16 N bytes p
     vars: &[&[setup::ARRAY_SIZE, kernels::KERNEL], vars::MEASURE, vars::RAYON_THREADS],
     check: Check::Always("every element of a, b and c against the scalar replay (STREAM's check)"),
     files: Files::Text("stream_bw-np_TTTT.dat (MB/s, one row per kernel), TTTT = threads"),
+    headlines: &[Headline::new(
+        "stream_bw",
+        "Triad best rate",
+        Pick::Key(Cow::Borrowed("Triad")),
+        MAX,
+    )],
 };
 
 const SCALAR: f64 = 3.0;

@@ -72,6 +72,12 @@ macro_rules! sweep_spec {
                 $call,
                 "_flops-np_TTTT.dat (GFLOP/s), TTTT = threads"
             )),
+            headlines: &[::paw_base::Headline::new(
+                "_flops",
+                concat!($upper, " N={x}"),
+                ::paw_base::Pick::Last,
+                ::paw_base::schema::sweep::MEDIAN,
+            )],
         }
     };
 }

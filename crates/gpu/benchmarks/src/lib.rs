@@ -39,6 +39,12 @@ macro_rules! gpu_gemm_spec {
             vars: &[::paw_base::vars::GPU_BLAS_SIZES, ::paw_base::vars::MEASURE],
             check: ::paw_base::Check::Always(::paw_blas::RESULT_CHECK),
             files: ::paw_base::Files::Text(concat!($name, "_time.dat (s) and ", $name, "_flops.dat (GFLOP/s)")),
+            headlines: &[::paw_base::Headline::new(
+                "_flops",
+                concat!($upper, " N={x}"),
+                ::paw_base::Pick::Last,
+                ::paw_base::schema::sweep::MEDIAN,
+            )],
         }
     };
 }

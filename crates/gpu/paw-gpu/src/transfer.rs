@@ -675,6 +675,7 @@ macro_rules! transfer_spec {
                 "_bw.dat (GB/s)",
         $crate::transfer_text!(files $gpus $name)
             )),
+            headlines: &[::paw_base::headline::TIME, ::paw_base::headline::BANDWIDTH],
         };
 
         const TRANSFER: $crate::transfer::Transfer = $crate::transfer::Transfer {

@@ -52,6 +52,7 @@ macro_rules! fan_main {
                     second: ::paw_core::Second::Bandwidth("bandwidth through task 0"),
                     extra: ::paw_core::Extra::Plain,
                 }),
+                headlines: &[::paw_core::headline::TIME, ::paw_core::headline::BANDWIDTH],
             },
             |spec| $crate::fan::main(spec, $crate::fan_main!(@into $way), $stem)
         );
@@ -99,7 +100,7 @@ pub fn main(spec: &'static Spec, into: bool, stem: &'static str) -> std::process
             format!("WINDOW_SIZE = {ws} messages in flight between task 0 and each of {others}");
         let sweep = Sweep::start(&paw, sizes, timing, &[&note])?.scaled(others as f64);
         let max = sweep.range().max as usize;
-        let (send, mut recv) = (vec![0xa5u8; max], vec![0u8; slots * max]);
+        let (send, mut recv) = (paw_core::buffer(max), paw_core::Buffer::zeroed(slots * max));
         let (mut batch, mut ack) = (Batch::with_capacity(others.max(1) * ws), [0u8; 1]);
         let world = paw.world();
         let zero = world.process_at_rank(0);

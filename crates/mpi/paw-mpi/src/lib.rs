@@ -26,7 +26,7 @@ mod window;
 pub use collective::{collective_bench, Roots, COLLECTIVE_CHECK};
 pub use mpi_ext::region::{Bytes, BytesMut};
 pub use pair::{isend_pingpong, pair_files, pingpong, send_pingpong, PAIR_CHECK};
-pub use startup::startup_times;
+pub use startup::{headline as startup_headline, startup_times};
 pub use sweep::{collective_main, Probe, Sweep};
 pub use window::{one_receive_buffer, window_size, RECEIVE_LIMIT};
 
@@ -81,6 +81,7 @@ macro_rules! collective_spec {
                 second: ::paw_core::Second::Bandwidth($bw),
                 extra: ::paw_core::Extra::Spread,
             }),
+            headlines: &[::paw_core::headline::TIME, ::paw_core::headline::BANDWIDTH],
         }
     };
     ($name:expr, $title:expr, $call:expr, $size:expr, $stem:expr $(, $own:expr)?) => {
@@ -92,12 +93,18 @@ macro_rules! collective_spec {
 }
 
 /// The Spec of a pair test (task i with task i + n/2, an even count, [`PAIR_CHECK`]):
-/// `pair_spec!(name, title, timed, reports, combine rule, [variables], files)`.
+/// `pair_spec!(name, title, timed, reports, combine rule, [variables], files)`, quoting the
+/// time at the smallest size and the bandwidth at the largest (or `headlines` given last).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! pair_spec {
     ($name:expr, $title:expr, $timed:expr, $reports:expr, $combine:ident, [$($var:expr),*],
      $files:expr) => {
+        $crate::pair_spec!($name, $title, $timed, $reports, $combine, [$($var),*], $files,
+            &[::paw_core::headline::TIME, ::paw_core::headline::BANDWIDTH])
+    };
+    ($name:expr, $title:expr, $timed:expr, $reports:expr, $combine:ident, [$($var:expr),*],
+     $files:expr, $headlines:expr) => {
         ::paw_core::Spec {
             name: $name,
             title: $title,
@@ -108,6 +115,7 @@ macro_rules! pair_spec {
             vars: &[$($var),*],
             check: ::paw_core::Check::Data($crate::PAIR_CHECK),
             files: $files,
+            headlines: $headlines,
         }
     };
 }

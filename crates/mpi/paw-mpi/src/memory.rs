@@ -161,7 +161,7 @@ fn open_gpu(place: Place, local: usize) -> std::result::Result<Option<Gpu>, Stri
 
 #[derive(Debug)]
 enum Storage {
-    Host(Vec<u8>),
+    Host(paw_core::Buffer),
     Gpu(DeviceBuffer, Gpu),
 }
 

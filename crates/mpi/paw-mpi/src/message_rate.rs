@@ -51,7 +51,12 @@ macro_rules! mrate_main {
                         "aggregate bandwidth of n/2 pairs",
                     ),
                     extra: ::paw_core::Extra::Plain,
-                })
+                }),
+                &[
+                    ::paw_core::headline::TIME,
+                    ::paw_core::headline::RATE,
+                    ::paw_core::headline::BANDWIDTH,
+                ]
             ),
             |spec| $crate::message_rate::main(spec, $crate::mrate_main!(@both $way))
         );

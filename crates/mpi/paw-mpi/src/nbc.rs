@@ -89,6 +89,7 @@ macro_rules! nbc_spec {
                 $stem,
                 "_time-np_NNNN.dat (usec; OVERALL, COMPUTE usec, OVERLAP %)"
             )),
+            headlines: &[::paw_core::headline::TIME],
         }
     };
 }
@@ -98,6 +99,8 @@ macro_rules! nbc_spec {
 #[macro_export]
 macro_rules! nbc_main {
     ($op:ident, $name:literal, $stem:literal) => {
+        // libnbc's schedules meet the program's allocations in the C library's heap otherwise.
+        ::paw_core::own_heap!();
         $crate::spec_main!(
             $crate::nbc_spec!($name, $crate::nbc_main!(@title $op),
                 $crate::nbc_main!(@call $op), $crate::nbc_main!(@size $op), $stem),

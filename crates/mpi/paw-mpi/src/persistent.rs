@@ -150,6 +150,7 @@ macro_rules! persistent_spec {
                 $stem,
                 "_time-np_NNNN.dat (usec; PLAIN, PLAIN_CI_LO, PLAIN_CI_HI usec)"
             )),
+            headlines: &[::paw_core::headline::TIME],
         }
     };
 }

@@ -90,6 +90,7 @@ macro_rules! rma_acc_main {
                 ),
                 extra: ::paw_core::Extra::Spread,
             }),
+            headlines: &[::paw_core::headline::TIME, ::paw_core::headline::BANDWIDTH],
         }, |spec| {
             use $crate::rma_pair::Sync;
             $crate::rma_acc::main(spec, $crate::rma_pair_spec!(@Sync $sync))

@@ -3,7 +3,14 @@
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::traits::*;
 use paw_core::schema::{table, NONE, SECONDS};
-use paw_core::{Column, Paw};
+use paw_core::{Column, Headline, Paw, Pick};
+
+/// The headline of a start-up test whose files are `time_<stem>`: the slowest task's
+/// MPI start-up time of every run appended to `time_<stem>.dat`.
+pub const fn headline(file: &'static str) -> Headline {
+    let figure = "MPI start-up at {x} tasks (slowest task)";
+    Headline::of_table(file, figure, Pick::Every, table::TMAX, SECONDS)
+}
 
 /// The start-up tests' report of `seconds` (this task's MPI_Init or MPI_Init_thread time):
 /// the maximum, minimum and mean over tasks written to `time_<stem>_<TASKS>.dat` and

@@ -90,9 +90,9 @@ pub struct Lane<'c> {
     /// It sends first.
     pub leader: bool,
     /// Its send buffer.
-    pub send: Vec<u8>,
+    pub send: paw_core::Buffer,
     /// Its receive buffer.
-    pub recv: Vec<u8>,
+    pub recv: paw_core::Buffer,
     /// The threads outnumber the cores: each wait yields the core between polls.
     pub yielding: bool,
 }

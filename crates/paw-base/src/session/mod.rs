@@ -131,6 +131,7 @@ impl<T: Team> Session<T> {
                 step_usec: self.timer.step * 1e6,
                 tick_s: self.timer.tick,
             },
+            headlines: self.spec.headlines.to_vec(),
             ..Default::default()
         }
     }
@@ -249,6 +250,7 @@ mod tests {
         vars: &[vars::MEASURE],
         check: Check::Never,
         files: crate::Files::Text("t.dat"),
+        headlines: &[],
     };
 
     /// Variables set in this process's environment until dropped.

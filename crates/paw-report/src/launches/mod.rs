@@ -522,8 +522,22 @@ pub mod fixture {
         text
     }
 
+    /// The run record of `binary` in `dir`, declaring `figure` at the first row's MEDIAN of
+    /// its file `file` (as a binary's Spec declares its headlines).
+    pub fn declare(dir: &Path, binary: &str, file: &str, figure: &str) {
+        let stem = file.trim_end_matches(".dat");
+        let record = serde_json::json!({
+            "binary": binary,
+            "files": [{"name": file, "csv": format!("{stem}.csv"), "rows": 1, "noisy_rows": 0,
+                       "headlines": [{"file": stem, "figure": figure, "row": "first",
+                                      "column": "MEDIAN"}]}],
+        });
+        std::fs::write(dir.join(format!("{binary}-np_0002.json")), record.to_string()).unwrap();
+    }
+
     /// Writes a launches result into `dir`: per launch (its probe, ns; its rows), a folder
-    /// with `t.dat` (usec) and its CSV twin; then merges them as `run` does.
+    /// with `t.dat` (usec), its CSV twin and the run record of `x` quoting its time at the
+    /// smallest size; then merges them as `run` does.
     pub fn result(dir: &Path, launches: &[(f64, Vec<(u64, f64)>)]) -> Record {
         let mut record = Record { command: vec!["x".into()], ..Record::default() };
         for (i, (probe, rows)) in launches.iter().enumerate() {
@@ -536,6 +550,7 @@ pub mod fixture {
                 csv += &format!("{s},{m},{m},{m},0,{m},100,10,{m},{m},0\n");
             }
             std::fs::write(d.join("t.csv"), csv).unwrap();
+            declare(&d, "x", "t.dat", "time at {x} B");
             record.launches.push(Launch {
                 folder,
                 wall_s: 0.5,

@@ -30,6 +30,7 @@ except task PAW_FIXTURE_RANK, which panics. PAW_FIXTURE=hang: every task waits f
     ],
     check: Check::Data("task PAW_FIXTURE_RANK reports PAW_FIXTURE_BAD wrong bytes per size"),
     files: Files::Text("fixture_time-np_NNNN.dat (usec), NNNN = tasks"),
+    headlines: &[paw_core::headline::TIME],
 };
 
 const MODE: Var = Var::new("PAW_FIXTURE", "-", "panic, hang or sweep", Said);

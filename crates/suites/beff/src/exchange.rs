@@ -101,8 +101,8 @@ impl Cursor {
 pub struct Exchanger<'w> {
     world: &'w SimpleCommunicator,
     me: usize,
-    send: Vec<u8>,
-    recv: Vec<u8>,
+    send: paw_core::Buffer,
+    recv: paw_core::Buffer,
     cursor: Cursor,
     /// Offsets of the current step's messages, in exchange order.
     at: [usize; MAX_EXCHANGES],

@@ -8,8 +8,8 @@ use paw_core::check;
 /// The write buffers and the read buffer of one process.
 #[derive(Debug)]
 pub struct Buffers {
-    write: Vec<(usize, Vec<u8>)>,
-    read: Vec<u8>,
+    write: Vec<(usize, paw_core::Buffer)>,
+    read: paw_core::Buffer,
 }
 
 /// The chunk size whose data a pattern writes (the fill pattern writes 1 MB chunks' data).
@@ -38,7 +38,7 @@ impl Buffers {
     /// Buffers for the patterns of `table` (the fill pattern at most one 1 MB chunk); see
     /// [`Buffers::prepare`] for their data.
     pub fn new(table: &[Pattern]) -> Buffers {
-        let write: Vec<(usize, Vec<u8>)> =
+        let write: Vec<(usize, paw_core::Buffer)> =
             sizes(table).into_iter().map(|(l, len)| (l, paw_core::buffer(len))).collect();
         let longest = write.iter().map(|(_, b)| b.len()).max().unwrap_or(MB);
         Buffers { write, read: paw_core::buffer(longest) }

@@ -5,6 +5,9 @@
 //! this suite is its table of kernels (kernels/); the CPU work the collectives overlap is
 //! paw-imb's `cpu`. See doc/imb-nbc.md.
 
+// libnbc's schedules meet the program's allocations in the C library's heap otherwise.
+paw_core::own_heap!();
+
 fn main() -> std::process::ExitCode {
     paw_imb::run(&paw_imb_nbc::kernels::SUITE)
 }

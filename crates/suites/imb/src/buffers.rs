@@ -40,10 +40,11 @@ pub fn reduction_value(elem: Element, rank: usize, i: usize) -> f64 {
     }
 }
 
-/// Zeroed 8-byte words from the heap or from MPI_Alloc_mem.
+/// Zeroed 8-byte words, page-aligned from the C library ([`paw_core::buffer`]) or from
+/// MPI_Alloc_mem.
 #[derive(Debug)]
 enum Storage {
-    Heap(Vec<f64>),
+    Heap(paw_core::Buffer),
     /// Words from MPI_Alloc_mem, given back with MPI_Free_mem.
     Mpi(NonNull<f64>),
 }
@@ -55,7 +56,7 @@ impl Storage {
         use paw_core::mpi::environment::{is_finalized, is_initialized};
         let from_mpi = FROM_MPI.load(Ordering::Relaxed) && is_initialized() && !is_finalized();
         if len == 0 || !from_mpi {
-            return Storage::Heap(vec![0.0; len]);
+            return Storage::heap(len);
         }
         let bytes = len * size_of::<f64>();
         let mut base: *mut c_void = std::ptr::null_mut();
@@ -72,16 +73,21 @@ impl Storage {
         Storage::Mpi(ptr)
     }
 
+    /// `len` zero words from the C library, page-aligned.
+    fn heap(len: usize) -> Storage {
+        Storage::Heap(paw_core::Buffer::zeroed(len * size_of::<f64>()))
+    }
+
     fn as_ptr(&self) -> *const f64 {
         match self {
-            Storage::Heap(v) => v.as_ptr(),
+            Storage::Heap(v) => v.as_ptr().cast(),
             Storage::Mpi(ptr) => ptr.as_ptr(),
         }
     }
 
     fn as_mut_ptr(&mut self) -> *mut f64 {
         match self {
-            Storage::Heap(v) => v.as_mut_ptr(),
+            Storage::Heap(v) => v.as_mut_ptr().cast(),
             Storage::Mpi(ptr) => ptr.as_ptr(),
         }
     }
@@ -120,7 +126,7 @@ impl Buffer {
 
     /// A buffer of `n` zero floats on the heap, for what a check compares.
     fn heap_zeros(n: usize) -> Buffer {
-        Buffer { data: Storage::Heap(vec![0.0; n.div_ceil(2)]), floats: n, start: 0 }
+        Buffer { data: Storage::heap(n.div_ceil(2)), floats: n, start: 0 }
     }
 
     /// A buffer of at least `bytes` bytes, filled with BUF_VALUE(rank, i).

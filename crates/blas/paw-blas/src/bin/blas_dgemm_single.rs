@@ -4,9 +4,10 @@
 //! What is timed and reported, the variables read, the result check and the files written
 //! are stated once, in SPEC below: `-h`, the output headers and doc/binaries.md are made
 //! from it.
-use paw_base::schema::{ELEMENTS, GFLOP_PER_S, SECONDS};
+use paw_base::schema::{sweep::MEDIAN, ELEMENTS, GFLOP_PER_S, SECONDS};
 use paw_base::{
-    vars, Axis, Check, Combine, DatSpec, Error, Files, Node, Policy, Ranks, Spec, Timing,
+    vars, Axis, Check, Combine, DatSpec, Error, Files, Headline, Node, Pick, Policy, Ranks, Spec,
+    Timing,
 };
 use paw_blas::RESULT_CHECK;
 
@@ -29,6 +30,7 @@ else OMP_NUM_THREADS, else all cores.",
 dgemm_single_time-np_TTTT.dat (s) and dgemm_single_flops-np_TTTT.dat (GFLOP/s), TTTT = \
 threads",
     ),
+    headlines: &[Headline::new("_flops", "DGEMM N={x}", Pick::Last, MEDIAN)],
 };
 
 fn main() -> std::process::ExitCode {

@@ -7,6 +7,9 @@ use paw_core::mpi::traits::*;
 use paw_core::{vars, Check, Combine, Files, Paw, Ranks, Spec};
 use paw_mpi::nbc::{Overlap, NBC};
 
+// libnbc's schedules meet the program's allocations in the C library's heap otherwise.
+paw_core::own_heap!();
+
 const SPEC: Spec = Spec {
     name: "col_ibarrier",
     title: "MPI_Ibarrier: pure time and overlap with computation",
@@ -22,6 +25,7 @@ const SPEC: Spec = Spec {
     vars: &[vars::MEASURE, vars::COMBINE, NBC],
     check: Check::Never,
     files: Files::Text("ibarrier_time-np_NNNN.dat (usec; OVERALL, COMPUTE usec, OVERLAP %)"),
+    headlines: &[paw_core::headline::TIME],
 };
 
 fn main() -> std::process::ExitCode {

@@ -26,6 +26,7 @@ scripts/initest sweeps it.",
 prints `nprocs tMax`; writes time_init_<TASKS>.dat and appends a row to time_init.dat \
 (TASKS TMAX TMIN TAVG, seconds)",
     ),
+    headlines: &[paw_mpi::startup_headline("time_init")],
 };
 
 fn main() -> std::process::ExitCode {

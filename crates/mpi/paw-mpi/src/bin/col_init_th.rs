@@ -26,6 +26,7 @@ granted is in the header.",
 prints `nprocs tMax`; writes time_init_th_<TASKS>.dat and appends a row to \
 time_init_th.dat (TASKS TMAX TMIN TAVG, seconds)",
     ),
+    headlines: &[paw_mpi::startup_headline("time_init_th")],
 };
 
 fn main() -> std::process::ExitCode {

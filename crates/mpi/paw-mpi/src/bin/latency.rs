@@ -24,6 +24,12 @@ one-way latency = sample / (2 NLOOP), usec, {ranks} (PAW section \
     vars: &[vars::MEASURE, vars::COMBINE, vars::TAIL, vars::BUFFER, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: Files::Text("latency.dat (usec)"),
+    headlines: &[paw_core::Headline::new(
+        "latency",
+        "one-way latency at {x} B",
+        paw_core::Pick::First,
+        paw_core::schema::sweep::MEDIAN,
+    )],
 };
 
 fn main() -> std::process::ExitCode {

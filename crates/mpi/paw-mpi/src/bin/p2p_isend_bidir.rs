@@ -30,6 +30,7 @@ bidirectional bandwidth per pair = 2 x SIZE / time per exchange, MB/s (MB = 2^20
         "time per exchange (both directions)",
         "bidirectional bandwidth per pair",
     ),
+    headlines: &[paw_core::headline::TIME, paw_core::headline::BANDWIDTH],
 };
 
 /// One exchange: both messages in flight at once, completed by one MPI_Waitall.

@@ -27,6 +27,7 @@ bandwidth per pair = SIZE / time per message, MB/s (MB = 2^20 B).",
     vars: &[vars::P2P_SIZES, vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: paw_mpi::pair_files("isend_ping", "time per message", "bandwidth per pair"),
+    headlines: &[paw_core::headline::TIME, paw_core::headline::BANDWIDTH],
 };
 
 /// One message from the leader to its partner.

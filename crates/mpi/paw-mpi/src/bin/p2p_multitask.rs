@@ -25,6 +25,7 @@ one-way time, MB/s (MB = 2^20 B).",
     vars: &[&[vars::MAX_P2P_SIZE], vars::MEASURE, vars::COMBINE, vars::CHECK],
     check: Check::Data(PAIR_CHECK),
     files: paw_mpi::pair_files("multitask", "one-way time per message", "aggregate bandwidth of n/2 pairs"),
+    headlines: &[paw_core::headline::BANDWIDTH],
 };
 
 fn main() -> std::process::ExitCode {

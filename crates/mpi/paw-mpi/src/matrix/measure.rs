@@ -6,9 +6,9 @@ use super::map;
 use super::report::Settings;
 use crate::send_pingpong;
 use mpi_ext::batch::Batch;
-use paw_core::buffer;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
+use paw_core::{buffer, Buffer};
 
 /// The median over `samples` of `run`'s time (it gets the start, returns its time), each
 /// run after a barrier of the nodes, after one untimed run (which opens the connections).
@@ -24,8 +24,8 @@ fn median_time(comm: &SimpleCommunicator, samples: u64, mut run: impl FnMut(f64)
 
 /// A node's buffers and request storage for windows of messages.
 struct Windows {
-    send: Vec<u8>,
-    recv: Vec<u8>,
+    send: Buffer,
+    recv: Buffer,
     sends: Batch,
     recvs: Batch,
 }
@@ -77,7 +77,7 @@ fn latency_to(comm: &SimpleCommunicator, s: &Settings, pair: Option<(usize, bool
     let t = median_time(comm, s.samples, |start| {
         let Some((p, first)) = pair else { return 0.0 };
         let partner = comm.process_at_rank(p as i32);
-        (0..s.iters).for_each(|_| send_pingpong(first, &partner, &ping, &mut pong));
+        (0..s.iters).for_each(|_| send_pingpong(first, &partner, &ping[..], &mut pong[..]));
         paw_core::mpi::time() - start
     });
     if pair.is_none() {

@@ -40,6 +40,7 @@ sending node, a column per receiving node, named by host (host:rank with MATRIX_
 heatmaps matrix_bw-np_NNNN.png, matrix_lat-np_NNNN.png (green best, red worst); the \
 verdict on standard output, in the bandwidth file's header and as matrix_verdict-np_NNNN.json; \
 progress on standard error"),
+    headlines: &paw_mpi::matrix::HEADLINES,
 };
 
 fn main() -> std::process::ExitCode {

@@ -44,6 +44,7 @@ pair; ROUNDS in the time file's column.",
         second: Second::Rate("message rate of a pair, MT_THREADS threads"),
         extra: Extra::Rounds,
     }),
+    headlines: &[paw_core::headline::TIME, paw_core::headline::RATE],
 };
 
 fn main() -> std::process::ExitCode {
