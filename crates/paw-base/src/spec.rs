@@ -137,6 +137,13 @@ pub enum Pick {
     Cells,
 }
 
+impl Pick {
+    /// The row whose first column reads `key`.
+    pub const fn key(key: &'static str) -> Pick {
+        Pick::Key(Cow::Borrowed(key))
+    }
+}
+
 impl Headline {
     /// A figure from the files ending `file`: `figure` at `row`, in `column`.
     pub const fn new(

@@ -1,7 +1,13 @@
 //! The rayon constructs whose overhead is timed, and the serial delay each runs.
 
+use paw_base::schema::sweep::MEDIAN;
+use paw_base::{Headline, Pick};
 use rayon::prelude::*;
 use std::hint::black_box;
+
+/// What users quote: the parallel for's overhead in a pool of one thread.
+pub const HEADLINE: Headline =
+    Headline::new("rayon_par_for", "par_for overhead at {x} threads", Pick::First, MEDIAN);
 
 /// A construct run in a pool of T threads with the delay.
 pub type Construct = fn(&rayon::ThreadPool, usize, u64);

@@ -3,10 +3,9 @@
 //!
 //! What is timed and reported, the variables read and the files written are stated once,
 //! in SPEC below: `-h`, the output headers and doc/binaries.md are made from it.
-use paw_base::schema::{sweep::MEDIAN, THREADS, USEC};
+use paw_base::schema::{THREADS, USEC};
 use paw_base::{
-    vars, Axis, Check, Combine, DatSpec, Files, Headline, Node, Pick, Policy, Ranks, Spec, Timing,
-    Var,
+    vars, Axis, Check, Combine, DatSpec, Files, Node, Policy, Ranks, Spec, Timing, Var,
 };
 
 mod constructs;
@@ -32,12 +31,7 @@ overhead = construct time - the median time of one serial delay, usec (EPCC's me
 rayon_par_for.dat, rayon_join.dat, rayon_scope.dat, rayon_reduction.dat (usec; SIZE = \
 threads in the pool)",
     ),
-    headlines: &[
-        Headline::new("rayon_par_for", "par_for time at {x} threads", Pick::First, MEDIAN),
-        Headline::new("rayon_join", "join time at {x} threads", Pick::First, MEDIAN),
-        Headline::new("rayon_scope", "scope time at {x} threads", Pick::First, MEDIAN),
-        Headline::new("rayon_reduction", "reduction time at {x} threads", Pick::First, MEDIAN),
-    ],
+    headlines: &[constructs::HEADLINE],
 };
 
 /// OVERHEAD_DELAY_NS: the busy work each task of a construct does.

@@ -15,7 +15,6 @@ use paw_base::{
     vars, Axis, Check, Combine, DatSpec, Files, Headline, Node, Pick, Policy, Ranks, Spec, Timing,
 };
 use rayon::prelude::*;
-use std::borrow::Cow;
 
 const SPEC: Spec = Spec {
     name: "stream",
@@ -34,12 +33,7 @@ memory bandwidth, MB/s with MB = 10^6 B (STREAM's convention), from 16 N bytes p
     vars: &[&[setup::ARRAY_SIZE, kernels::KERNEL], vars::MEASURE, vars::RAYON_THREADS],
     check: Check::Always("every element of a, b and c against the scalar replay (STREAM's check)"),
     files: Files::Text("stream_bw-np_TTTT.dat (MB/s, one row per kernel), TTTT = threads"),
-    headlines: &[Headline::new(
-        "stream_bw",
-        "Triad best rate",
-        Pick::Key(Cow::Borrowed("Triad")),
-        MAX,
-    )],
+    headlines: &[Headline::new("stream_bw", "Triad best rate", Pick::key("Triad"), MAX)],
 };
 
 const SCALAR: f64 = 3.0;

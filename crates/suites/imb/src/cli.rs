@@ -2,10 +2,11 @@
 //! table for every suite ([`flags`]): the parser, the usage line and `-h` come from it.
 //! Every rank parses the same [`Line`] (rank 0's arguments and the files they name).
 
+use crate::general::{self, SWITCHES};
 use crate::options::{IterPolicy, Lengths, Options, PAUSE_US, WINDOW_SIZE};
 use crate::placement::OffCache;
 use crate::schedule::{counts_for, windows_need_two};
-use crate::table::{Class, Edition, Mode, Table};
+use crate::table::{Class, Edition, Gen, Mode, Table};
 use crate::types::Element;
 use paw_core::cli::{self, Flag, Line};
 use paw_core::About;
@@ -332,16 +333,14 @@ pub fn paw_flags<D: 'static>(
 /// suite takes but never reads ([`Table::inert`]) are taken and change nothing.
 fn general<K>(suite: &'static Table<K>) -> Vec<Flag<Draft>> {
     let (g, inert) = (suite.general, suite.inert);
-    let v3 = suite.edition == Edition::V3;
-    let on = |b: bool| if b { "on" } else { "off" };
+    let taken = |gen: Gen| g.has(gen) || inert.has(gen);
     let none = format!(
         "taken as Intel's {} takes it; none of its benchmarks reads it, so it changes nothing",
         suite.name
     );
-    let pick = |live: bool, meaning: String| if live { meaning } else { none.clone() };
     let mut flags = Vec::new();
-    if g.off_cache || inert.off_cache {
-        let live = g.off_cache;
+    if taken(Gen::OffCache) {
+        let live = g.has(Gen::OffCache);
         let meaning = "keep each repetition's buffers out of a last-level cache of size MiB and \
                        line bytes (-1: 8 MiB, 64-byte lines): repetition i uses the buffers from \
                        (i mod k) x d, d = the bytes rounded up to lines plus one line, k = \
@@ -350,7 +349,7 @@ fn general<K>(suite: &'static Table<K>) -> Vec<Flag<Draft>> {
             Flag::text(
                 &["-off_cache"],
                 "size[,line]",
-                pick(live, meaning.into()),
+                if live { meaning.into() } else { none.clone() },
                 move |d: &mut Draft, v| {
                     let cache = off_cache(v)?;
                     if live {
@@ -364,109 +363,19 @@ fn general<K>(suite: &'static Table<K>) -> Vec<Flag<Draft>> {
             .default("off"),
         );
     }
-    if g.zero_size || inert.zero_size {
-        flags.push(
-            switch(
-                &["-zero_size"],
-                pick(g.zero_size, "off: no length-0 row".into()),
-                g.zero_size,
-                |o, on| o.zero_size = on,
-            )
-            .default("on"),
-        );
+    for s in SWITCHES.iter().filter(|s| taken(s.gen)) {
+        if s.gen == Gen::MsgPause && g.has(Gen::DataTypes) {
+            flags.extend(data_types()); // where Intel's -h lists them
+        }
+        let live = g.has(s.gen);
+        let meaning = if live { (s.meaning)(&suite.settings, suite.edition) } else { none.clone() };
+        let default = if (s.default)(suite.edition) { "on" } else { "off" };
+        flags.push(switch(s.names, meaning, live.then_some(s.field)).default(default));
     }
-    if g.warm_up || inert.warm_up {
-        let meaning = match suite.settings.own_warm_up {
-            Some(text) => format!("off: no warm-up runs ({text})"),
-            None => format!(
-                "off: no warm-up runs (IMB 3.0's N_WARMUP = {} runs at \
-                 the largest length; today's IMB warms up at every length)",
-                suite.settings.n_warmup
-            ),
-        };
-        flags.push(
-            switch(&["-warm_up"], pick(g.warm_up, meaning), g.warm_up, |o, on| o.warm_up = on)
-                .default("on"),
-        );
-    }
-    if g.estimate {
-        let rule = if v3 { "; IMB 3.0 has none, hence off" } else { "" };
-        let meaning = format!(
-            "at every length, before its timing, one repetition and then min(n, \
-             MSGSPERSAMPLE) more untimed, as today's IMB runs them to estimate its \
-             repetitions (fewer when one repetition took over 1 ms: about 1 s of them){rule}"
-        );
-        let default = on(as_today(suite.edition, true));
-        flags.push(switch(&["-estimate"], meaning, true, |o, on| o.estimate = on).default(default));
-    }
-    if g.alloc_mem {
-        let rule = if v3 { "; IMB 3.0 used malloc, hence off" } else { "" };
-        let meaning = format!(
-            "the message buffers come from MPI_Alloc_mem, as today's IMB takes them (off: \
-             the heap){rule}"
-        );
-        flags.push(
-            switch(&["-alloc_mem"], meaning, true, |o, on| o.alloc_mem = on)
-                .default(on(as_today(suite.edition, true))),
-        );
-    }
-    if g.root_shift || inert.root_shift {
-        let rule = if v3 { " (IMB 3.0's rule, hence on; today's IMB: off)" } else { "" };
-        let meaning = format!(
-            "the root of the rooted collectives moves to the next process at every \
-             repetition{rule}"
-        );
-        flags.push(
-            switch(&["-root_shift"], pick(g.root_shift, meaning), g.root_shift, |o, on| {
-                o.root_shift = on
-            })
-            .default(on(v3)),
-        );
-    }
-    if g.sync || inert.sync {
-        let meaning = if v3 {
-            "collectives: each repetition timed alone, a barrier after it outside the timing \
-             (IMB 3.0 times the repetitions back to back, hence off; today's IMB: on)"
-        } else {
-            "a barrier after each repetition, outside the timing (off: none)"
-        };
-        let meaning = meaning.to_string();
-        flags.push(
-            switch(&["-sync"], pick(g.sync, meaning), g.sync, |o, on| o.sync = on).default(on(!v3)),
-        );
-    }
-    if g.imb_barrier || inert.imb_barrier {
-        let meaning = "the barriers before each timing (and -sync's) are zero-byte MPI_Sendrecv \
-                       to rank + 2^k from rank - 2^k, not MPI_Barrier";
-        flags.push(
-            switch(
-                &["-imb_barrier"],
-                pick(g.imb_barrier, meaning.into()),
-                g.imb_barrier,
-                |o, on| o.imb_barrier = on,
-            )
-            .default("off"),
-        );
-    }
-    if g.data_types {
+    if g.has(Gen::DataTypes) && !taken(Gen::MsgPause) {
         flags.extend(data_types());
     }
-    if g.msg_pause || inert.msg_pause {
-        let meaning = "sleep max(t/10, 0.1 s) after each length, t the wall time it took";
-        flags.push(
-            switch(&["-msg_pause"], pick(g.msg_pause, meaning.into()), g.msg_pause, |o, on| {
-                o.msg_pause = on
-            })
-            .default("off"),
-        );
-    }
     flags
-}
-
-/// The default of a paw option that does what today's IMB does (`-estimate`, `-alloc_mem`):
-/// on under today's rules in the suites whose today's version takes it (`taken`), else off.
-fn as_today(edition: Edition, taken: bool) -> bool {
-    taken && edition != Edition::V3
 }
 
 /// `-edition`'s value.
@@ -477,6 +386,11 @@ fn edition(v: &str) -> Result<Edition, String> {
         _ => Err(format!("{v:?} is not an edition; accepted: 3.0 or 2021")),
     }
 }
+
+/// `-data_type`'s default: bytes.
+const DATA_TYPE: Element = Element::Byte;
+/// `-red_data_type`'s default: floats.
+const RED_DATA_TYPE: Element = Element::Float;
 
 /// IMB-MPI1's `-data_type`, `-red_data_type` and `-contig_type` (only its base layout).
 fn data_types() -> [Flag<Draft>; 3] {
@@ -491,7 +405,7 @@ fn data_types() -> [Flag<Draft>; 3] {
                 Ok(())
             },
         )
-        .default("byte"),
+        .default(DATA_TYPE.name()),
         Flag::text(
             &["-red_data_type"],
             "type",
@@ -502,7 +416,7 @@ fn data_types() -> [Flag<Draft>; 3] {
                 Ok(())
             },
         )
-        .default("float"),
+        .default(RED_DATA_TYPE.name()),
         Flag::text(
             &["-contig_type"],
             "base",
@@ -517,20 +431,16 @@ fn data_types() -> [Flag<Draft>; 3] {
     ]
 }
 
-/// An on|off general option: `set` where the suite reads it (`live`), else noted in
-/// [`Options::inert`] as typed.
+/// An on|off general option: its `field` set where the suite reads it, else (none) noted
+/// in [`Options::inert`] as typed.
 fn switch(
     names: &'static [&'static str],
     meaning: String,
-    live: bool,
-    set: fn(&mut Options, bool),
+    field: Option<fn(&mut Options) -> &mut bool>,
 ) -> Flag<Draft> {
-    Flag::on_off(names, meaning, move |d: &mut Draft, on| {
-        if live {
-            set(&mut d.o, on);
-        } else {
-            d.o.inert.push(format!("{} {}", names[0], if on { "on" } else { "off" }));
-        }
+    Flag::on_off(names, meaning, move |d: &mut Draft, on| match field {
+        Some(field) => *field(&mut d.o) = on,
+        None => d.o.inert.push(format!("{} {}", names[0], if on { "on" } else { "off" })),
     })
 }
 
@@ -636,20 +546,22 @@ pub fn parse<K>(
         msgwr: true,
         msgrd: true,
         off_cache: None,
+        // The switches: general::defaults below.
         zero_size: true,
         warm_up: true,
-        estimate: as_today(edition, suite.general.estimate),
-        alloc_mem: as_today(edition, suite.general.alloc_mem),
-        root_shift: edition == Edition::V3,
-        sync: edition != Edition::V3,
+        estimate: false,
+        alloc_mem: false,
+        root_shift: false,
+        sync: false,
         imb_barrier: false,
         msg_pause: false,
-        data_type: Element::Byte,
-        red_data_type: Element::Float,
+        data_type: DATA_TYPE,
+        red_data_type: RED_DATA_TYPE,
         inert: Vec::new(),
         edition,
     };
     let mut d = Draft { o, msgsz: Vec::new(), msglen: false, msglog: false, chosen: Vec::new() };
+    general::defaults(&mut d.o, suite.general);
     if cli::parse(&flags(suite), line, &mut d, |d, name| d.choose(suite, name))? {
         return Ok(None);
     }

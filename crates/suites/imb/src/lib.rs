@@ -18,6 +18,7 @@ pub mod cli;
 /// Today's IMB CPU work (CPU_Exploit), shared with paw's non-blocking collectives.
 pub use paw_core::work as cpu;
 mod driver;
+pub mod general;
 pub mod options;
 pub mod output;
 pub mod placement;
@@ -32,4 +33,4 @@ pub use driver::run;
 pub use options::Options;
 pub use settings::Settings;
 pub use suite::{Ctx, ProcessTimes, Run, Started, Suite};
-pub use table::{Benchmark, Class, Edition, General, Mode, Table};
+pub use table::{Benchmark, Class, Edition, Gen, General, Mode, Table};

@@ -60,7 +60,6 @@ fn slurm_line() -> String {
 /// Header lines for today's IMB's general options set away from their defaults, and where
 /// the message buffers come from (`-alloc_mem`, in the suites that take it).
 fn general_options<K>(suite: &Suite<K>, o: &Options) -> String {
-    let v3 = o.edition == crate::Edition::V3;
     let line = |label: &str, value: &str| format!("# {label:<31}:   {value}\n");
     let mut s = String::new();
     if let Some(c) = o.off_cache {
@@ -70,32 +69,14 @@ fn general_options<K>(suite: &Suite<K>, o: &Options) -> String {
         );
         s += &line("Off-cache (-off_cache)", &value);
     }
-    if suite.general.root_shift && o.root_shift != v3 {
-        s += &line("Root shift (-root_shift)", on_off(o.root_shift));
-    }
-    if suite.general.sync && o.sync == v3 {
-        s += &line("Sync (-sync)", on_off(o.sync));
-    }
-    if o.msg_pause {
-        s += &line("Pause (-msg_pause)", "max(t/10, 0.1 s) after each length");
-    }
-    if suite.general.alloc_mem {
-        let from = if o.alloc_mem { "MPI_Alloc_mem" } else { "the heap (malloc)" };
-        s += &line("Message buffers (-alloc_mem)", from);
+    for (label, value) in crate::general::header_lines(suite, o) {
+        s += &line(&label, &value);
     }
     if !o.inert.is_empty() {
         let value = format!("{} (read by none of {}'s benchmarks)", o.inert.join(" "), suite.name);
         s += &line("Taken, changing nothing", &value);
     }
     s
-}
-
-fn on_off(b: bool) -> &'static str {
-    if b {
-        "on"
-    } else {
-        "off"
-    }
 }
 
 /// The general information block and the list of benchmarks (guide §6); `extra` lines

@@ -157,60 +157,80 @@ impl<K> Benchmark<K> {
     }
 }
 
-/// Today's IMB's general options (IMB 2021 `-off_cache`, `-zero_size` ...) that a suite
-/// takes: each where its kernels honour it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct General {
+/// Today's IMB's general options (IMB 2021's `-off_cache`, `-zero_size` ...): the on|off
+/// ones declared in [`crate::general::SWITCHES`], `-off_cache` and the data types in cli.rs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gen {
     /// `-off_cache`: each repetition's buffers at a new offset.
-    pub off_cache: bool,
+    OffCache,
     /// `-zero_size off`: no length-0 row.
-    pub zero_size: bool,
+    ZeroSize,
     /// `-warm_up off`: no warm-up runs (`-estimate` is apart).
-    pub warm_up: bool,
-    /// `-root_shift`: the root of rooted collectives moves at every repetition.
-    pub root_shift: bool,
-    /// `-sync`: collectives time each repetition alone, a barrier after it.
-    pub sync: bool,
-    /// `-imb_barrier`: the suite's barriers are zero-byte MPI_Sendrecv.
-    pub imb_barrier: bool,
-    /// `-msg_pause`: a sleep after each length.
-    pub msg_pause: bool,
-    /// `-data_type`, `-red_data_type` and `-contig_type` (IMB-MPI1's own).
-    pub data_types: bool,
+    WarmUp,
     /// paw's `-estimate`: the untimed run today's IMB makes at every length to estimate its
     /// repetitions (IMB_init_buffers_iter), whatever `-warm_up` says.
-    pub estimate: bool,
+    Estimate,
     /// paw's `-alloc_mem`: message buffers from MPI_Alloc_mem, as today's IMB takes them.
-    pub alloc_mem: bool,
+    AllocMem,
+    /// `-root_shift`: the root of rooted collectives moves at every repetition.
+    RootShift,
+    /// `-sync`: collectives time each repetition alone, a barrier after it.
+    Sync,
+    /// `-imb_barrier`: the suite's barriers are zero-byte MPI_Sendrecv.
+    ImbBarrier,
+    /// `-data_type`, `-red_data_type` and `-contig_type` (IMB-MPI1's own).
+    DataTypes,
+    /// `-msg_pause`: a sleep after each length.
+    MsgPause,
 }
 
-impl General {
+impl Gen {
     /// Every general option.
-    pub const ALL: General = General {
-        off_cache: true,
-        zero_size: true,
-        warm_up: true,
-        root_shift: true,
-        sync: true,
-        imb_barrier: true,
-        msg_pause: true,
-        data_types: true,
-        estimate: true,
-        alloc_mem: true,
-    };
+    pub const EVERY: [Gen; 10] = [
+        Gen::OffCache,
+        Gen::ZeroSize,
+        Gen::WarmUp,
+        Gen::Estimate,
+        Gen::AllocMem,
+        Gen::RootShift,
+        Gen::Sync,
+        Gen::ImbBarrier,
+        Gen::DataTypes,
+        Gen::MsgPause,
+    ];
+}
+
+/// A set of general options: those a suite takes ([`Table::general`]) or takes without
+/// reading ([`Table::inert`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct General(u16);
+
+impl General {
     /// None.
-    pub const NONE: General = General {
-        off_cache: false,
-        zero_size: false,
-        warm_up: false,
-        root_shift: false,
-        sync: false,
-        imb_barrier: false,
-        msg_pause: false,
-        data_types: false,
-        estimate: false,
-        alloc_mem: false,
-    };
+    pub const NONE: General = General(0);
+    /// Every general option.
+    pub const ALL: General = General::of(&Gen::EVERY);
+
+    /// The set of `options`.
+    pub const fn of(options: &[Gen]) -> General {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < options.len() {
+            bits |= 1 << options[i] as u16;
+            i += 1;
+        }
+        General(bits)
+    }
+
+    /// The set without `options`.
+    pub const fn without(self, options: &[Gen]) -> General {
+        General(self.0 & !General::of(options).0)
+    }
+
+    /// Whether it holds `option`.
+    pub const fn has(self, option: Gen) -> bool {
+        self.0 & (1 << option as u16) != 0
+    }
 }
 
 /// What one of the IMB suites is: its name, rules and benchmarks (the [`crate::Suite`]

@@ -8,7 +8,8 @@ mod window;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
 use paw_imb::{
-    settings, settings::FLOAT, Class, Ctx, Edition, Mode, Options, Started, Suite, Table,
+    settings, settings::FLOAT, Class, Ctx, Edition, Gen, General, Mode, Options, Started, Suite,
+    Table,
 };
 
 /// What an IMB-EXT benchmark does.
@@ -151,15 +152,9 @@ pub static SUITE: Suite<Kernel> = Suite {
         benchmarks: BENCHMARKS,
         windows: true,
         io: false,
-        general: paw_imb::General {
-            off_cache: true,
-            warm_up: true,
-            msg_pause: true,
-            estimate: true,
-            ..paw_imb::General::NONE
-        },
+        general: General::of(&[Gen::OffCache, Gen::WarmUp, Gen::MsgPause, Gen::Estimate]),
         // Intel's IMB-EXT kernels call MPI_Barrier whatever -imb_barrier says.
-        inert: paw_imb::General { imb_barrier: true, ..paw_imb::General::NONE },
+        inert: General::of(&[Gen::ImbBarrier]),
         refuse_unrunnable: true,
         shape: |_, _| Some(String::new()),
     },

@@ -9,7 +9,7 @@ mod transfer;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
 use paw_imb::settings::{process_counts, IO};
-use paw_imb::{settings, Class, Ctx, Edition, Mode, Options, Started, Suite, Table};
+use paw_imb::{settings, Class, Ctx, Edition, Gen, General, Mode, Options, Started, Suite, Table};
 use std::path::{Path, PathBuf};
 
 /// Who shares a file (guide §4.2.4: the S_, P_ and C_ prefixes).
@@ -287,14 +287,9 @@ pub static SUITE: Suite<Kernel> = Suite {
         benchmarks: BENCHMARKS,
         windows: false,
         io: true,
-        general: paw_imb::General { msg_pause: true, ..paw_imb::General::NONE },
+        general: General::of(&[Gen::MsgPause]),
         // Intel's IMB-IO never moves its buffers, warms up or uses its own barrier.
-        inert: paw_imb::General {
-            off_cache: true,
-            warm_up: true,
-            imb_barrier: true,
-            ..paw_imb::General::NONE
-        },
+        inert: General::of(&[Gen::OffCache, Gen::WarmUp, Gen::ImbBarrier]),
         refuse_unrunnable: true,
         shape: |_, _| Some(String::new()),
     },

@@ -13,8 +13,8 @@ use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, test_corruption, Buffer};
 pub use paw_imb::Ctx;
 use paw_imb::{
-    cpu::Exploit, settings, settings::FLOAT, Class, Edition, Mode, Options, ProcessTimes, Run,
-    Started, Suite, Table,
+    cpu::Exploit, settings, settings::FLOAT, Class, Edition, Gen, General, Mode, Options,
+    ProcessTimes, Run, Started, Suite, Table,
 };
 use std::os::raw::c_int;
 
@@ -408,13 +408,9 @@ const BASE: Suite<Kernel> = Suite {
         benchmarks: &[],
         windows: false,
         io: false,
-        general: paw_imb::General {
-            imb_barrier: false,
-            data_types: false,
-            ..paw_imb::General::ALL
-        },
+        general: General::ALL.without(&[Gen::ImbBarrier, Gen::DataTypes]),
         // Intel's IMB-NBC never hands -imb_barrier to its kernels.
-        inert: paw_imb::General { imb_barrier: true, ..paw_imb::General::NONE },
+        inert: General::of(&[Gen::ImbBarrier]),
         refuse_unrunnable: false,
         shape: |_, _| Some(String::new()),
     },

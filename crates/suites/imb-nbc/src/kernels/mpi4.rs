@@ -8,7 +8,7 @@ use super::{
     Kernel, Post, BASE,
 };
 use paw_imb::settings::FLOAT;
-use paw_imb::{Options, Suite, Table};
+use paw_imb::{Gen, General, Options, Suite, Table};
 
 const fn twins(
     names: [&'static str; 2],
@@ -174,14 +174,9 @@ pub static SUITE: Suite<Kernel> = Suite {
                    the process with the largest t_ovrl and overlap[%] = 100 (t_pure + t_CPU - \
                    t_ovrl) / max(t_pure, t_CPU), held to 0..100.",
         benchmarks: BENCHMARKS,
-        general: paw_imb::General {
-            off_cache: false,
-            root_shift: false,
-            data_types: false,
-            ..paw_imb::General::ALL
-        },
+        general: General::ALL.without(&[Gen::OffCache, Gen::RootShift, Gen::DataTypes]),
         // Intel's IMB-MPI4 makes each request once per length, at offset 0 and root 0.
-        inert: paw_imb::General { off_cache: true, root_shift: true, ..paw_imb::General::NONE },
+        inert: General::of(&[Gen::OffCache, Gen::RootShift]),
         ..BASE.table
     },
     prologue,

@@ -11,7 +11,8 @@ use paw_core::mpi::point_to_point::send_receive_replace_into;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{defects, sent_bytes, test_corruption, Buffer, Expect};
 use paw_imb::{
-    settings, Class, Ctx, Edition, Mode, Options, ProcessTimes, Run, Started, Suite, Table,
+    settings, Class, Ctx, Edition, Gen, General, Mode, Options, ProcessTimes, Run, Started, Suite,
+    Table,
 };
 use std::hint::black_box;
 use std::time::Duration;
@@ -358,8 +359,8 @@ pub static SUITE: Suite<Pattern> = Suite {
         benchmarks: BENCHMARKS,
         windows: false,
         io: false,
-        general: paw_imb::General { alloc_mem: true, ..paw_imb::General::NONE },
-        inert: paw_imb::General::NONE,
+        general: General::of(&[Gen::AllocMem]),
+        inert: General::NONE,
         refuse_unrunnable: false,
         shape,
     },

@@ -13,8 +13,8 @@ use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{buf_value, sent_bytes, test_corruption};
 use paw_imb::{
-    cpu::Exploit, settings, settings::FLOAT, Class, Ctx, Edition, Mode, Options, ProcessTimes, Run,
-    Started, Suite, Table,
+    cpu::Exploit, settings, settings::FLOAT, Class, Ctx, Edition, Gen, General, Mode, Options,
+    ProcessTimes, Run, Started, Suite, Table,
 };
 use plan::{accesses, extent, Access, Completion, Offsets};
 
@@ -481,20 +481,9 @@ pub static SUITE: Suite<Pattern> = Suite {
         benchmarks: BENCHMARKS,
         windows: true,
         io: false,
-        general: paw_imb::General {
-            off_cache: true,
-            warm_up: true,
-            msg_pause: true,
-            estimate: true,
-            ..paw_imb::General::NONE
-        },
+        general: General::of(&[Gen::OffCache, Gen::WarmUp, Gen::MsgPause, Gen::Estimate]),
         // Intel's IMB-RMA has no rooted collective, no -sync barrier and only MPI_Barrier.
-        inert: paw_imb::General {
-            root_shift: true,
-            sync: true,
-            imb_barrier: true,
-            ..paw_imb::General::NONE
-        },
+        inert: General::of(&[Gen::RootShift, Gen::Sync, Gen::ImbBarrier]),
         refuse_unrunnable: false,
         shape: |_, _| Some(String::new()),
     },
