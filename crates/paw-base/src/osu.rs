@@ -287,20 +287,12 @@ fn vars_named(name: &str) -> Option<&'static Var> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{Check, Files, Ranks, Spec};
-    use crate::team::Combine;
+    use crate::spec::{Check, Spec};
 
     const SPEC: Spec = Spec {
-        name: "t",
-        title: "a test",
-        timed: "nothing",
-        reports: "a time, {ranks}",
-        ranks: Ranks::Any,
-        combine: Combine::Min,
         vars: &[vars::P2P_SIZES, vars::MEASURE, vars::TAIL, vars::CHECK],
         check: Check::Data("bytes"),
-        files: Files::Text("none"),
-        headlines: &[],
+        ..crate::spec::tests::SPEC
     };
 
     fn args(a: &str) -> Vec<String> {

@@ -152,30 +152,24 @@ impl Headline {
         row: Pick,
         column: &'static str,
     ) -> Self {
-        Headline {
-            file: Cow::Borrowed(file),
-            figure: Cow::Borrowed(figure),
-            row,
-            column: Cow::Borrowed(column),
-            unit: Cow::Borrowed(""),
-        }
+        Headline::of_table(file, figure, row, column, "")
     }
 
     /// A figure of a table, whose header names no unit of its own: as [`Headline::new`], in
-    /// `unit`.
+    /// the unit labelled `unit`.
     pub const fn of_table(
         file: &'static str,
         figure: &'static str,
         row: Pick,
         column: &'static str,
-        unit: Unit,
+        unit: &'static str,
     ) -> Self {
         Headline {
             file: Cow::Borrowed(file),
             figure: Cow::Borrowed(figure),
             row,
             column: Cow::Borrowed(column),
-            unit: Cow::Borrowed(unit.label),
+            unit: Cow::Borrowed(unit),
         }
     }
 
@@ -386,10 +380,11 @@ impl Spec {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const SPEC: Spec = Spec {
+    /// A Spec for tests.
+    pub(crate) const SPEC: Spec = Spec {
         name: "t",
         title: "a test",
         timed: "nothing",

@@ -16,6 +16,9 @@ use paw_gpu::cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DeviceRepr,
 use paw_gpu::{failed, Gpu};
 use std::sync::Arc;
 
+/// What a cuBLAS call returns.
+type Status = cublas::cublasStatus_t;
+
 /// The SPEC of `gpu_dgemm` and `gpu_sgemm`: the binary's name, the call's name
 /// (`Dgemm`) and in capitals (`DGEMM`); the rest is common to both.
 #[macro_export]
@@ -54,18 +57,12 @@ pub trait GpuReal: Real + DeviceRepr + ValidAsZeroBits {
     /// The cuBLAS call.
     const CALL: &'static str;
 
-    /// C = A B of order-`n` column-major matrices at device addresses `a`, `b`, `c`,
+    /// C = A B of order-`n` column-major matrices at device addresses `[a, b, c]`,
     /// alpha 1, beta 0, on `handle`'s stream.
     ///
     /// # Safety
     /// Each address holds at least n*n elements of this type on the handle's device.
-    unsafe fn gemm(
-        handle: cublas::cublasHandle_t,
-        n: i32,
-        a: sys::CUdeviceptr,
-        b: sys::CUdeviceptr,
-        c: sys::CUdeviceptr,
-    ) -> cublas::cublasStatus_t;
+    unsafe fn gemm(handle: cublas::cublasHandle_t, n: i32, abc: [sys::CUdeviceptr; 3]) -> Status;
 }
 
 /// The two precisions, one cuBLAS call each.
@@ -76,10 +73,8 @@ macro_rules! gpu_real {
             unsafe fn gemm(
                 handle: cublas::cublasHandle_t,
                 n: i32,
-                a: sys::CUdeviceptr,
-                b: sys::CUdeviceptr,
-                c: sys::CUdeviceptr,
-            ) -> cublas::cublasStatus_t {
+                [a, b, c]: [sys::CUdeviceptr; 3],
+            ) -> Status {
                 let (one, zero): ($t, $t) = (1.0, 0.0);
                 let (a, b, c) = (a as *const $t, b as *const $t, c as *mut $t);
                 // SAFETY: the caller's promise; alpha and beta live for the call.
@@ -212,7 +207,7 @@ impl<T: GpuReal> Product<T> {
         let (handle, _, [a, b, c]) = self.raw;
         // SAFETY: each operand holds len >= n*n elements on this handle's device, and the
         // slices that own them live as long as `self`.
-        let status = unsafe { T::gemm(handle, n as i32, a, b, c) };
+        let status = unsafe { T::gemm(handle, n as i32, [a, b, c]) };
         if status != cublas::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
             self.failure.get_or_insert_with(|| format!("{} failed: {status:?}", T::CALL));
         }

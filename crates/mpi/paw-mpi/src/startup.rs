@@ -9,7 +9,7 @@ use paw_core::{Column, Headline, Paw, Pick};
 /// MPI start-up time of every run appended to `time_<stem>.dat`.
 pub const fn headline(file: &'static str) -> Headline {
     let figure = "MPI start-up at {x} tasks (slowest task)";
-    Headline::of_table(file, figure, Pick::Every, table::TMAX, SECONDS)
+    Headline::of_table(file, figure, Pick::Every, table::TMAX, SECONDS.label)
 }
 
 /// The start-up tests' report of `seconds` (this task's MPI_Init or MPI_Init_thread time):

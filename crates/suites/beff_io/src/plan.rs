@@ -135,27 +135,20 @@ pub fn patterns(mpart: usize) -> Vec<Pattern> {
         p(7, Type::Scatter, KB + 8, MB + 8 * KB, 2),
         p(8, Type::Scatter, MB + 8, MB + 8, 2),
     ];
-    // Types 1 and 2: the chunk in memory is the chunk on disk.
-    let shared = [
-        (MB, 0),
-        (mpart, 4),
-        (MB, 2),
-        (32 * KB, 1),
-        (KB, 1),
-        (32 * KB + 8, 1),
-        (KB + 8, 1),
-        (MB + 8, 2),
-    ];
-    let separate = [
-        (MB, 0),
-        (mpart, 2),
-        (MB, 2),
-        (32 * KB, 1),
-        (KB, 1),
-        (32 * KB + 8, 1),
-        (KB + 8, 1),
-        (MB + 8, 2),
-    ];
+    // Types 1 and 2: the chunk in memory is the chunk on disk; they differ in MPART's U.
+    let chunks = |mpart_u: u32| {
+        [
+            (MB, 0),
+            (mpart, mpart_u),
+            (MB, 2),
+            (32 * KB, 1),
+            (KB, 1),
+            (32 * KB + 8, 1),
+            (KB + 8, 1),
+            (MB + 8, 2),
+        ]
+    };
+    let (shared, separate) = (chunks(4), chunks(2));
     for (i, &(l, u)) in shared.iter().enumerate() {
         v.push(p(9 + i, Type::Shared, l, l, u));
     }

@@ -21,25 +21,21 @@ pub trait Elem: Plain + Default + PartialEq + Send + Sync + std::fmt::Debug {
     fn wide(self) -> i64;
 }
 
-impl Elem for i32 {
-    const SIZE: usize = 4;
-    fn of(v: i64) -> i32 {
-        v as i32
-    }
-    fn wide(self) -> i64 {
-        self as i64
-    }
+/// [`Elem`] for the integer types `$t`.
+macro_rules! elem {
+    ($($t:ty),*) => {$(
+        impl Elem for $t {
+            const SIZE: usize = size_of::<$t>();
+            fn of(v: i64) -> $t {
+                v as $t
+            }
+            fn wide(self) -> i64 {
+                self as i64
+            }
+        }
+    )*};
 }
-
-impl Elem for i8 {
-    const SIZE: usize = 1;
-    fn of(v: i64) -> i8 {
-        v as i8
-    }
-    fn wide(self) -> i64 {
-        self as i64
-    }
-}
+elem!(i32, i8);
 
 /// How the benchmarks are timed and reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -579,20 +579,23 @@ impl Times {
 mod tests {
     use super::*;
 
+    /// IMB-MPI1 PingPong's columns under IMB 3.0.
+    const PLAIN: Columns = Columns {
+        overlap: false,
+        single_time: true,
+        bytes: true,
+        n_msg: 1,
+        group: false,
+        defects: false,
+        rate: 0,
+        edition: Edition::V3,
+        passive: false,
+        everyone: None,
+    };
+
     #[test]
     fn columns_are_thirteen_wide_like_imb() {
-        let c = Columns {
-            overlap: false,
-            single_time: true,
-            bytes: true,
-            n_msg: 1,
-            group: false,
-            defects: false,
-            rate: 0,
-            edition: Edition::V3,
-            passive: false,
-            everyone: None,
-        };
+        let c = PLAIN;
         assert_eq!(c.header(), "       #bytes #repetitions      t[usec]   Mbytes/sec");
         let t = Times {
             min: 1.0,
@@ -607,31 +610,9 @@ mod tests {
             c.row(0, 1048576, 40, &t),
             "      1048576           40         2.00    500000.00"
         );
-        let c = Columns {
-            overlap: false,
-            single_time: false,
-            bytes: false,
-            n_msg: 0,
-            group: false,
-            defects: true,
-            rate: 0,
-            edition: Edition::V3,
-            passive: false,
-            everyone: None,
-        };
+        let c = Columns { single_time: false, bytes: false, n_msg: 0, defects: true, ..PLAIN };
         assert_eq!(c.header(), " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects");
-        let c = Columns {
-            overlap: true,
-            single_time: true,
-            bytes: true,
-            n_msg: 1,
-            group: false,
-            defects: false,
-            rate: 0,
-            edition: Edition::V3,
-            passive: false,
-            everyone: None,
-        };
+        let c = Columns { overlap: true, ..PLAIN };
         assert_eq!(
             c.header(),
             "       #bytes #repetitions t_ovrl[usec] t_pure[usec]  t_CPU[usec]   overlap[%]"
@@ -653,18 +634,7 @@ mod tests {
 
     #[test]
     fn throughput_and_overlap_follow_the_edition() {
-        let mut c = Columns {
-            overlap: true,
-            single_time: false,
-            bytes: true,
-            n_msg: 1,
-            group: false,
-            defects: false,
-            rate: 0,
-            edition: Edition::V3,
-            passive: false,
-            everyone: None,
-        };
+        let mut c = Columns { overlap: true, single_time: false, ..PLAIN };
         assert_eq!(c.throughput(1, 1 << 20, 1e6), 1.0);
         assert_eq!(c.throughput(4, 1 << 20, 1e6), 4.0);
         assert_eq!(c.throughput(2, 0, 3.0), 0.0);

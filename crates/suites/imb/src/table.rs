@@ -144,6 +144,43 @@ pub struct Benchmark<K: 'static> {
 }
 
 impl<K> Benchmark<K> {
+    /// A benchmark of `class` counting `n_msg` transfers per sample, with IMB's usual
+    /// traits: lengths of whole bytes, one table (no modes), run by default, not rooted,
+    /// X bytes sent and received per length.
+    pub const fn new(name: &'static str, class: Class, n_msg: usize, kernel: K) -> Self {
+        Benchmark {
+            name,
+            class,
+            n_msg,
+            unit: 1,
+            has_bytes: true,
+            modes: &[Mode::Plain],
+            overlap: false,
+            default: true,
+            has_root: false,
+            memory: |_, x, _| (x, x),
+            kernel,
+        }
+    }
+
+    /// The same benchmark with lengths of whole `unit`s ([`Benchmark::unit`]).
+    pub const fn in_units(mut self, unit: usize) -> Self {
+        self.unit = unit;
+        self
+    }
+
+    /// The same benchmark with a table per mode of `modes`.
+    pub const fn in_modes(mut self, modes: &'static [Mode]) -> Self {
+        self.modes = modes;
+        self
+    }
+
+    /// The same benchmark holding `memory(q, x, reps)` bytes ([`Benchmark::memory`]).
+    pub const fn holding(mut self, memory: fn(usize, usize, usize) -> (usize, usize)) -> Self {
+        self.memory = memory;
+        self
+    }
+
     /// The same benchmark marked rooted ([`Benchmark::has_root`]).
     pub const fn rooted(mut self) -> Self {
         self.has_root = true;

@@ -13,6 +13,12 @@ use paw_core::{Headline, Pick};
 
 /// What users quote from the map: the median link of each matrix, over all its cells.
 pub const HEADLINES: [Headline; 2] = [
-    Headline::of_table("matrix_bw", "median link bandwidth, {x} nodes", Pick::Cells, "", MIB_PER_S),
-    Headline::of_table("matrix_lat", "median link latency, {x} nodes", Pick::Cells, "", USEC),
+    Headline::of_table(
+        "matrix_bw",
+        "median link bandwidth, {x} nodes",
+        Pick::Cells,
+        "",
+        MIB_PER_S.label,
+    ),
+    Headline::of_table("matrix_lat", "median link latency, {x} nodes", Pick::Cells, "", USEC.label),
 ];

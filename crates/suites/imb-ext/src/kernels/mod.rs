@@ -45,53 +45,20 @@ fn disjoint(_q: usize, x: usize, reps: usize) -> (usize, usize) {
 
 /// Unidir_ and Bidir_ benchmarks: two processes, throughput X / t (guide Tables 3-6).
 const fn single(name: &'static str, kernel: Kernel) -> Benchmark {
-    Benchmark {
-        name,
-        class: Class::SingleTransfer,
-        n_msg: 1,
-        unit: 1,
-        has_bytes: true,
-        modes: BOTH,
-        overlap: false,
-        default: true,
-        has_root: false,
-        memory: disjoint,
-        kernel,
-    }
+    Benchmark::new(name, Class::SingleTransfer, 1, kernel).in_modes(BOTH).holding(disjoint)
 }
 
 /// Every benchmark, in output order (guide Table 1).
 pub const BENCHMARKS: &[Benchmark] = &[
-    Benchmark {
-        name: "Window",
-        class: Class::Other,
-        n_msg: 0,
-        unit: 1,
-        has_bytes: true,
-        modes: &[Mode::Plain],
-        overlap: false,
-        default: true,
-        has_root: false,
-        memory: |_, x, _| (0, x),
-        kernel: Kernel::Window,
-    },
+    Benchmark::new("Window", Class::Other, 0, Kernel::Window).holding(|_, x, _| (0, x)),
     single("Unidir_Put", Kernel::Put { bidir: false }),
     single("Unidir_Get", Kernel::Get { bidir: false }),
     single("Bidir_Get", Kernel::Get { bidir: true }),
     single("Bidir_Put", Kernel::Put { bidir: true }),
-    Benchmark {
-        name: "Accumulate",
-        class: Class::Collective,
-        n_msg: 0,
-        unit: FLOAT,
-        has_bytes: true,
-        modes: BOTH,
-        overlap: false,
-        default: true,
-        has_root: false,
-        memory: disjoint,
-        kernel: Kernel::Accumulate,
-    },
+    Benchmark::new("Accumulate", Class::Collective, 0, Kernel::Accumulate)
+        .in_units(FLOAT)
+        .in_modes(BOTH)
+        .holding(disjoint),
 ];
 
 /// The suite's `start`: a transfer benchmark's window and origin buffer, made once for

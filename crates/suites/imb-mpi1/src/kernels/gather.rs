@@ -3,7 +3,7 @@
 //! the Q x X gathered bytes; the root changes cyclically (run i has root i mod Q), as
 //! Bcast's. Times only.
 
-use super::{benchmark, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
+use super::{benchmark, variant, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::datatype::PartitionMut;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
@@ -13,11 +13,7 @@ pub const GATHER: Benchmark =
         .rooted()
         .when_named();
 
-pub const GATHERV: Benchmark = Benchmark {
-    name: "Gatherv",
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(gatherv), expect, zeroed: false },
-    ..GATHER
-};
+pub const GATHERV: Benchmark = variant(GATHER, "Gatherv", typed!(gatherv), expect);
 
 fn gather<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
     let root = iteration % ctx.q;

@@ -39,9 +39,6 @@ use paw_imb::{settings, Edition, Mode, Options, ProcessTimes, Run, Started, Suit
 pub use paw_imb::{Class, Ctx};
 use std::os::raw::c_int;
 
-/// IMB-MPI1's benchmarks have no modes.
-pub const PLAIN: &[Mode] = &[Mode::Plain];
-
 /// A benchmark of IMB-MPI1.
 pub type Benchmark = paw_imb::Benchmark<Kernel>;
 
@@ -74,19 +71,19 @@ const fn benchmark(
     pattern: [Pattern; 5],
     expect: ExpectFn,
 ) -> Benchmark {
-    Benchmark {
-        name,
-        class,
-        n_msg,
-        unit,
-        has_bytes: true,
-        memory,
-        modes: PLAIN,
-        overlap: false,
-        default: true,
-        has_root: false,
-        kernel: Kernel { time_factor: 1.0, pattern, expect, zeroed: false },
-    }
+    let kernel = Kernel { time_factor: 1.0, pattern, expect, zeroed: false };
+    Benchmark::new(name, class, n_msg, kernel).in_units(unit).holding(memory)
+}
+
+/// `base` under another name, with its own pattern and check (the `v` forms of the rooted
+/// collectives).
+const fn variant(
+    base: Benchmark,
+    name: &'static str,
+    pattern: [Pattern; 5],
+    expect: ExpectFn,
+) -> Benchmark {
+    Benchmark { name, kernel: Kernel { pattern, expect, ..base.kernel }, ..base }
 }
 
 /// One run of a pattern; `iteration` picks the root of rooted collectives.

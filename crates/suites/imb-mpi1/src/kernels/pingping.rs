@@ -1,7 +1,7 @@
 //! PingPing (guide §3.3.2.2): both ranks MPI_Isend to the other, MPI_Recv, MPI_Wait, the
 //! sends issued simultaneously. Reported time Δt, throughput X / 2^20 / time.
 
-use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
+use super::{benchmark, one_each, variant, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::request;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
@@ -15,12 +15,8 @@ pub const SPECIFIC: Benchmark =
     Benchmark { name: "PingPingSpecificSource", default: false, ..BENCHMARK };
 
 /// PingPingAnySource (today's IMB, run when named): the receives take MPI_ANY_SOURCE.
-pub const ANY: Benchmark = Benchmark {
-    name: "PingPingAnySource",
-    default: false,
-    kernel: Kernel { pattern: typed!(pattern_any), ..BENCHMARK.kernel },
-    ..BENCHMARK
-};
+pub const ANY: Benchmark =
+    variant(BENCHMARK, "PingPingAnySource", typed!(pattern_any), expect).when_named();
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);

@@ -1,7 +1,7 @@
 //! PingPong (guide §3.3.2.1): rank 0 MPI_Send, MPI_Recv; rank 1 MPI_Recv, MPI_Send.
 //! Reported time Δt/2, throughput X / 2^20 / time.
 
-use super::{benchmark, one_each, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
+use super::{benchmark, one_each, variant, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
 
@@ -16,12 +16,8 @@ pub const SPECIFIC: Benchmark =
     Benchmark { name: "PingPongSpecificSource", default: false, ..BENCHMARK };
 
 /// PingPongAnySource (today's IMB, run when named): the receives take MPI_ANY_SOURCE.
-pub const ANY: Benchmark = Benchmark {
-    name: "PingPongAnySource",
-    default: false,
-    kernel: Kernel { pattern: typed!(pattern_any), ..BENCHMARK.kernel },
-    ..BENCHMARK
-};
+pub const ANY: Benchmark =
+    variant(BENCHMARK, "PingPongAnySource", typed!(pattern_any), expect).when_named();
 
 fn pattern<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, _: usize) {
     let other = ctx.comm.process_at_rank(1 - ctx.rank as i32);

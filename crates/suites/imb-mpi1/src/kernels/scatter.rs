@@ -2,7 +2,7 @@
 //! with counts X and displacements i X; the root sends X bytes to each process; the root
 //! changes cyclically (run i has root i mod Q). Times only.
 
-use super::{benchmark, Benchmark, Bufs, Class, Ctx, Elem, Kernel, Plan};
+use super::{benchmark, variant, Benchmark, Bufs, Class, Ctx, Elem, Plan};
 use paw_core::mpi::datatype::Partition;
 use paw_core::mpi::traits::*;
 use paw_imb::buffers::{sent_bytes, Expect};
@@ -12,11 +12,7 @@ pub const SCATTER: Benchmark =
         .rooted()
         .when_named();
 
-pub const SCATTERV: Benchmark = Benchmark {
-    name: "Scatterv",
-    kernel: Kernel { time_factor: 1.0, pattern: typed!(scatterv), expect, zeroed: false },
-    ..SCATTER
-};
+pub const SCATTERV: Benchmark = variant(SCATTER, "Scatterv", typed!(scatterv), expect);
 
 fn scatter<T: Elem>(ctx: &Ctx, b: &mut Bufs, plan: &Plan, iteration: usize) {
     let root = iteration % ctx.q;

@@ -43,23 +43,12 @@ pub enum Pattern {
 pub type Benchmark = paw_imb::Benchmark<Pattern>;
 
 const fn bench(name: &'static str, n_msg: usize, kernel: Pattern) -> Benchmark {
-    Benchmark {
-        name,
-        class: Class::Everyone { half: matches!(kernel, Pattern::PingPong) },
-        n_msg,
-        unit: 1,
-        has_bytes: true,
-        modes: &[Mode::Plain],
-        overlap: false,
-        default: true,
-        has_root: false,
-        memory: match kernel {
-            Pattern::Stencil2D => |_, x, _| (x, 4 * x),
-            Pattern::Stencil3D => |_, x, _| (x, 6 * x),
-            _ => |_, x, _| (x, x),
-        },
-        kernel,
-    }
+    let class = Class::Everyone { half: matches!(kernel, Pattern::PingPong) };
+    Benchmark::new(name, class, n_msg, kernel).holding(match kernel {
+        Pattern::Stencil2D => |_, x, _| (x, 4 * x),
+        Pattern::Stencil3D => |_, x, _| (x, 6 * x),
+        _ => |_, x, _| (x, x),
+    })
 }
 
 /// Every benchmark, in today's IMB-P2P's order; `n_msg` is messages per process and
