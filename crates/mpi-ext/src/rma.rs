@@ -459,24 +459,30 @@ impl<'s, 'w, T: Plain> Epoch<'s, 'w, T> {
 /// borrow it shared for their lifetime `'s`; Rust reads it only through `&mut self`
 /// ([`Landing::contents`]), so never while an operation may still write it.
 pub struct Landing<T: Plain> {
-    base: *mut [T],
+    /// The first element of the memory, which `_owner` holds.
+    base: *mut T,
+    len: usize,
+    /// What owns the memory, never touched until dropped ([`Window`]'s `_owner`).
+    _owner: Box<dyn std::any::Any>,
 }
 
 impl<T: Plain> std::fmt::Debug for Landing<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Landing({} elements)", self.base.len())
+        write!(f, "Landing({} elements)", self.len)
     }
 }
 
 impl<T: Plain> Landing<T> {
-    /// Takes over `memory`.
-    pub fn new(memory: Vec<T>) -> Self {
-        Landing { base: Box::into_raw(memory.into_boxed_slice()) }
+    /// Takes over `memory` (a `Vec<T>`, a page-aligned buffer: what owns its elements).
+    pub fn new<M: AsMut<[T]> + 'static>(memory: M) -> Self {
+        let mut owner = Box::new(memory);
+        let slice = owner.as_mut().as_mut();
+        Landing { base: slice.as_mut_ptr(), len: slice.len(), _owner: owner }
     }
 
     /// Its length in elements.
     pub fn len(&self) -> usize {
-        self.base.len()
+        self.len
     }
 
     /// Whether it holds no element.
@@ -486,8 +492,9 @@ impl<T: Plain> Landing<T> {
 
     /// The contents: no epoch borrows it any more, so every operation into it is complete.
     pub fn contents(&mut self) -> &mut [T] {
-        // SAFETY: `base` is owned; `&mut self` proves no epoch's shared borrow is alive.
-        unsafe { &mut *self.base }
+        // SAFETY: `base` holds `len` owned elements; `&mut self` proves no epoch's shared
+        // borrow is alive.
+        unsafe { std::slice::from_raw_parts_mut(self.base, self.len) }
     }
 
     /// Pointer to `len` elements from `at`; panics when they do not fit.
@@ -498,14 +505,7 @@ impl<T: Plain> Landing<T> {
             self.len()
         );
         // SAFETY: `at` is inside the allocation (checked above).
-        unsafe { self.base.cast::<T>().add(at) }
-    }
-}
-
-impl<T: Plain> Drop for Landing<T> {
-    fn drop(&mut self) {
-        // SAFETY: `base` came from Box::into_raw; no epoch borrows it (drop takes it whole).
-        drop(unsafe { Box::from_raw(self.base) });
+        unsafe { self.base.add(at) }
     }
 }
 

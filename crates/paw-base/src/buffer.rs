@@ -19,18 +19,35 @@ pub const PAGE: usize = 4096;
 pub const PLACEMENT: &str =
     "message buffers page-aligned (4096 B) at offset 0, from the C library (posix_memalign)";
 
-/// `len` bytes starting a page, owned; freed on drop.
-pub struct Buffer {
-    ptr: NonNull<u8>,
+/// What a buffer holds: plain numbers, for which every byte pattern, zeros included, is a
+/// value.
+pub trait Element: Copy + Send + Sync + 'static + sealed::Sealed {}
+
+mod sealed {
+    /// Only the numbers below are [`super::Element`]s.
+    pub trait Sealed {}
+}
+
+macro_rules! elements {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {}
+    )*};
+}
+elements!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+/// `len` elements starting a page, owned; freed on drop.
+pub struct Buffer<T: Element = u8> {
+    ptr: NonNull<T>,
     len: usize,
 }
 
-// SAFETY: a Buffer owns its bytes alone, like a Vec<u8>.
-unsafe impl Send for Buffer {}
-// SAFETY: shared access only reads, like a Vec<u8>'s.
-unsafe impl Sync for Buffer {}
+// SAFETY: a Buffer owns its elements alone, like a Vec; they are Send and Sync.
+unsafe impl<T: Element> Send for Buffer<T> {}
+// SAFETY: shared access only reads, like a Vec's.
+unsafe impl<T: Element> Sync for Buffer<T> {}
 
-impl Buffer {
+impl Buffer<u8> {
     /// `len` bytes, each `byte`: every page written, so none stays mapped to the kernel's
     /// shared zero page (large sends from such a page read one cached page and report
     /// bandwidth memory cannot deliver).
@@ -39,83 +56,107 @@ impl Buffer {
         b.fill(byte);
         b
     }
+}
 
-    /// `len` zero bytes (pages the kernel maps on first write; fill what is timed).
-    pub fn zeroed(len: usize) -> Buffer {
+impl<T: Element> Buffer<T> {
+    /// `len` zero elements (pages the kernel maps on first write; fill what is timed).
+    pub fn zeroed(len: usize) -> Buffer<T> {
         let Some(layout) = Self::layout(len) else {
             return Buffer { ptr: Self::empty(), len: 0 };
         };
         // SAFETY: the layout is non-zero and valid.
         let ptr = unsafe { System.alloc_zeroed(layout) };
-        let ptr = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
+        let ptr =
+            NonNull::new(ptr.cast()).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
         Buffer { ptr, len }
     }
 
-    /// The layout of a buffer of `len` bytes; none for 0.
+    /// A copy of `values`.
+    pub fn from_slice(values: &[T]) -> Buffer<T> {
+        let mut b = Buffer::zeroed(values.len());
+        b.copy_from_slice(values);
+        b
+    }
+
+    /// The layout of a buffer of `len` elements; none for 0.
     fn layout(len: usize) -> Option<Layout> {
-        let layout = Layout::from_size_align(len, PAGE).expect("a buffer's length fits memory");
-        (len > 0).then_some(layout)
+        let bytes = len.checked_mul(size_of::<T>()).expect("a buffer's length fits memory");
+        let layout = Layout::from_size_align(bytes, PAGE).expect("a buffer's length fits memory");
+        (bytes > 0).then_some(layout)
     }
 
     /// The address of every empty buffer: aligned, never dereferenced.
-    fn empty() -> NonNull<u8> {
+    fn empty() -> NonNull<T> {
         NonNull::new(std::ptr::without_provenance_mut(PAGE)).expect("PAGE is not 0")
     }
 }
 
-impl Drop for Buffer {
+impl<T: Element> Drop for Buffer<T> {
     fn drop(&mut self) {
         if let Some(layout) = Self::layout(self.len) {
             // SAFETY: `ptr` came from System.alloc_zeroed with this layout.
-            unsafe { System.dealloc(self.ptr.as_ptr(), layout) }
+            unsafe { System.dealloc(self.ptr.as_ptr().cast(), layout) }
         }
     }
 }
 
-impl Deref for Buffer {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        // SAFETY: `ptr` holds `len` initialised bytes owned by self (or is aligned with len 0).
+impl<T: Element> Deref for Buffer<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `ptr` holds `len` initialised elements owned by self (or is aligned with
+        // len 0).
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
 
-impl DerefMut for Buffer {
-    fn deref_mut(&mut self) -> &mut [u8] {
+impl<T: Element> DerefMut for Buffer<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as in `deref`, and `&mut self` makes the access unique.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 }
 
-impl AsRef<[u8]> for Buffer {
-    fn as_ref(&self) -> &[u8] {
+impl<T: Element> AsRef<[T]> for Buffer<T> {
+    fn as_ref(&self) -> &[T] {
         self
     }
 }
 
-impl AsMut<[u8]> for Buffer {
-    fn as_mut(&mut self) -> &mut [u8] {
+impl<T: Element> AsMut<[T]> for Buffer<T> {
+    fn as_mut(&mut self) -> &mut [T] {
         self
     }
 }
 
-impl Clone for Buffer {
-    fn clone(&self) -> Buffer {
-        let mut b = Buffer::zeroed(self.len);
-        b.copy_from_slice(self);
-        b
+impl<T: Element> Clone for Buffer<T> {
+    fn clone(&self) -> Buffer<T> {
+        Buffer::from_slice(self)
     }
 }
 
-impl Default for Buffer {
-    fn default() -> Buffer {
+impl<T: Element> Default for Buffer<T> {
+    fn default() -> Buffer<T> {
         Buffer::zeroed(0)
     }
 }
 
-impl std::fmt::Debug for Buffer {
+impl<'a, T: Element> IntoIterator for &'a Buffer<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Element> FromIterator<T> for Buffer<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(values: I) -> Buffer<T> {
+        Buffer::from_slice(&values.into_iter().collect::<Vec<T>>())
+    }
+}
+
+impl<T: Element> std::fmt::Debug for Buffer<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Buffer({} bytes at {:p})", self.len, self.ptr)
+        write!(f, "Buffer({} elements at {:p})", self.len, self.ptr)
     }
 }
 
@@ -135,10 +176,13 @@ mod tests {
             assert_eq!(b.as_ptr() as usize % PAGE, 0, "{len} bytes");
             assert!(b.len() == len && b.iter().all(|&x| x == 0xa5));
         }
-        let z = Buffer::zeroed(100);
+        let z = Buffer::<u8>::zeroed(100);
         assert!(z.iter().all(|&x| x == 0) && (z.as_ptr() as usize).is_multiple_of(PAGE));
         let c = buffer(10).clone();
         assert_eq!(&c[..], &[0xa5; 10]);
-        assert!(Buffer::default().is_empty() && (buffer(0).as_ptr() as usize).is_multiple_of(PAGE));
+        assert!(Buffer::<u8>::default().is_empty());
+        assert!((buffer(0).as_ptr() as usize).is_multiple_of(PAGE));
+        let f: Buffer<f32> = (0..5).map(|i| i as f32).collect();
+        assert_eq!((&f[..], (f.as_ptr() as usize) % PAGE), (&[0.0, 1.0, 2.0, 3.0, 4.0][..], 0));
     }
 }

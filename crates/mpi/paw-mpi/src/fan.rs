@@ -100,7 +100,7 @@ pub fn main(spec: &'static Spec, into: bool, stem: &'static str) -> std::process
             format!("WINDOW_SIZE = {ws} messages in flight between task 0 and each of {others}");
         let sweep = Sweep::start(&paw, sizes, timing, &[&note])?.scaled(others as f64);
         let max = sweep.range().max as usize;
-        let (send, mut recv) = (paw_core::buffer(max), paw_core::Buffer::zeroed(slots * max));
+        let (send, mut recv) = (paw_core::buffer(max), paw_core::Buffer::<u8>::zeroed(slots * max));
         let (mut batch, mut ack) = (Batch::with_capacity(others.max(1) * ws), [0u8; 1]);
         let world = paw.world();
         let zero = world.process_at_rank(0);

@@ -260,12 +260,13 @@ impl Buffer {
     }
 }
 
-/// `n` copies of `value`, every page written now: a zeroed allocation is mapped lazily,
-/// and a page first touched inside a timed loop would be timed.
-pub fn touched<T: Copy>(value: T, n: usize) -> Vec<T> {
-    let mut v = Vec::with_capacity(n);
-    v.resize(n, value);
-    v
+/// `n` copies of `value` in a message buffer ([`paw_core::buffer`]), every page written now:
+/// a zeroed allocation is mapped lazily, and a page first touched inside a timed loop would
+/// be timed.
+pub fn touched<T: paw_core::buffer::Element>(value: T, n: usize) -> paw_core::Buffer<T> {
+    let mut b = paw_core::Buffer::zeroed(n);
+    b.fill(value);
+    b
 }
 
 /// A self-test of `-check`: whether `PAW_TEST_CORRUPT` names group rank `rank`, which

@@ -24,6 +24,9 @@ use paw_imb::placement::{OffCache, Spread};
 use paw_imb::settings::MESSAGE_PASSING;
 use paw_imb::{Ctx, Mode, Options, ProcessTimes, Run};
 
+/// Message buffers as paw places them (page-aligned), apart from IMB's float [`Buffer`]s.
+type Pages<T> = paw_core::Buffer<T>;
+
 /// The one-sided call of a transfer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
@@ -34,12 +37,12 @@ enum Op {
 
 /// A one-sided transfer benchmark on one group: its window and origin buffer, of
 /// elements `T` (bytes for Put and Get, floats for Accumulate).
-pub struct Transfer<'a, T: Plain> {
+pub struct Transfer<'a, T: Plain + paw_core::buffer::Element> {
     ctx: Ctx<'a>,
     kernel: Kernel,
     window: Window<T>,
     /// What Put and Accumulate send.
-    origin: Vec<T>,
+    origin: Pages<T>,
     /// Where Get's data lands.
     landing: Landing<T>,
     /// `-off_cache`.
@@ -57,14 +60,20 @@ pub fn span(o: &Options, lengths: &[usize], q: usize) -> usize {
     lengths.iter().map(|&x| each(x)).max().unwrap_or(0)
 }
 
-impl<'a, T: Plain + Default> Transfer<'a, T> {
+impl<'a, T: Plain + Default + paw_core::buffer::Element> Transfer<'a, T> {
     /// Creates the window over `window` (group by group, see [`Ctx::in_turn`]) beside the
     /// origin buffer `origin` (Get: where its data lands).
-    pub fn new(ctx: Ctx<'a>, kernel: Kernel, window: Vec<T>, origin: Vec<T>, o: &Options) -> Self {
+    pub fn new(
+        ctx: Ctx<'a>,
+        kernel: Kernel,
+        window: Pages<T>,
+        origin: Pages<T>,
+        o: &Options,
+    ) -> Self {
         let window = ctx.in_turn(|| Window::create(ctx.comm, window));
         let (origin, landing) = match kernel {
-            Kernel::Get { .. } => (Vec::new(), Landing::new(origin)),
-            _ => (origin, Landing::new(Vec::new())),
+            Kernel::Get { .. } => (Pages::default(), Landing::new(origin)),
+            _ => (origin, Landing::new(Pages::default())),
         };
         Transfer { ctx, kernel, window, origin, landing, off_cache: o.off_cache }
     }
@@ -172,7 +181,7 @@ trait Verify {
     fn verify(&mut self, mode: Mode, x: usize, reps: usize) -> u64;
 }
 
-impl<T: Plain + Default> Run for Transfer<'_, T>
+impl<T: Plain + Default + paw_core::buffer::Element> Run for Transfer<'_, T>
 where
     Self: Verify,
 {
@@ -273,8 +282,8 @@ impl Verify for Transfer<'_, f32> {
 
 /// The window and origin buffer of `bytes` bytes for `kernel` on rank `rank`: Put's
 /// origin and Get's window hold the rank's buffer values, what receives is zeroed.
-pub fn bytes_for(kernel: Kernel, rank: usize, bytes: usize) -> (Vec<u8>, Vec<u8>) {
-    let own = Buffer::filled(bytes, rank).bytes(bytes).to_vec();
+pub fn bytes_for(kernel: Kernel, rank: usize, bytes: usize) -> (Pages<u8>, Pages<u8>) {
+    let own = Pages::from_slice(Buffer::filled(bytes, rank).bytes(bytes));
     match kernel {
         Kernel::Get { .. } => (own, touched(0, bytes)),
         _ => (touched(0, bytes), own),
@@ -282,9 +291,9 @@ pub fn bytes_for(kernel: Kernel, rank: usize, bytes: usize) -> (Vec<u8>, Vec<u8>
 }
 
 /// Accumulate's window (zeroed) and origin buffer (the rank's buffer values) of `bytes`.
-pub fn floats_for(rank: usize, bytes: usize) -> (Vec<f32>, Vec<f32>) {
+pub fn floats_for(rank: usize, bytes: usize) -> (Pages<f32>, Pages<f32>) {
     let n = bytes / size_of::<f32>();
-    (touched(0.0, n), Buffer::filled(bytes, rank).floats(n).to_vec())
+    (touched(0.0, n), Pages::from_slice(Buffer::filled(bytes, rank).floats(n)))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use mpi_ext::Plain;
 use paw_core::mpi::collective::SystemOperation;
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
+use paw_core::Buffer;
 use paw_imb::buffers::{buf_value, sent_bytes, test_corruption};
 use paw_imb::{
     cpu::Exploit, settings, settings::FLOAT, Class, Ctx, Edition, Gen, General, Mode, Options,
@@ -165,47 +166,47 @@ pub const BENCHMARKS: &[Benchmark] = &[
 ];
 
 /// What a window element holds, for the timings and `-check`.
-pub trait Element: Plain + Copy + PartialEq + Default + 'static {
+pub trait Element: Plain + paw_core::buffer::Element + PartialEq + Default {
     /// The origin buffer of `rank`.
-    fn origins(rank: usize, n: usize) -> Vec<Self>;
+    fn origins(rank: usize, n: usize) -> Buffer<Self>;
     /// The origin buffer of `rank` in the check run (where it must differ from the
     /// timings').
-    fn check_origins(rank: usize, n: usize) -> Vec<Self> {
+    fn check_origins(rank: usize, n: usize) -> Buffer<Self> {
         Self::origins(rank, n)
     }
     /// A window before the check run (the compare value of Compare_and_swap at 0).
-    fn windows(rank: usize, n: usize) -> Vec<Self>;
+    fn windows(rank: usize, n: usize) -> Buffer<Self>;
 }
 
 impl Element for u8 {
-    fn origins(rank: usize, n: usize) -> Vec<u8> {
-        sent_bytes(rank, 0, n)
+    fn origins(rank: usize, n: usize) -> Buffer<u8> {
+        Buffer::from_slice(&sent_bytes(rank, 0, n))
     }
-    fn windows(rank: usize, n: usize) -> Vec<u8> {
+    fn windows(rank: usize, n: usize) -> Buffer<u8> {
         sent_bytes(rank, 0, n).into_iter().map(|b| !b).collect()
     }
 }
 
 impl Element for f32 {
-    fn origins(rank: usize, n: usize) -> Vec<f32> {
+    fn origins(rank: usize, n: usize) -> Buffer<f32> {
         (0..n).map(|i| buf_value(rank, i)).collect()
     }
-    fn windows(_: usize, n: usize) -> Vec<f32> {
-        vec![0.0; n]
+    fn windows(_: usize, n: usize) -> Buffer<f32> {
+        Buffer::zeroed(n)
     }
 }
 
 /// Compare_and_swap times, as today's IMB, swaps of 0 for 0 (the compare value always
 /// matches, so every swap writes); the check swaps in values that show where they went.
 impl Element for i32 {
-    fn origins(_: usize, n: usize) -> Vec<i32> {
-        vec![0; n]
+    fn origins(_: usize, n: usize) -> Buffer<i32> {
+        Buffer::zeroed(n)
     }
-    fn check_origins(rank: usize, n: usize) -> Vec<i32> {
+    fn check_origins(rank: usize, n: usize) -> Buffer<i32> {
         (0..n).map(|i| (1000 * rank + i + 1) as i32).collect()
     }
-    fn windows(_: usize, n: usize) -> Vec<i32> {
-        vec![0; n]
+    fn windows(_: usize, n: usize) -> Buffer<i32> {
+        Buffer::zeroed(n)
     }
 }
 
@@ -214,7 +215,7 @@ pub struct Rma<'a, T: Element> {
     b: &'static Benchmark,
     ctx: Ctx<'a>,
     window: Window<T>,
-    origin: Vec<T>,
+    origin: Buffer<T>,
     result: Landing<T>,
     /// Compare_and_swap's compare value (the window's initial value).
     compare: T,
@@ -246,7 +247,7 @@ impl<'a, T: Element> Rma<'a, T> {
         // Open MPI 4.1 names a window's shared memory after an id disjoint groups share.
         let window = ctx.in_turn(|| Window::create(ctx.comm, T::windows(ctx.rank, window)));
         let origin = T::origins(ctx.rank, origin);
-        let result = Landing::new(vec![T::default(); result]);
+        let result = Landing::new(Buffer::<T>::zeroed(result));
         Rma { b, ctx, window, origin, result, compare: T::default(), o: o.clone() }
     }
 
