@@ -451,35 +451,18 @@ mod tests {
     use std::sync::{Arc, Barrier, Mutex};
 
     /// A one-rank team whose clock only moves when the measured operation says so.
-    struct FakeTeam {
-        clock: Cell<f64>,
-    }
+    type FakeTeam = ThreadTeam;
 
-    impl Team for FakeTeam {
-        fn rank(&self) -> i32 {
-            0
-        }
-        fn size(&self) -> usize {
-            1
-        }
-        fn barrier(&self) {}
-        fn now(&self) -> f64 {
-            self.clock.get()
-        }
-        fn tick(&self) -> f64 {
-            1e-9
-        }
-        fn clock_name(&self) -> &'static str {
-            "fake"
-        }
-        fn share_u64(&self, value: u64) -> u64 {
-            value
-        }
-        fn share_bytes(&self, bytes: Vec<u8>) -> Vec<u8> {
-            bytes
-        }
-        fn combine(&self, local: &[f64], _: Combine) -> Vec<f64> {
-            local.to_vec()
+    impl ThreadTeam {
+        /// A team of one, its clock at 0.
+        fn alone() -> ThreadTeam {
+            ThreadTeam {
+                rank: 0,
+                size: 1,
+                clock: Cell::new(0.0),
+                meet: Arc::new(Barrier::new(1)),
+                slots: Arc::new(Mutex::new(vec![Vec::new()])),
+            }
         }
     }
 
@@ -511,17 +494,23 @@ mod tests {
         bench_with(team, LOOPS, policy, floor)
     }
 
-    #[test]
-    fn round_trip_is_halved_and_nloop_shrinks_with_size() {
-        let team = FakeTeam { clock: Cell::new(0.0) };
-        let mut b = bench(&team, Policy::Calibrated, 1e-6);
+    /// A measurement at size 1 of an operation taking `seconds`, and how often it ran.
+    fn counted(b: &mut Bench<'_, FakeTeam>, team: &FakeTeam, seconds: f64) -> (Measurement, u64) {
         let mut calls = 0u64;
         let m = b
             .measure(1, || {
                 calls += 1;
-                team.clock.set(team.clock.get() + 2e-6)
+                team.clock.set(team.clock.get() + seconds)
             })
             .unwrap();
+        (m, calls)
+    }
+
+    #[test]
+    fn round_trip_is_halved_and_nloop_shrinks_with_size() {
+        let team = FakeTeam::alone();
+        let mut b = bench(&team, Policy::Calibrated, 1e-6);
+        let (m, calls) = counted(&mut b, &team, 2e-6);
         assert_eq!(m.nloop, 100);
         assert_eq!(calls, 100 + 5 * 100, "warm-up of NLOOP_MAX, then NREPS x NLOOP");
         assert_eq!(m.per_op.len(), 5);
@@ -549,7 +538,7 @@ mod tests {
     #[test]
     fn tail_times_single_iterations_after_the_samples() {
         // Every tenth call takes 10 usec, the others 2 (a round trip: 1 and 5 one way).
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let timer = TimerInfo { overhead: 2e-8, step: 1e-8, tick: 1e-9 };
         let tail = Tail { count: 1000, singles: Singles::Leader, timer };
         let mut b = bench(&team, Policy::Calibrated, 1e-6).with_tail(Some(tail));
@@ -576,7 +565,7 @@ mod tests {
 
     #[test]
     fn rounds_divide_the_sample_by_the_rounds_of_each_workload() {
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let loops = Loops { nloop: Some(4), ..LOOPS };
         let cal = Calibration::new(loops, 1e-9, Policy::Calibrated);
         let timing = Timing::Rounds { ops_per_round: 2.0 };
@@ -595,21 +584,15 @@ mod tests {
     fn slow_first_workload_is_estimated_from_one_call() {
         // NLOOP_MAX warm-up iterations of 30 s would take an hour: the first call suffices,
         // and a sample is one call.
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let mut b = bench(&team, Policy::Calibrated, 1e-6);
-        let mut calls = 0u64;
-        let m = b
-            .measure(1, || {
-                calls += 1;
-                team.clock.set(team.clock.get() + 30.0)
-            })
-            .unwrap();
+        let (m, calls) = counted(&mut b, &team, 30.0);
         assert_eq!((m.nloop, calls), (1, 1 + 5));
     }
 
     #[test]
     fn per_call_timing_counts_only_the_calls() {
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let loops = Loops { nloop_max: 10, nreps: 3, ..LOOPS };
         let cal = Calibration::new(loops, 1e-9, Policy::Calibrated);
         let mut b = Bench::new(&team, Timing::PerCall, Combine::Min, Combine::Min, cal);
@@ -625,7 +608,7 @@ mod tests {
     fn samples_below_floor_are_rerun_with_more_iterations() {
         // The warm-up looks slow (cold), the real operation is fast: the first NLOOP is too
         // small for the floor and must be doubled until samples clear it.
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let mut b = bench(&team, Policy::Fewest, 1e-3);
         let mut first = true;
         let m = b
@@ -641,7 +624,7 @@ mod tests {
 
     #[test]
     fn fixed_nloop_is_never_doubled() {
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let loops = Loops { nloop: Some(3), ..LOOPS };
         let mut b = bench_with(&team, loops, Policy::Calibrated, 1e-3);
         let m = b.measure(1, || team.clock.set(team.clock.get() + 1e-6)).unwrap();
@@ -650,7 +633,7 @@ mod tests {
 
     #[test]
     fn unmeetable_nloop_max_is_an_input_error() {
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let loops = Loops { nloop_max: 5, nloop_max_set: true, nloop_min: Some(5), ..LOOPS };
         let mut b = bench_with(&team, loops, Policy::Calibrated, 1e-3);
         let e = b.measure(1, || team.clock.set(team.clock.get() + 1e-6)).unwrap_err();
@@ -672,7 +655,7 @@ mod tests {
 
     #[test]
     fn precision_adds_samples_until_the_interval_is_narrow() {
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let loops = Loops { nloop: Some(1), nreps: 5, precision: Some(0.02), ..LOOPS };
         let mut b = bench_with(&team, loops, Policy::Fewest, 1e-9);
         let calls = Cell::new(0);
@@ -691,7 +674,7 @@ mod tests {
         // Every other sample is ten times longer: the interval never narrows below 2%, so
         // the 0.05 s budget (about 90 samples of 0.1-1 ms) ends the size before the next
         // batch would pass it.
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let loops =
             Loops { nloop: Some(1), nreps: 5, precision: Some(0.02), max_time: 0.05, ..LOOPS };
         let mut b = bench_with(&team, loops, Policy::Fewest, 1e-9);
@@ -705,7 +688,7 @@ mod tests {
 
     #[test]
     fn by_default_samples_are_added_until_the_row_is_not_noisy_within_a_budget() {
-        let team = FakeTeam { clock: Cell::new(0.0) };
+        let team = FakeTeam::alone();
         let loops = Loops { nloop: Some(1), nreps: 5, nreps_set: false, ..LOOPS };
         assert_eq!(loops.until(), Until::Narrow);
         let mut b = bench_with(&team, loops, Policy::Fewest, 1e-9);

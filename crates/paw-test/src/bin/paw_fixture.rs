@@ -3,11 +3,9 @@
 //! What it does in each PAW_FIXTURE mode is in SPEC below.
 use paw_core::mpi::traits::*;
 use paw_core::schema::{BYTES, USEC};
-use paw_core::vars::Accepts::{Said, Whole};
-use paw_core::{
-    vars, Axis, Check, Combine, DatSpec, Error, Family, Files, Paw, Policy, Ranks, Spec, Timing,
-    Var,
-};
+use paw_core::vars::{self, Accepts::Said, Accepts::Whole, Var};
+use paw_core::{headline::TIME, Timing};
+use paw_core::{Axis, Check, Combine, DatSpec, Error, Family, Files, Paw, Policy, Ranks, Spec};
 use std::time::Duration;
 
 const SPEC: Spec = Spec {
@@ -30,7 +28,7 @@ except task PAW_FIXTURE_RANK, which panics. PAW_FIXTURE=hang: every task waits f
     ],
     check: Check::Data("task PAW_FIXTURE_RANK reports PAW_FIXTURE_BAD wrong bytes per size"),
     files: Files::Text("fixture_time-np_NNNN.dat (usec), NNNN = tasks"),
-    headlines: &[paw_core::headline::TIME],
+    headlines: &[TIME],
 };
 
 const MODE: Var = Var::new("PAW_FIXTURE", "-", "panic, hang or sweep", Said);

@@ -72,6 +72,18 @@ const WARMUP: usize = 100;
 const WINDOW: usize = 64;
 const COUNTS: &str = "1,2,4,8";
 
+/// A count option `-NAME n` in `range` into `field`, `default` when not given.
+fn count(
+    names: &'static [&'static str],
+    meaning: &str,
+    range: (u64, u64),
+    field: fn(&mut Options) -> &mut usize,
+    default: usize,
+) -> Flag<Options> {
+    Flag::whole(names, "n", meaning, range, move |o: &mut Options, n| *field(o) = n as usize)
+        .default(default)
+}
+
 pub fn flags() -> Vec<Flag<Options>> {
     let [csv, timeout] = paw_imb::cli::paw_flags(
         |o: &mut Options| o.csv = true,
@@ -108,26 +120,21 @@ pub fn flags() -> Vec<Flag<Options>> {
             Ok(())
         })
         .default("int"),
-        Flag::whole(&["-repeat"], "n", "timed iterations", (1, 1 << 30), |o: &mut Options, n| {
-            o.repeat = n as usize
-        })
-        .default(REPEAT),
-        Flag::whole(
+        count(&["-repeat"], "timed iterations", (1, 1 << 30), |o| &mut o.repeat, REPEAT),
+        count(
             &["-warmup"],
-            "n",
             "untimed iterations before them",
             (0, 1 << 30),
-            |o: &mut Options, n| o.warmup = n as usize,
-        )
-        .default(WARMUP),
-        Flag::whole(
+            |o| &mut o.warmup,
+            WARMUP,
+        ),
+        count(
             &["-window_size"],
-            "n",
             "messages in flight per window (UniBandMT, BiBandMT)",
             (1, 65536),
-            |o: &mut Options, n| o.window = n as usize,
-        )
-        .default(WINDOW),
+            |o| &mut o.window,
+            WINDOW,
+        ),
         Flag::text(
             &["-barrier"],
             "on|off|special",
@@ -144,14 +151,13 @@ pub fn flags() -> Vec<Flag<Options>> {
             },
         )
         .default("on"),
-        Flag::whole(
+        count(
             &["-stride"],
-            "n",
             "distance between the partners of a pair (0: half the processes)",
             (0, 1 << 30),
-            |o: &mut Options, n| o.stride = n as usize,
-        )
-        .default(0),
+            |o| &mut o.stride,
+            0,
+        ),
         Flag::on_off(
             &["-check"],
             "one more untimed iteration per length from Intel's values, every element \
