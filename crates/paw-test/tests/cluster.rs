@@ -492,7 +492,11 @@ fn a_burst_during_the_first_pass_is_cleared_by_the_retest() {
     assert!(line.is_some_and(|l| l.ends_with(": cleared")), "{}", retested.report());
     let json = std::fs::read_to_string(retested.dir.path().join("matrix_verdict-np_0004.json"));
     let json: serde_json::Value = serde_json::from_str(&json.expect("the verdict's JSON")).unwrap();
-    assert_eq!(json["first_pass"]["bandwidth"]["slow_links"], serde_json::json!([[h1, h2]]));
+    // The burst's link among the first pass's suspects (two shared cores may add a noisy
+    // one, which the retest clears as well), none after the retest.
+    let first = json["first_pass"]["bandwidth"]["slow_links"].as_array().cloned();
+    let burst = serde_json::json!([h1, h2]);
+    assert!(first.is_some_and(|f| f.contains(&burst)), "{}", retested.report());
     assert_eq!(json["bandwidth"]["slow_links"], serde_json::json!([]));
     assert_eq!(json["bandwidth"]["slow_nodes"], serde_json::json!([h3]));
 }
