@@ -117,6 +117,23 @@ impl<'b> Posting<'_, 'b> {
         }
     }
 
+    /// One MPI_Irecv from each of `from` into the same `buf` with `tag`: the k-th message
+    /// of every sender in one slot, as the fan-in of OSU shares its receive buffers. The
+    /// buffer then holds one of the messages; use it when the contents do not matter.
+    pub fn irecv_from_each<'p, T: Plain>(
+        &mut self,
+        from: impl IntoIterator<Item = Process<'p>>,
+        buf: &'b mut [T],
+        tag: i32,
+    ) {
+        let (ptr, len) = (buf.as_mut_ptr().cast(), count(buf.len()));
+        for source in from {
+            // SAFETY: as irecv_window: `buf` is borrowed exclusively for 'b, which outlives
+            // the Waitall in drop; the receives only write bytes of a Plain type.
+            unsafe { self.post_irecv(&source, ptr, len, datatype::<T>(), tag) }
+        }
+    }
+
     /// MPI_Isend, its request stored for the Waitall in drop.
     ///
     /// # Safety

@@ -133,13 +133,95 @@ pub(crate) fn cpu_list(list: &str) -> Option<Vec<u32>> {
     Some(cpus)
 }
 
-/// `host (N tasks)` for every distinct host, in order of first appearance.
+/// Hosts a header names one by one; beyond, in ranges by task count ([`host_ranges`]).
+pub const LISTED_HOSTS: usize = 16;
+
+/// `host (N tasks)` for every distinct host, in order of first appearance; beyond
+/// [`LISTED_HOSTS`] hosts, their count and [`host_ranges`].
 fn summarize_hosts(placement: &[String]) -> String {
-    hosts(placement)
+    let hosts = hosts(placement);
+    let tasks = |n: usize| format!("{n} task{}", if n == 1 { "" } else { "s" });
+    if hosts.len() > LISTED_HOSTS {
+        return format!(
+            "{} hosts, {}: {}",
+            hosts.len(),
+            tasks(placement.len()),
+            host_ranges(&hosts)
+        );
+    }
+    hosts.iter().map(|(h, n)| format!("{h} ({})", tasks(*n))).collect::<Vec<_>>().join(", ")
+}
+
+/// Hosts and their task counts, compactly: the hosts of each task count in ranges as Slurm
+/// writes node lists, `node[001-127,129] (64 tasks each), node128 (32 tasks)`, the counts
+/// in order of first appearance.
+pub fn host_ranges(hosts: &[(String, usize)]) -> String {
+    let mut counts: Vec<(usize, Vec<&str>)> = Vec::new();
+    for (h, n) in hosts {
+        match counts.iter_mut().find(|(c, _)| c == n) {
+            Some((_, names)) => names.push(h),
+            None => counts.push((*n, vec![h])),
+        }
+    }
+    let each = |names: &[&str], n: usize| match (names.len(), n) {
+        (1, 1) => "(1 task)".to_string(),
+        (1, n) => format!("({n} tasks)"),
+        (_, 1) => "(1 task each)".to_string(),
+        (_, n) => format!("({n} tasks each)"),
+    };
+    counts
         .iter()
-        .map(|(h, n)| format!("{h} ({n} task{})", if *n == 1 { "" } else { "s" }))
+        .map(|(n, names)| format!("{} {}", name_ranges(names), each(names, *n)))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Host names in ranges: names that differ only in a trailing number share their prefix's
+/// brackets, `node[01-04,07]` (zero-padded to the widest padded one); in order of first
+/// appearance of each prefix.
+fn name_ranges(names: &[&str]) -> String {
+    // Per prefix and its padded width (0: not padded), the numbers.
+    let mut groups: Vec<((&str, usize), Vec<u64>)> = Vec::new();
+    let mut plain: Vec<(usize, &str)> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let (prefix, number) = name.split_at(name.len() - digits);
+        let Ok(value) = number.parse::<u64>() else {
+            plain.push((i, name));
+            continue;
+        };
+        let width = if number.starts_with('0') && number.len() > 1 { number.len() } else { 0 };
+        match groups.iter_mut().find(|((p, _), _)| *p == prefix) {
+            Some(((_, w), v)) => {
+                *w = (*w).max(width);
+                v.push(value)
+            }
+            None => groups.push(((prefix, width), vec![value])),
+        }
+    }
+    let mut out: Vec<String> = plain.into_iter().map(|(_, n)| n.to_string()).collect();
+    for ((prefix, width), mut numbers) in groups {
+        numbers.sort_unstable();
+        numbers.dedup();
+        let num = |v: u64| format!("{v:0width$}");
+        if numbers.len() == 1 {
+            out.push(format!("{prefix}{}", num(numbers[0])));
+            continue;
+        }
+        let mut ranges: Vec<String> = Vec::new();
+        let mut start = 0;
+        for i in 1..=numbers.len() {
+            if i == numbers.len() || numbers[i] != numbers[i - 1] + 1 {
+                ranges.push(match i - start {
+                    1 => num(numbers[start]),
+                    _ => format!("{}-{}", num(numbers[start]), num(numbers[i - 1])),
+                });
+                start = i;
+            }
+        }
+        out.push(format!("{prefix}[{}]", ranges.join(",")));
+    }
+    out.join(",")
 }
 
 /// The Slurm job and step of a run, as Slurm tells the tasks it starts (srun, sbatch). The
@@ -377,6 +459,24 @@ fn meminfo(key: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn many_hosts_are_named_in_ranges_by_task_count() {
+        let mut hosts: Vec<(String, usize)> =
+            (1..=1000).map(|i| (format!("node{i:04}"), if i == 128 { 32 } else { 64 })).collect();
+        hosts.push(("login".into(), 1));
+        hosts.extend((9..=11).map(|i| (format!("paw-h{i}"), 64)));
+        assert_eq!(
+            host_ranges(&hosts),
+            "node[0001-0127,0129-1000],paw-h[9-11] (64 tasks each), node0128 (32 tasks), login (1 task)"
+        );
+        let placement: Vec<String> =
+            (0..256).map(|r| format!("paw-h{} cpus=0-1", r % 32 + 1)).collect();
+        let line = summarize_hosts(&placement);
+        assert_eq!(line, "32 hosts, 256 tasks: paw-h[1-32] (8 tasks each)");
+        let few: Vec<String> = ["a cpus=0", "b cpus=0", "a cpus=1"].map(String::from).into();
+        assert_eq!(summarize_hosts(&few), "a (2 tasks), b (1 task)");
+    }
 
     #[test]
     fn dates() {

@@ -60,6 +60,10 @@ pub struct FileRecord {
     pub headlines: Vec<crate::Headline>,
 }
 
+/// Hosts, and tasks, that a record lists one by one: beyond, a record of 10 000 hosts and
+/// 640 000 tasks would carry 25 MB of names.
+pub const LISTED: usize = 256;
+
 /// The run record's content (read back by paw-report; a key missing from an older
 /// record reads as empty).
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
@@ -86,9 +90,13 @@ pub struct Record {
     pub error: Option<String>,
     /// Number of tasks.
     pub tasks: usize,
-    /// Hosts, in order of first appearance.
+    /// Hosts, in order of first appearance (up to [`LISTED`] of them; beyond,
+    /// `host_ranges`).
     pub hosts: Vec<HostTasks>,
-    /// Per task: `host cpus=LIST`.
+    /// Beyond [`LISTED`] hosts: the hosts in ranges by task count
+    /// ([`crate::meta::host_ranges`]).
+    pub host_ranges: Option<String>,
+    /// Per task: `host cpus=LIST` (up to [`LISTED`] tasks; beyond, none).
     pub placement: Vec<String>,
     /// The Slurm job and step, when Slurm started the run.
     pub slurm: Option<crate::meta::SlurmJob>,
@@ -112,6 +120,34 @@ pub struct Record {
     /// read from as they are made.
     #[serde(skip)]
     pub headlines: Vec<crate::Headline>,
+}
+
+impl Record {
+    /// `self` with the hosts and placement of `info`: one by one up to [`LISTED`] hosts
+    /// and [`LISTED`] tasks; beyond, the hosts in ranges and no placement.
+    pub fn placed(mut self, info: &crate::meta::RunInfo) -> Record {
+        let hosts = info.hosts();
+        if hosts.len() <= LISTED {
+            self.hosts = hosts.into_iter().map(|(host, tasks)| HostTasks { host, tasks }).collect();
+        } else {
+            self.host_ranges = Some(crate::meta::host_ranges(&hosts));
+        }
+        if info.placement.len() <= LISTED {
+            self.placement = info.placement.clone();
+        }
+        self
+    }
+
+    /// The hosts as one line: `host (N tasks), ...`, or their ranges.
+    pub fn hosts_line(&self) -> String {
+        match &self.host_ranges {
+            Some(ranges) => ranges.clone(),
+            None => {
+                let hosts = self.hosts.iter().map(|h| format!("{} ({} tasks)", h.host, h.tasks));
+                hosts.collect::<Vec<_>>().join(", ")
+            }
+        }
+    }
 }
 
 /// Rank 0's record and where it is kept; other ranks hold an inactive ledger.

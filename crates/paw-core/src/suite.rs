@@ -9,7 +9,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use paw_base::dat::{keep_earlier, np_file, Column, CsvTable, Place, Table, TextFile};
 use paw_base::meta::{self, RunInfo};
-use paw_base::record::{HostTasks, Ledger, Record};
+use paw_base::record::{Ledger, Record};
 use paw_base::session::{existing_dir, finish, output_error, warn_unknown_vars};
 use paw_base::{process, vars, watchdog};
 use paw_base::{About, Var};
@@ -100,7 +100,7 @@ impl SuiteRun {
         let info = RunInfo {
             benchmark: name.to_string(),
             date: meta::utc_now(),
-            placement: placement.clone(),
+            placement,
             tasks: world.size() as usize,
             libraries: vec![format!("MPI: {}", mpi_library_version())],
             environment: meta::environment(|_| false),
@@ -112,27 +112,24 @@ impl SuiteRun {
         };
         if root {
             let (paw_version, git_revision) = paw_base::record::version();
-            ledger = Rc::new(Ledger::new(Record {
-                paw_version,
-                git_revision,
-                binary: name.to_string(),
-                title: about.title.clone(),
-                arguments: std::env::args().skip(1).collect(),
-                date: meta::utc_now(),
-                status: "running".into(),
-                tasks: world.size() as usize,
-                hosts: info
-                    .hosts()
-                    .into_iter()
-                    .map(|(host, tasks)| HostTasks { host, tasks })
-                    .collect(),
-                placement,
-                slurm: info.slurm.clone(),
-                mpi_library: Some(mpi_library_version()),
-                environment: meta::environment(|_| false),
-                mca_files: mca_files(),
-                ..Default::default()
-            }));
+            ledger = Rc::new(Ledger::new(
+                Record {
+                    paw_version,
+                    git_revision,
+                    binary: name.to_string(),
+                    title: about.title.clone(),
+                    arguments: std::env::args().skip(1).collect(),
+                    date: meta::utc_now(),
+                    status: "running".into(),
+                    tasks: world.size() as usize,
+                    slurm: info.slurm.clone(),
+                    mpi_library: Some(mpi_library_version()),
+                    environment: meta::environment(|_| false),
+                    mca_files: mca_files(),
+                    ..Default::default()
+                }
+                .placed(&info),
+            ));
             let l = ledger.clone();
             process::at_exit(move |outcome| finish(&l, outcome));
         }

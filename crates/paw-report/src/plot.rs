@@ -461,9 +461,7 @@ pub fn imb_tables(csv: &Path, target: &Path) -> Result<Vec<(PathBuf, Dat)>, Stri
         &rows[rows.len() - 1][np],
     );
     if let Some(r) = crate::results::record_of(csv) {
-        let hosts: Vec<String> =
-            r.hosts.iter().map(|h| format!("{} ({} tasks)", h.host, h.tasks)).collect();
-        head += &format!("# hosts: {}\n# date: {}\n", hosts.join(", "), r.date);
+        head += &format!("# hosts: {}\n# date: {}\n", r.hosts_line(), r.date);
     }
     let mut out = Vec::new();
     for (label, unit, cols, file) in views {

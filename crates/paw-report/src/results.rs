@@ -423,9 +423,7 @@ pub fn facts_of_header(dat: &Dat) -> BTreeMap<String, String> {
 pub fn facts_of_record(r: &Record) -> BTreeMap<String, String> {
     let mut facts = BTreeMap::new();
     facts.insert(header::TASKS.to_string(), r.tasks.to_string());
-    let hosts: Vec<String> =
-        r.hosts.iter().map(|h| format!("{} ({} tasks)", h.host, h.tasks)).collect();
-    facts.insert(header::HOSTS.to_string(), hosts.join(", "));
+    facts.insert(header::HOSTS.to_string(), r.hosts_line());
     if let Some(lib) = &r.mpi_library {
         facts.insert(header::LIBRARY.to_string(), lib.clone());
     }

@@ -1,14 +1,15 @@
 //! The congestion tests of OSU 7.4 (osu_bw_fan_in, osu_bw_fan_out), PAW-style: task 0 and
-//! the n-1 others, windows of WINDOW_SIZE messages between task 0 and every other at once.
+//! the n-1 others at once, windows of WINDOW_SIZE messages in flight at task 0 (WINDOW_SIZE /
+//! (n-1), rounded up, between task 0 and each other task).
 //! A main is one line, [`fan_main!`](crate::fan_main), which makes its Spec and calls
 //! [`main`].
 
-use crate::window::{window_size, RECEIVE_LIMIT};
+use crate::window::window_size;
 use crate::Sweep;
 use mpi_ext::batch::Batch;
 use paw_core::mpi::traits::*;
 use paw_core::schema::{BYTES, MIB_PER_S};
-use paw_core::{Column, Error, Paw, Spec, Timing, MB};
+use paw_core::{Column, Paw, Spec, Timing, MB};
 
 /// A congestion test's SPEC and `main`: `fan_main!(in|out, name, file stem)`.
 #[macro_export]
@@ -27,14 +28,14 @@ macro_rules! fan_main {
                 timed: concat!(
                     "Per window, at once: ",
                     $crate::fan_main!(@timed $way),
-                    " (into distinct buffers), then MPI_Waitall; then the receiving side \
+                    " (the k-th message of every sender into the receiver's k-th buffer), then MPI_Waitall; then the receiving side \
                      sends a 1-byte acknowledgement that the other side receives (OSU's \
                      definition). NLOOP windows per sample; sizes MIN_P2P_SIZE, doubling, to \
                      MAX_P2P_SIZE. Start one task per host (mpirun --map-by node) to load \
                      task 0's link."
                 ),
                 reports: concat!(
-                    "time per message slot = sample / (NLOOP x WINDOW_SIZE), usec, {ranks}; \
+                    "time per message slot = sample / (NLOOP x W), usec, {ranks}; \
                      bandwidth through task 0 = (n-1) x SIZE / that time, MB/s (MB = 2^20 B); \
                      each other task's share in ",
                     $stem,
@@ -62,10 +63,12 @@ macro_rules! fan_main {
     (@osu in) => { "fan_in" };
     (@osu out) => { "fan_out" };
     (@timed in) => {
-        "tasks 1..n-1 each post WINDOW_SIZE MPI_Isend to task 0, task 0 (n-1) x WINDOW_SIZE MPI_Irecv"
+        "tasks 1..n-1 each post W = WINDOW_SIZE / (n-1) (rounded up) MPI_Isend to task 0, task 0 \
+         (n-1) x W MPI_Irecv"
     };
     (@timed out) => {
-        "task 0 posts WINDOW_SIZE MPI_Isend to each of tasks 1..n-1, each of them WINDOW_SIZE MPI_Irecv"
+        "task 0 posts W = WINDOW_SIZE / (n-1) (rounded up) MPI_Isend to each of tasks 1..n-1, each \
+         of them W MPI_Irecv"
     };
     (@into in) => { true };
     (@into out) => { false };
@@ -76,28 +79,21 @@ pub fn main(spec: &'static Spec, into: bool, stem: &'static str) -> std::process
     paw_core::main(spec.name, || {
         let paw = Paw::init(spec)?;
         let sizes = Sweep::sizes(&paw)?;
-        let ws = window_size(&paw, &sizes, false)?;
         let (n, me) = (paw.size(), paw.rank() as usize);
         let others = n - 1;
-        // Task 0 receives (fan-in) a slot per message of every other task.
-        let slots = match (me, into) {
-            (0, true) => others * ws,
-            (0, false) => 0,
-            _ => ws,
-        };
-        // Task 0's receive buffers (fan-in), the same figure on every task.
-        if into && (others * ws) as u64 * sizes.max > RECEIVE_LIMIT {
-            return Err(Error::input(format!(
-                "(n-1) x WINDOW_SIZE x MAX_P2P_SIZE = {others} x {ws} x {} bytes of receive \
-                 buffers on task 0; accepted: at most {RECEIVE_LIMIT} (16 GiB)",
-                sizes.max
-            )));
-        }
+        // WINDOW_SIZE messages in flight at task 0, spread over the others, so that a
+        // window's bytes and task 0's buffers do not grow with the number of tasks.
+        let ws = window_size(&paw, &sizes, false)?.div_ceil(others.max(1));
+        // A slot per message of a window on every receiving task: task 0's fan-in receives
+        // the k-th message of every sender into slot k (as OSU's fan tests share theirs).
+        let slots = if me == 0 && !into { 0 } else { ws };
         let held = (slots as u128) * sizes.max as u128;
         paw.fits_in_memory(held, "WINDOW_SIZE x MAX_P2P_SIZE", "receive buffers")?;
         let timing = Timing::Batch { ops_per_iter: ws as f64 };
-        let note =
-            format!("WINDOW_SIZE = {ws} messages in flight between task 0 and each of {others}");
+        let note = format!(
+            "WINDOW_SIZE: {ws} messages in flight between task 0 and each of {others} \
+             (WINDOW_SIZE / {others}, rounded up)"
+        );
         let sweep = Sweep::start(&paw, sizes, timing, &[&note])?.scaled(others as f64);
         let max = sweep.range().max as usize;
         let (send, mut recv) = (paw_core::buffer(max), paw_core::Buffer::<u8>::zeroed(slots * max));
@@ -111,9 +107,9 @@ pub fn main(spec: &'static Spec, into: bool, stem: &'static str) -> std::process
             let start = paw_core::mpi::time();
             let slots = recv.chunks_exact_mut(size.max(1));
             batch.run(|b| match (me, into) {
-                (0, true) => slots.take(others * ws).enumerate().for_each(|(k, slot)| {
-                    b.irecv(&peer(1 + k / ws), &mut slot[..size], 0);
-                }),
+                (0, true) => slots
+                    .take(ws)
+                    .for_each(|slot| b.irecv_from_each((1..n).map(peer), &mut slot[..size], 0)),
                 (0, false) => {
                     (1..n).for_each(|p| (0..ws).for_each(|_| b.isend(&peer(p), &send[..size], 0)))
                 }

@@ -8,7 +8,7 @@ use crate::check::Verdict;
 use crate::config::Loops;
 use crate::error::{Error, Result};
 use crate::meta::{self, RunInfo};
-use crate::record::{HostTasks, Ledger, Record, Setting, TimerRecord};
+use crate::record::{Ledger, Record, Setting, TimerRecord};
 use crate::spec::{Check, Spec};
 use crate::team::{Combine, Team};
 use crate::timer::TimerInfo;
@@ -114,13 +114,6 @@ impl<T: Team> Session<T> {
             date: self.info.date.clone(),
             status: "running".into(),
             tasks: self.info.tasks,
-            hosts: self
-                .info
-                .hosts()
-                .into_iter()
-                .map(|(host, tasks)| HostTasks { host, tasks })
-                .collect(),
-            placement: self.info.placement.clone(),
             slurm: self.info.slurm.clone(),
             mpi_library: mpi_library.map(String::from),
             environment: self.info.environment.clone(),
@@ -134,6 +127,7 @@ impl<T: Team> Session<T> {
             headlines: self.spec.headlines.to_vec(),
             ..Default::default()
         }
+        .placed(&self.info)
     }
 
     /// Records that `var` was read, with the value in effect.

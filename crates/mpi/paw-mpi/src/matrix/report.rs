@@ -89,6 +89,15 @@ pub const RETEST: Var = Var {
     accepts: paw_core::vars::Accepts::Whole(0, 1),
 };
 
+/// MATRIX_RETEST_BUDGET: the retest's time, percent of the map's own.
+pub const RETEST_BUDGET: Var = Var {
+    name: "MATRIX_RETEST_BUDGET",
+    default: "100",
+    meaning: "percent of the map's own time the retest may take; what is left when it is spent \
+              is named from the single pass, marked so (0: no limit)",
+    accepts: paw_core::vars::Accepts::Whole(0, 100_000),
+};
+
 /// The map's settings (collective: read on rank 0 and shared).
 #[derive(Debug, Clone, Copy)]
 pub struct Settings {
@@ -110,6 +119,8 @@ pub struct Settings {
     pub lat_high: f64,
     /// MATRIX_RETEST=1.
     pub retest: bool,
+    /// MATRIX_RETEST_BUDGET, percent of the map's time (0: no limit).
+    pub retest_budget: u64,
     /// MATRIX_CLUSTERKIT=1.
     pub clusterkit: bool,
 }
@@ -127,6 +138,7 @@ impl Settings {
         let lat_high = paw.knob(&LAT_HIGH)? as f64 / 100.0;
         let shifts = paw.knob(&SHIFTS)? as usize;
         let retest = paw.knob(&RETEST)? == 1;
+        let retest_budget = paw.knob(&RETEST_BUDGET)?;
         let clusterkit = paw.knob(&CLUSTERKIT)? == 1;
         let held = ((window + 1) * size) as u128;
         paw.fits_in_memory(held, "MATRIX_WINDOW x MATRIX_SIZE", "buffers")?;
@@ -140,6 +152,7 @@ impl Settings {
             shifts,
             lat_high,
             retest,
+            retest_budget,
             clusterkit,
         })
     }

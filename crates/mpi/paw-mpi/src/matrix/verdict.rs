@@ -3,7 +3,7 @@
 
 use super::map::{outliers, Outliers, Reference, Rule};
 use super::report::{Maps, Nodes, Settings};
-use super::retest::{self, Kind, Retested};
+use super::retest::{self, Kind, NodeRetested, OnNodes, Probe, Retested};
 use paw_core::median;
 use paw_core::mpi::traits::*;
 use serde_json::{json, Value};
@@ -49,6 +49,10 @@ impl Criteria {
     }
 }
 
+/// The fewest nodes for which most links suspect means a uniformly slow or noisy map: with
+/// fewer, one slow node's links are a quarter of them or more (half at 4 nodes).
+pub const UNIFORM_FROM: usize = 8;
+
 /// What a map's verdict holds.
 #[derive(Debug, Clone)]
 pub struct Verdict {
@@ -58,50 +62,114 @@ pub struct Verdict {
     pub first: [Outliers; 2],
     /// Bandwidth and latency outliers named: the single pass's, confirmed by the retest.
     pub named: [Outliers; 2],
-    /// The suspects' retests (none with MATRIX_RETEST=0).
+    /// The suspect links' and pairs' retests (none with MATRIX_RETEST=0).
     pub retested: Vec<Retested>,
+    /// The slow nodes' retests as nodes.
+    pub nodes_retested: Vec<NodeRetested>,
     /// Whether suspects were retested.
     pub retest: bool,
+    /// Most links suspect: (suspect links, measured links); nothing retested or named.
+    pub uniform: Option<(usize, usize)>,
+    /// The retest's budget (None: no limit) and the seconds it spent.
+    pub budget: (Option<f64>, f64),
 }
 
 impl Verdict {
-    /// Judges bandwidth matrix `bw` and latency matrix `lat` (node 0's); with `retest`,
-    /// the suspects (bad links and every link of a slow node; bad latency pairs and every
-    /// pair of a node slow in latency) go to `measure` (see [`super::retest::retest`]) and
-    /// only what it confirms is named.
+    /// Judges bandwidth matrix `bw` and latency matrix `lat` (node 0's). With a `retest`
+    /// probe and its budget (seconds), the suspects are measured again and only what stays
+    /// bad is named: each slow node as a node ([`retest::node`], with 2 or more healthy
+    /// nodes to measure it against; else its every link), the bad links and pairs in
+    /// halving groups ([`retest::retest`]). When most links are suspects (with [`UNIFORM_FROM`] nodes or
+    /// more)
+    /// nothing is retested or named: the map is uniformly slow or noisy.
     pub fn judge(
         criteria: Criteria,
         bw: &[Vec<f64>],
         lat: &[Vec<f64>],
-        retest: bool,
-        measure: impl FnOnce(&[Vec<(usize, usize)>; 2], &dyn Fn(Kind, f64) -> bool) -> Vec<Retested>,
+        retest: Option<(&mut dyn Probe, Option<f64>)>,
     ) -> Verdict {
         let first = [outliers(bw, criteria.bw), outliers(lat, criteria.lat)];
-        if !retest {
-            let named = first.clone();
-            return Verdict { criteria, first, named, retested: Vec::new(), retest };
-        }
+        let mut v = Verdict {
+            criteria,
+            named: first.clone(),
+            first,
+            retested: Vec::new(),
+            nodes_retested: Vec::new(),
+            retest: retest.is_some(),
+            uniform: None,
+            budget: (None, 0.0),
+        };
+        let Some((probe, budget)) = retest else { return v };
         let n = bw.len();
-        let suspects = [suspects(n, &first[0], true), suspects(n, &first[1], false)];
-        let retested = measure(&suspects, &|kind, v| criteria.still_bad(&first, kind, v));
-        // The matrices with each suspect's last measurement.
-        let (mut bw, mut lat) = (bw.to_vec(), lat.to_vec());
-        for r in &retested {
-            let ((a, b), v) = (r.link, r.tries.last().expect("a retested suspect").value);
-            match r.kind {
-                Kind::Bandwidth => bw[a][b] = v,
-                Kind::Latency => (lat[a][b], lat[b][a]) = (v, v),
-            }
+        let first = &v.first;
+        let measured = (0..n)
+            .flat_map(|i| bw[i].iter().enumerate().filter(move |(j, x)| *j != i && x.is_finite()))
+            .count();
+        let suspect_links = suspects(n, &first[0], true).len();
+        if n >= UNIFORM_FROM && 2 * suspect_links > measured {
+            v.uniform = Some((suspect_links, measured));
+            v.named = first.clone().map(|o| Outliers { nodes: Vec::new(), links: Vec::new(), ..o });
+            return v;
         }
-        let named = [(&bw, criteria.bw, 0), (&lat, criteria.lat, 1)].map(|(m, rule, k)| {
-            let mut o = outliers(m, rule);
-            o.nodes.retain(|h| first[k].nodes.contains(h));
-            o.links.retain(|&(a, b)| {
-                suspects[k].contains(&if k == 0 { (a, b) } else { r_pair(a, b) })
+        let kinds = [Kind::Bandwidth, Kind::Latency];
+        let still_bad = |kind: Kind, x: f64| criteria.still_bad(first, kind, x);
+        // Bad links and pairs; a slow node's links too where it cannot be retested as a node.
+        let mut links = [
+            first[0].links.clone(),
+            suspects(n, &Outliers { nodes: Vec::new(), ..first[1].clone() }, false),
+        ];
+        for (k, kind) in kinds.into_iter().enumerate() {
+            let o = &first[k];
+            let healthy: Vec<usize> = (0..n)
+                .filter(|h| {
+                    !o.nodes.contains(h) && !o.links.iter().any(|&(a, b)| a == *h || b == *h)
+                })
+                .collect();
+            for &h in &o.nodes {
+                if healthy.len() >= 2 {
+                    let r = retest::node(kind, h, &healthy, |x| still_bad(kind, x), probe, budget);
+                    v.nodes_retested.push(r);
+                } else {
+                    let alone = Outliers { nodes: vec![h], links: Vec::new(), ..o.clone() };
+                    links[k].extend(suspects(n, &alone, k == 0));
+                }
+            }
+            links[k].sort_unstable();
+            links[k].dedup();
+            v.retested.extend(retest::retest(
+                kind,
+                &links[k],
+                |x| still_bad(kind, x),
+                probe,
+                budget,
+            ));
+        }
+        v.budget = (budget, probe.spent());
+        let confirmed = |kind: Kind, link: (usize, usize)| {
+            let link = if kind == Kind::Bandwidth { link } else { r_pair(link.0, link.1) };
+            v.retested.iter().any(|r| r.kind == kind && r.link == link && r.confirmed)
+        };
+        for (k, kind) in kinds.into_iter().enumerate() {
+            let o = &v.first[k];
+            let nodes = o.nodes.iter().copied().filter(|&h| {
+                match v.nodes_retested.iter().find(|r| r.kind == kind && r.node == h) {
+                    Some(r) => r.confirmed,
+                    // Retested link by link: every link out, or every link in, still bad.
+                    None => {
+                        let others = || (0..n).filter(move |&x| x != h);
+                        others().all(|x| confirmed(kind, (h, x)))
+                            || others().all(|x| confirmed(kind, (x, h)))
+                    }
+                }
             });
-            o
-        });
-        Verdict { criteria, first, named, retested, retest }
+            let named = Outliers {
+                nodes: nodes.collect(),
+                links: o.links.iter().copied().filter(|&l| confirmed(kind, l)).collect(),
+                ..o.clone()
+            };
+            v.named[k] = named;
+        }
+        v
     }
 
     /// The verdict's lines for nodes `labels` and the map's matrices (first pass).
@@ -139,6 +207,59 @@ impl Verdict {
         if !self.retest {
             lines.push("single pass: suspects named without a retest (MATRIX_RETEST=0)".into());
         }
+        if let Some((suspect, measured)) = self.uniform {
+            lines.push(format!(
+                "uniformly slow or noisy: {suspect} of {measured} links are suspects (below \
+                 {:.2} MB/s or on a slow node), so no node or link is named alone and none is \
+                 retested: the fabric, or the machine its tasks share, is slow or noisy as a \
+                 whole (an idle machine, or more MATRIX_SAMPLES, tells which)",
+                b.threshold
+            ));
+            return lines;
+        }
+        let unmeasured = self.retested.iter().filter(|r| r.tries.is_empty()).count()
+            + self.nodes_retested.iter().filter(|r| r.tries.is_empty()).count();
+        if let (Some(budget), spent) = self.budget {
+            if unmeasured > 0 {
+                lines.push(format!(
+                    "retest budget spent: {spent:.1} s of {budget:.1} s (MATRIX_RETEST_BUDGET={} % \
+                     of the map's time); {unmeasured} suspect(s) named from the single pass",
+                    s.retest_budget
+                ));
+            }
+        }
+        for r in &self.nodes_retested {
+            let (h, unit) =
+                (&labels[r.node], if r.kind == Kind::Bandwidth { "MB/s" } else { "usec" });
+            let verdict = if r.confirmed { "confirmed" } else { "cleared" };
+            let values = |w: usize| {
+                r.tries.iter().map(|t| format!("{:.2}", t.1[w])).collect::<Vec<_>>().join(", ")
+            };
+            let names = |w: usize| {
+                r.tries
+                    .iter()
+                    .map(|t| labels[if w == 0 { t.0 .0 } else { t.0 .1 }].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            lines.push(match (r.tries.is_empty(), r.kind) {
+                (true, _) => format!("not retested (budget spent): node {h}"),
+                (false, Kind::Bandwidth) => format!(
+                    "retested node {h}: out {} {unit} (to {}), in {} {unit} (from {}): {verdict}",
+                    values(0),
+                    names(0),
+                    values(1),
+                    names(1)
+                ),
+                (false, Kind::Latency) => {
+                    format!(
+                        "retested latency node {h}: {} {unit} (with {}): {verdict}",
+                        values(0),
+                        names(0)
+                    )
+                }
+            });
+        }
         for r in &self.retested {
             let ((a, b), unit) = (r.link, if r.kind == Kind::Bandwidth { "MB/s" } else { "usec" });
             let (arrow, first) = match r.kind {
@@ -153,6 +274,13 @@ impl Verdict {
                     g => format!("in a group of {g} {:.2}", t.value),
                 })
                 .collect();
+            if r.tries.is_empty() {
+                lines.push(format!(
+                    "not retested (budget spent): {} {arrow} {}: first pass {first:.2} {unit}",
+                    labels[a], labels[b]
+                ));
+                continue;
+            }
             lines.push(format!(
                 "retested {} {arrow} {}: first pass {first:.2} {unit}; {} {unit}: {}",
                 labels[a],
@@ -238,6 +366,15 @@ impl Verdict {
                                          "slow_links": self.first[0].links.iter().map(|&(i, j)| [name(&i), name(&j)]).collect::<Vec<_>>()},
                            "latency": {"slow_nodes": self.first[1].nodes.iter().map(name).collect::<Vec<_>>(),
                                        "slow_pairs": self.first[1].links.iter().filter(|(i, j)| i < j).map(|&(i, j)| [name(&i), name(&j)]).collect::<Vec<_>>()}},
+            "uniform": self.uniform.map(|(suspect, measured)| json!({"suspect_links": suspect, "measured_links": measured})),
+            "retest_budget_s": self.budget.0,
+            "retest_s": self.budget.1,
+            "retested_nodes": self.nodes_retested.iter().map(|r| json!({
+                "what": if r.kind == Kind::Bandwidth { "bandwidth" } else { "latency" },
+                "node": name(&r.node),
+                "confirmed": r.confirmed,
+                "tries": r.tries.iter().map(|&((to, from), [out, inn])| json!({"to": name(&to), "from": name(&from), "out": out, "in": inn})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
             "retested": self.retested.iter().map(|r| json!({
                 "what": if r.kind == Kind::Bandwidth { "bandwidth" } else { "latency" },
                 "nodes": [name(&r.link.0), name(&r.link.1)],
@@ -249,21 +386,25 @@ impl Verdict {
 }
 
 /// The verdict's lines and JSON on node 0, empty elsewhere (collective over the nodes:
-/// the retest).
-pub fn reach(nodes: &Nodes, s: &Settings, maps: &Maps) -> (Vec<String>, Vec<u8>) {
+/// the retest, whose budget is MATRIX_RETEST_BUDGET % of `map_seconds`, the map's time).
+pub fn reach(nodes: &Nodes, s: &Settings, maps: &Maps, map_seconds: f64) -> (Vec<String>, Vec<u8>) {
     let Some(comm) = &nodes.comm else { return Default::default() };
     if comm.rank() != 0 {
         if s.retest {
-            retest::on_nodes(comm, s, Kind::Bandwidth, &[], |_| false);
-            retest::on_nodes(comm, s, Kind::Latency, &[], |_| false);
+            retest::serve(comm, s);
         }
         return Default::default();
     }
-    let v = Verdict::judge(Criteria::of(s), &maps.bw, &maps.lat, s.retest, |[bw, lat], bad| {
-        let mut all = retest::on_nodes(comm, s, Kind::Bandwidth, bw, |v| bad(Kind::Bandwidth, v));
-        all.extend(retest::on_nodes(comm, s, Kind::Latency, lat, |v| bad(Kind::Latency, v)));
-        all
-    });
+    let criteria = Criteria::of(s);
+    let v = if s.retest {
+        let budget = (s.retest_budget > 0).then(|| s.retest_budget as f64 / 100.0 * map_seconds);
+        let mut probe = OnNodes::new(comm, s);
+        let v = Verdict::judge(criteria, &maps.bw, &maps.lat, Some((&mut probe, budget)));
+        probe.finish();
+        v
+    } else {
+        Verdict::judge(criteria, &maps.bw, &maps.lat, None)
+    };
     let json = v.json(&nodes.labels, &maps.bw, &maps.lat);
     let json = serde_json::to_vec_pretty(&json).expect("JSON of numbers and names");
     (v.lines(&nodes.labels, &maps.bw, &maps.lat, s), json)
@@ -290,7 +431,6 @@ pub fn suspects(n: usize, o: &Outliers, directed: bool) -> Vec<(usize, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use super::retest::retest;
     use super::*;
 
     fn map(n: usize, f: impl Fn(usize, usize) -> f64) -> Vec<Vec<f64>> {
@@ -308,12 +448,33 @@ mod tests {
             low: 0.8,
             lat_high: 2.0,
             retest: true,
+            retest_budget: 100,
             clusterkit,
         }
     }
 
+    /// A fake fabric: each measurement a second, a value per member from `bw` or `lat`.
+    struct Fabric<B: Fn(usize, usize) -> f64, L: Fn(usize, usize) -> f64> {
+        bw: B,
+        lat: L,
+        measured: Vec<(Kind, Vec<(usize, usize)>)>,
+    }
+
+    impl<B: Fn(usize, usize) -> f64, L: Fn(usize, usize) -> f64> Probe for Fabric<B, L> {
+        fn measure(&mut self, kind: Kind, group: &[(usize, usize)], _: usize) -> Vec<f64> {
+            self.measured.push((kind, group.to_vec()));
+            let f: &dyn Fn(usize, usize) -> f64 =
+                if kind == Kind::Bandwidth { &self.bw } else { &self.lat };
+            group.iter().map(|&(i, j)| f(i, j)).collect()
+        }
+        fn spent(&self) -> f64 {
+            self.measured.len() as f64
+        }
+    }
+
     /// Host 2 slow; link 0 -> 1 slow in the single pass only (noise); every latency 20
-    /// but pair (1, 3) at 90 usec, alone too.
+    /// but pair (1, 3) at 90 usec, alone too. With 4 nodes and a bad link, one healthy node
+    /// is left: host 2 is retested link by link.
     #[test]
     fn noise_is_cleared_and_what_stays_slow_is_named() {
         let truth = |i: usize, j: usize| if i == 2 || j == 2 { 11.0 } else { 45.0 };
@@ -321,30 +482,15 @@ mod tests {
         let lat = map(4, |i, j| if r_pair(i, j) == (1, 3) { 90.0 } else { 20.0 });
         let s = settings(false);
         let labels: Vec<String> = (1..=4).map(|i| format!("h{i}")).collect();
-        let v = Verdict::judge(Criteria::of(&s), &bw, &lat, true, |[b, l], bad| {
-            let host2: Vec<(usize, usize)> =
-                [(0, 2), (1, 2), (2, 0), (2, 1), (2, 3), (3, 2)].into();
-            assert_eq!(
-                b,
-                &[vec![(0, 1)], host2]
-                    .concat()
-                    .into_iter()
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .into_iter()
-                    .collect::<Vec<_>>()
-            );
-            assert_eq!(l, &[(1, 3)]);
-            let fabric =
-                |g: &[(usize, usize)], _: usize| g.iter().map(|&(i, j)| truth(i, j)).collect();
-            let mut all = retest(Kind::Bandwidth, b, |v| bad(Kind::Bandwidth, v), fabric);
-            all.extend(retest(
-                Kind::Latency,
-                l,
-                |v| bad(Kind::Latency, v),
-                |g, _| vec![88.0; g.len()],
-            ));
-            all
-        });
+        let mut fabric = Fabric { bw: truth, lat: |_, _| 88.0, measured: Vec::new() };
+        let v = Verdict::judge(Criteria::of(&s), &bw, &lat, Some((&mut fabric, None)));
+        let links = |k: Kind| -> Vec<(usize, usize)> {
+            v.retested.iter().filter(|r| r.kind == k).map(|r| r.link).collect()
+        };
+        let host2 = [(0, 1), (0, 2), (1, 2), (2, 0), (2, 1), (2, 3), (3, 2)];
+        assert_eq!(links(Kind::Bandwidth), host2);
+        assert_eq!(links(Kind::Latency), [(1, 3)]);
+        assert!(v.nodes_retested.is_empty());
         assert_eq!(v.first[0].links, [(0, 1)]);
         assert_eq!((v.named[0].nodes.as_slice(), v.named[0].links.len()), (&[2][..], 0), "{v:?}");
         assert_eq!(v.named[1].links, [(1, 3), (3, 1)]);
@@ -363,8 +509,7 @@ mod tests {
         assert_eq!(j["bandwidth"]["slow_nodes"], json!(["h3"]));
         assert_eq!(j["first_pass"]["bandwidth"]["slow_links"], json!([["h1", "h2"]]));
         assert_eq!(j["latency"]["slow_pairs"][0]["value"], json!(88.0));
-        let ck =
-            Verdict::judge(Criteria::of(&settings(true)), &bw, &lat, false, |_, _| unreachable!());
+        let ck = Verdict::judge(Criteria::of(&settings(true)), &bw, &lat, None);
         let lines = ck.lines(&labels, &bw, &lat, &settings(true));
         assert_eq!(
             lines[0],
@@ -375,11 +520,72 @@ mod tests {
             "best latency 20.00 usec; high above 42.00 usec (ClusterKit: 2.1 x the best)"
         );
         // Without the retest the noise is named.
-        let single = Verdict::judge(Criteria::of(&s), &bw, &lat, false, |_, _| unreachable!());
+        let single = Verdict::judge(Criteria::of(&s), &bw, &lat, None);
         let lines = single.lines(&labels, &bw, &lat, &s);
         assert!(
             lines.iter().any(|l| l.starts_with("slow link: h1 -> h2 (20.00 MB/s")),
             "{lines:#?}"
         );
+    }
+
+    /// 16 nodes, node 6 slow both ways and link 2 -> 11 slow: the node in 3 measurements,
+    /// not its 30 links; the link alone.
+    #[test]
+    fn a_slow_node_costs_three_measurements_and_a_slow_link_one() {
+        let truth = |i: usize, j: usize| match (i, j) {
+            (6, _) | (_, 6) => 3.0,
+            (2, 11) => 3.0,
+            _ => 11.4,
+        };
+        let bw = map(16, truth);
+        let lat = map(16, |_, _| 20.0);
+        let s = settings(false);
+        let labels: Vec<String> = (1..=16).map(|i| format!("h{i}")).collect();
+        let mut fabric = Fabric { bw: truth, lat: |_, _| 20.0, measured: Vec::new() };
+        let v = Verdict::judge(Criteria::of(&s), &bw, &lat, Some((&mut fabric, Some(100.0))));
+        assert_eq!(fabric.measured.len(), retest::NODE_TRIES + 1, "{:?}", fabric.measured);
+        assert_eq!(
+            (v.named[0].nodes.as_slice(), v.named[0].links.as_slice()),
+            (&[6][..], &[(2, 11)][..])
+        );
+        let lines = v.lines(&labels, &bw, &lat, &s);
+        let named: Vec<&String> = lines.iter().filter(|l| l.starts_with("slow ")).collect();
+        assert_eq!(named.len(), 2, "{lines:#?}");
+        let node =
+            lines.iter().find(|l| l.starts_with("retested node h7: out 3.00, 3.00, 3.00 MB/s"));
+        assert!(node.is_some_and(|l| l.ends_with(": confirmed")), "{lines:#?}");
+        // Out of budget after the node: the link is named from the single pass, marked so.
+        let mut fabric = Fabric { bw: truth, lat: |_, _| 20.0, measured: Vec::new() };
+        let v = Verdict::judge(Criteria::of(&s), &bw, &lat, Some((&mut fabric, Some(3.0))));
+        assert_eq!(v.named[0].links, [(2, 11)]);
+        let lines = v.lines(&labels, &bw, &lat, &s);
+        assert!(
+            lines.iter().any(|l| l.starts_with("retest budget spent: 3.0 s of 3.0 s")),
+            "{lines:#?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with("not retested (budget spent): h3 -> h12")),
+            "{lines:#?}"
+        );
+    }
+
+    /// Half the nodes slow to send: most links suspect, nothing retested or named.
+    #[test]
+    fn a_map_mostly_suspect_is_called_uniformly_slow() {
+        let bw = map(8, |i, _| if i >= 4 { 5.0 } else { 45.0 });
+        let lat = map(8, |_, _| 20.0);
+        let s = settings(false);
+        let mut fabric = Fabric { bw: |_, _| 45.0, lat: |_, _| 20.0, measured: Vec::new() };
+        let v = Verdict::judge(Criteria::of(&s), &bw, &lat, Some((&mut fabric, None)));
+        let Some((suspect, measured)) = v.uniform else { panic!("{v:?}") };
+        assert_eq!((suspect, measured), (44, 56));
+        assert!(fabric.measured.is_empty());
+        let labels: Vec<String> = (1..=8).map(|i| format!("h{i}")).collect();
+        let lines = v.lines(&labels, &bw, &lat, &s);
+        assert!(
+            lines.last().is_some_and(|l| l.starts_with("uniformly slow or noisy: ")),
+            "{lines:#?}"
+        );
+        assert!(!lines.iter().any(|l| l.starts_with("slow ")), "{lines:#?}");
     }
 }
