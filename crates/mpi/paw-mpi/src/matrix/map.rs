@@ -1,5 +1,6 @@
 //! The map's arithmetic, without MPI: who meets whom, medians, the outliers, the heatmap.
 
+use super::links::{each_link, median_where, Around, Matrix};
 use paw_core::median;
 
 /// The rounds of a round-robin tournament over `n` nodes (the circle method): in a round
@@ -102,52 +103,87 @@ pub struct Outliers {
     pub links: Vec<(usize, usize)>,
 }
 
-/// The outliers of matrix `m` (`m[from][to]`, the diagonal unused) under `rule`. A node is
-/// judged against the links that do not touch it, so that its own bad links (2 of 3 at
-/// three nodes) do not move its reference; the other links against the links away from
-/// every slow node.
-pub fn outliers(m: &[Vec<f64>], rule: Rule) -> Outliers {
-    let n = m.len();
-    // The measured links: a quick map leaves some unmeasured (NaN).
-    let links = || {
-        (0..n)
-            .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
-            .filter(|&(i, j)| m[i][j].is_finite())
-    };
-    let reference_away = |from: &[usize]| {
-        let away: Vec<f64> = links()
-            .filter(|(i, j)| !from.contains(i) && !from.contains(j))
-            .map(|(i, j)| m[i][j])
-            .collect();
-        if away.is_empty() {
-            rule.reference_of(&links().map(|(i, j)| m[i][j]).collect::<Vec<_>>())
-        } else {
-            rule.reference_of(&away)
+/// The outliers of matrix `m` under `rule`. A node is judged against the links that do
+/// not touch it, so that its own bad links (2 of 3 at three nodes) do not move its
+/// reference; the other links against the links away from every slow node. Read in
+/// passes over `m`'s rows, in memory that grows with the nodes ([`super::links`]).
+pub fn outliers(m: &dyn Matrix, rule: Rule) -> Outliers {
+    let n = m.n();
+    let better = |a: f64, b: f64| if rule.higher_is_better { a.max(b) } else { a.min(b) };
+    // Per node its best link out and in; the best links overall, enough that one not
+    // touching any given node is among them (a node touches 2 (n - 1)).
+    let (mut out, mut inn) = (vec![f64::NAN; n], vec![f64::NAN; n]);
+    let mut top: Vec<(f64, usize, usize)> = Vec::new();
+    let keep = 2 * n;
+    each_link(m, |i, j, v| {
+        (out[i], inn[j]) = (better(out[i], v), better(inn[j], v));
+        if rule.reference == Reference::Best {
+            top.push((v, i, j));
+            if top.len() >= 2 * keep {
+                best_first(&mut top, rule);
+                top.truncate(keep);
+            }
         }
+    });
+    best_first(&mut top, rule);
+    top.truncate(keep);
+    let around = (rule.reference == Reference::Median).then(|| Around::of(m));
+    let reference_away = |h: usize| match &around {
+        Some(a) => a.median_away_from(h),
+        None => top.iter().find(|&&(_, i, j)| i != h && j != h).map_or(f64::NAN, |t| t.0),
     };
     let nodes: Vec<usize> = if n < 3 {
         Vec::new()
     } else {
         (0..n)
             .filter(|&h| {
-                let limit = rule.factor * reference_away(&[h]);
-                let all_bad = |v: &mut dyn Iterator<Item = f64>| {
-                    let measured: Vec<f64> = v.filter(|x| x.is_finite()).collect();
-                    !measured.is_empty() && measured.iter().all(|&x| rule.bad(x, limit))
-                };
-                let others = || (0..n).filter(move |&o| o != h);
-                all_bad(&mut others().map(|o| m[h][o])) || all_bad(&mut others().map(|o| m[o][h]))
+                let limit = rule.factor * reference_away(h);
+                [out[h], inn[h]].iter().any(|&best| best.is_finite() && rule.bad(best, limit))
             })
             .collect()
     };
-    let reference = reference_away(&nodes);
+    let slow: Vec<bool> = (0..n).map(|h| nodes.contains(&h)).collect();
+    let away = |i: usize, j: usize| !slow[i] && !slow[j];
+    let reference = {
+        let r = match rule.reference {
+            Reference::Median => median_where(m, away),
+            Reference::Best => best_where(m, rule, away),
+        };
+        // Every link touches a slow node: the reference of all of them.
+        match (r.is_nan(), rule.reference) {
+            (false, _) => r,
+            (true, Reference::Median) => median_where(m, |_, _| true),
+            (true, Reference::Best) => best_where(m, rule, |_, _| true),
+        }
+    };
     let threshold = rule.factor * reference;
-    let links = links()
-        .filter(|&(i, j)| {
-            rule.bad(m[i][j], threshold) && !nodes.contains(&i) && !nodes.contains(&j)
-        })
-        .collect();
+    let mut links = Vec::new();
+    each_link(m, |i, j, v| {
+        if rule.bad(v, threshold) && away(i, j) {
+            links.push((i, j));
+        }
+    });
     Outliers { reference, threshold, nodes, links }
+}
+
+/// `links` sorted best first under `rule`.
+fn best_first(links: &mut [(f64, usize, usize)], rule: Rule) {
+    if rule.higher_is_better {
+        links.sort_by(|a, b| b.0.total_cmp(&a.0));
+    } else {
+        links.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+}
+
+/// The best measured link of `m` for which `keep(i, j)` under `rule` (NaN: none).
+fn best_where(m: &dyn Matrix, rule: Rule, keep: impl Fn(usize, usize) -> bool) -> f64 {
+    let mut best = f64::NAN;
+    each_link(m, |i, j, v| {
+        if keep(i, j) {
+            best = if rule.higher_is_better { best.max(v) } else { best.min(v) };
+        }
+    });
+    best
 }
 
 /// Pixels per cell of a heatmap `k` cells wide: 24, smaller for large maps (at least 2).

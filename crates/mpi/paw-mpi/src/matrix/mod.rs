@@ -2,6 +2,7 @@
 //! measures the suspects again, `report` reads the settings and writes the files, `map`
 //! holds the matrices and the rules that find outliers in them.
 
+pub mod links;
 pub mod map;
 pub mod measure;
 pub mod report;

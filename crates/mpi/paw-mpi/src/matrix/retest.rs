@@ -153,7 +153,7 @@ pub fn retest(
 }
 
 /// Retests slow `node` as a node, [`NODE_TRIES`] times with other partners from `healthy`
-/// (two or more nodes): bandwidth, its sends to one and its receives from another at
+/// (two or more nodes, the first preferred): bandwidth, its sends to one and its receives from another at
 /// once; latency, round trips with one. Confirmed when the median try is still bad (out
 /// or in). Once `budget` seconds are spent it is not measured and stays confirmed.
 pub fn node(
@@ -170,7 +170,7 @@ pub fn node(
         if !within(probe, budget) {
             break;
         }
-        let (to, from) = (healthy[(node + 2 * k) % m], healthy[(node + 2 * k + 1) % m]);
+        let (to, from) = (healthy[2 * k % m], healthy[(2 * k + 1) % m]);
         let values = match kind {
             Kind::Bandwidth => {
                 let v = probe.measure(kind, &[(node, to), (from, node)], NODE_TRIES - 1 - k);
@@ -291,10 +291,10 @@ fn announce(
     let group = shared
         .lines()
         .filter_map(|l| {
-            let mut w = l.split(' ');
-            kind = Some(if w.next()? == "bw" { Kind::Bandwidth } else { Kind::Latency });
-            let node = |w: Option<&str>| w?.parse::<usize>().ok();
-            Some((node(w.next()).expect("node 0's node"), node(w.next()).expect("node 0's node")))
+            let [word, a, b] = l.split(' ').collect::<Vec<_>>()[..] else { return None };
+            kind = Some(if word == "bw" { Kind::Bandwidth } else { Kind::Latency });
+            let node = |w: &str| w.parse::<usize>().expect("node 0's node");
+            Some((node(a), node(b)))
         })
         .collect();
     kind.map(|k| (k, group))
@@ -378,7 +378,7 @@ mod tests {
         assert!(r.confirmed, "{r:?}");
         // Partners differ from try to try, and never the node itself.
         let partners: Vec<(usize, usize)> = r.tries.iter().map(|t| t.0).collect();
-        assert_eq!(partners, [(1, 2), (0, 1), (2, 0)]);
+        assert_eq!(partners, [(0, 1), (2, 0), (1, 2)]);
         // Slow only in the first pass: cleared.
         let r = node(Kind::Latency, 4, &[0, 1], |v| v > 50.0, &mut fabric(), None);
         assert!(!r.confirmed && r.tries.len() == NODE_TRIES, "{r:?}");

@@ -1,6 +1,7 @@
 //! The verdict on a map: the criteria, the single pass's outliers, the suspects retested,
 //! and what is named, as lines (standard output, the bandwidth file's header) and JSON.
 
+use super::links::{each_link, Matrix};
 use super::map::{outliers, Outliers, Reference, Rule};
 use super::report::{Maps, Nodes, Settings};
 use super::retest::{self, Kind, NodeRetested, OnNodes, Probe, Retested};
@@ -84,8 +85,8 @@ impl Verdict {
     /// nothing is retested or named: the map is uniformly slow or noisy.
     pub fn judge(
         criteria: Criteria,
-        bw: &[Vec<f64>],
-        lat: &[Vec<f64>],
+        bw: &dyn Matrix,
+        lat: &dyn Matrix,
         retest: Option<(&mut dyn Probe, Option<f64>)>,
     ) -> Verdict {
         let first = [outliers(bw, criteria.bw), outliers(lat, criteria.lat)];
@@ -100,11 +101,10 @@ impl Verdict {
             budget: (None, 0.0),
         };
         let Some((probe, budget)) = retest else { return v };
-        let n = bw.len();
+        let n = bw.n();
         let first = &v.first;
-        let measured = (0..n)
-            .flat_map(|i| bw[i].iter().enumerate().filter(move |(j, x)| *j != i && x.is_finite()))
-            .count();
+        let mut measured = 0;
+        each_link(bw, |_, _, _| measured += 1);
         let suspect_links = suspects(n, &first[0], true).len();
         if n >= UNIFORM_FROM && 2 * suspect_links > measured {
             v.uniform = Some((suspect_links, measured));
@@ -120,11 +120,9 @@ impl Verdict {
         ];
         for (k, kind) in kinds.into_iter().enumerate() {
             let o = &first[k];
-            let healthy: Vec<usize> = (0..n)
-                .filter(|h| {
-                    !o.nodes.contains(h) && !o.links.iter().any(|&(a, b)| a == *h || b == *h)
-                })
-                .collect();
+            // The partners: nodes not slow, first those that touch no bad link.
+            let mut healthy: Vec<usize> = (0..n).filter(|h| !o.nodes.contains(h)).collect();
+            healthy.sort_by_key(|h| o.links.iter().any(|&(a, b)| a == *h || b == *h));
             for &h in &o.nodes {
                 if healthy.len() >= 2 {
                     let r = retest::node(kind, h, &healthy, |x| still_bad(kind, x), probe, budget);
@@ -176,8 +174,8 @@ impl Verdict {
     pub fn lines(
         &self,
         labels: &[String],
-        bw: &[Vec<f64>],
-        lat: &[Vec<f64>],
+        bw: &dyn Matrix,
+        lat: &dyn Matrix,
         s: &Settings,
     ) -> Vec<String> {
         let n = labels.len();
@@ -263,8 +261,8 @@ impl Verdict {
         for r in &self.retested {
             let ((a, b), unit) = (r.link, if r.kind == Kind::Bandwidth { "MB/s" } else { "usec" });
             let (arrow, first) = match r.kind {
-                Kind::Bandwidth => ("->", bw[a][b]),
-                Kind::Latency => ("<->", lat[a][b]),
+                Kind::Bandwidth => ("->", bw.get(a, b)),
+                Kind::Latency => ("<->", lat.get(a, b)),
             };
             let tries: Vec<String> = r
                 .tries
@@ -291,8 +289,8 @@ impl Verdict {
         }
         let others = |h: usize| (0..n).filter(move |&o| o != h);
         for &h in &b.nodes {
-            let out: Vec<f64> = others(h).map(|j| bw[h][j]).collect();
-            let inn: Vec<f64> = others(h).map(|i| bw[i][h]).collect();
+            let out: Vec<f64> = others(h).map(|j| bw.get(h, j)).collect();
+            let inn: Vec<f64> = others(h).map(|i| bw.get(i, h)).collect();
             lines.push(format!(
                 "slow node: {} (median out {:.2}, in {:.2} MB/s)",
                 labels[h],
@@ -310,7 +308,7 @@ impl Verdict {
             ));
         }
         for &h in &l.nodes {
-            let all: Vec<f64> = others(h).map(|j| lat[h][j]).collect();
+            let all: Vec<f64> = others(h).map(|j| lat.get(h, j)).collect();
             lines.push(format!(
                 "slow latency node: {} (median {:.2} usec)",
                 labels[h],
@@ -333,23 +331,23 @@ impl Verdict {
     }
 
     /// Link or pair (i, j)'s judged value: its retest's last measurement, else the map's.
-    fn value(&self, m: &[Vec<f64>], kind: Kind, i: usize, j: usize) -> f64 {
+    fn value(&self, m: &dyn Matrix, kind: Kind, i: usize, j: usize) -> f64 {
         let link = if kind == Kind::Bandwidth { (i, j) } else { r_pair(i, j) };
         let last = self.retested.iter().find(|r| r.kind == kind && r.link == link);
-        last.and_then(|r| r.tries.last()).map_or(m[i][j], |t| t.value)
+        last.and_then(|r| r.tries.last()).map_or(m.get(i, j), |t| t.value)
     }
 
     /// The verdict as JSON, beside the matrices.
-    pub fn json(&self, labels: &[String], bw: &[Vec<f64>], lat: &[Vec<f64>]) -> Value {
+    pub fn json(&self, labels: &[String], bw: &dyn Matrix, lat: &dyn Matrix) -> Value {
         let [b, l] = &self.named;
         let name = |i: &usize| labels[*i].clone();
-        let links = |o: &Outliers, m: &[Vec<f64>], k: usize| -> Vec<Value> {
+        let links = |o: &Outliers, m: &dyn Matrix, k: usize| -> Vec<Value> {
             o.links
                 .iter()
                 .filter(|(i, j)| k == 0 || i < j)
                 .map(|&(i, j)| {
                     let kind = if k == 0 { Kind::Bandwidth } else { Kind::Latency };
-                    json!({"from": labels[i], "to": labels[j], "value": self.value(m, kind, i, j), "first_pass": m[i][j]})
+                    json!({"from": labels[i], "to": labels[j], "value": self.value(m, kind, i, j), "first_pass": m.get(i, j)})
                 })
                 .collect()
         };
@@ -473,8 +471,7 @@ mod tests {
     }
 
     /// Host 2 slow; link 0 -> 1 slow in the single pass only (noise); every latency 20
-    /// but pair (1, 3) at 90 usec, alone too. With 4 nodes and a bad link, one healthy node
-    /// is left: host 2 is retested link by link.
+    /// but pair (1, 3) at 90 usec, alone too.
     #[test]
     fn noise_is_cleared_and_what_stays_slow_is_named() {
         let truth = |i: usize, j: usize| if i == 2 || j == 2 { 11.0 } else { 45.0 };
@@ -487,10 +484,12 @@ mod tests {
         let links = |k: Kind| -> Vec<(usize, usize)> {
             v.retested.iter().filter(|r| r.kind == k).map(|r| r.link).collect()
         };
-        let host2 = [(0, 1), (0, 2), (1, 2), (2, 0), (2, 1), (2, 3), (3, 2)];
-        assert_eq!(links(Kind::Bandwidth), host2);
+        assert_eq!(links(Kind::Bandwidth), [(0, 1)]);
         assert_eq!(links(Kind::Latency), [(1, 3)]);
-        assert!(v.nodes_retested.is_empty());
+        let node = &v.nodes_retested[..];
+        assert!(node.len() == 1 && node[0].node == 2 && node[0].confirmed, "{node:?}");
+        // Partners: first host 4, which touches no bad link.
+        assert_eq!(node[0].tries.iter().map(|t| t.0).collect::<Vec<_>>(), [(3, 0), (1, 3), (0, 1)]);
         assert_eq!(v.first[0].links, [(0, 1)]);
         assert_eq!((v.named[0].nodes.as_slice(), v.named[0].links.len()), (&[2][..], 0), "{v:?}");
         assert_eq!(v.named[1].links, [(1, 3), (3, 1)]);
@@ -502,8 +501,7 @@ mod tests {
             named[1].starts_with("slow latency: h2 <-> h4 (88.00 usec, 4.4 x the median)"),
             "{lines:#?}"
         );
-        let cleared =
-            "retested h1 -> h2: first pass 20.00 MB/s; in a group of 3 45.00 MB/s: cleared";
+        let cleared = "retested h1 -> h2: first pass 20.00 MB/s; alone 45.00 MB/s: cleared";
         assert!(lines.iter().any(|l| l == cleared), "{lines:#?}");
         let j = v.json(&labels, &bw, &lat);
         assert_eq!(j["bandwidth"]["slow_nodes"], json!(["h3"]));
