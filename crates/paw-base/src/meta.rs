@@ -80,11 +80,15 @@ impl RunInfo {
 
 fn hosts(placement: &[String]) -> Vec<(String, usize)> {
     let mut hosts: Vec<(String, usize)> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for p in placement {
-        let host = p.split_whitespace().next().unwrap_or("?").to_string();
-        match hosts.iter_mut().find(|(h, _)| *h == host) {
-            Some((_, n)) => *n += 1,
-            None => hosts.push((host, 1)),
+        let host = p.split_whitespace().next().unwrap_or("?");
+        match index.get(host) {
+            Some(&k) => hosts[k].1 += 1,
+            None => {
+                index.insert(host, hosts.len());
+                hosts.push((host.to_string(), 1));
+            }
         }
     }
     hosts
@@ -133,6 +137,14 @@ pub(crate) fn cpu_list(list: &str) -> Option<Vec<u32>> {
     Some(cpus)
 }
 
+/// This process's peak resident memory (VmHWM of /proc/self/status), bytes; None where
+/// there is no such file.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    kb.trim().trim_end_matches("kB").trim().parse::<u64>().ok().map(|kb| kb * 1024)
+}
+
 /// Hosts a header names one by one; beyond, in ranges by task count ([`host_ranges`]).
 pub const LISTED_HOSTS: usize = 16;
 
@@ -177,8 +189,8 @@ pub fn host_ranges(hosts: &[(String, usize)]) -> String {
 }
 
 /// Host names in ranges: names that differ only in a trailing number share their prefix's
-/// brackets, `node[01-04,07]` (zero-padded to the widest padded one); in order of first
-/// appearance of each prefix.
+/// brackets, `node[01-04,07]` (zero-padded to the widest padded one), in order of first
+/// appearance of each prefix, after the names without a number.
 fn name_ranges(names: &[&str]) -> String {
     // Per prefix and its padded width (0: not padded), the numbers.
     let mut groups: Vec<((&str, usize), Vec<u64>)> = Vec::new();

@@ -88,6 +88,9 @@ pub struct Record {
     pub exit_code: Option<u8>,
     /// The error that ended the run, if any.
     pub error: Option<String>,
+    /// Rank 0's peak resident memory at the end of the run, MiB (VmHWM; None where the
+    /// system does not tell).
+    pub peak_memory_mib: Option<f64>,
     /// Number of tasks.
     pub tasks: usize,
     /// Hosts, in order of first appearance (up to [`LISTED`] of them; beyond,
@@ -143,7 +146,11 @@ impl Record {
         match &self.host_ranges {
             Some(ranges) => ranges.clone(),
             None => {
-                let hosts = self.hosts.iter().map(|h| format!("{} ({} tasks)", h.host, h.tasks));
+                let s = |n: usize| if n == 1 { "" } else { "s" };
+                let hosts = self
+                    .hosts
+                    .iter()
+                    .map(|h| format!("{} ({} task{})", h.host, h.tasks, s(h.tasks)));
                 hosts.collect::<Vec<_>>().join(", ")
             }
         }

@@ -1,7 +1,7 @@
 //! paw-report's command line: its commands and options (clap), and what each does.
 
 use crate::{
-    check, check_lines, compare, html, plot_files, plot_runs, reference, report, side_by_side,
+    check, check_lines, compare, html, plan, plot_files, plot_runs, reference, report, side_by_side,
 };
 use crate::{reframe_reference, render_comparison, summary, summary_csv, FLOOR};
 use clap::{Parser, Subcommand};
@@ -171,6 +171,35 @@ pub enum Command {
         #[arg(required = true, value_parser = suite_name)]
         suites: Vec<String>,
     },
+    /// What a qualification (scripts/qualify.sbatch) takes and costs on N nodes x T tasks.
+    ///
+    /// Per step the settings qualify.sbatch passes, the predicted wall time (s) and the
+    /// peak message buffers per task and on node 0 (MB = 2^20 B), from doc/scale.md's
+    /// forms, and the total. No task's buffers may pass 1/4 of its node's memory divided by
+    /// T: the col step's all-to-all family gets a smaller MAX_COL_SIZE, IMB-MPI1 a -msglog
+    /// (and -mem, that share in GB); above 1024 tasks IMB runs at P only (-npmin P), with
+    /// -time where it would pass 30 min; above 64 nodes the fabric map is the quick one
+    /// (MATRIX_SHIFTS=32). doc/scale.md ("The plan") has the forms.
+    Plan {
+        /// Nodes.
+        #[arg(long, value_name = "N", value_parser = whole, allow_hyphen_values = true)]
+        nodes: u64,
+        /// Tasks per node.
+        #[arg(long, value_name = "T", value_parser = whole, allow_hyphen_values = true)]
+        tasks_per_node: u64,
+        /// Memory of a node, GB (2^30 B).
+        #[arg(long, value_name = "GB", default_value_t = plan::DEFAULT_MEMORY_GB, value_parser = positive, allow_hyphen_values = true)]
+        memory: f64,
+        /// Goodput of a node's link, GB/s (2^30 B/s).
+        #[arg(long, value_name = "GB/s", default_value_t = plan::DEFAULT_LINK_GB_S, value_parser = positive, allow_hyphen_values = true)]
+        link: f64,
+        /// Latency between nodes, microseconds.
+        #[arg(long, value_name = "us", default_value_t = plan::DEFAULT_LATENCY_US, value_parser = positive, allow_hyphen_values = true)]
+        latency: f64,
+        /// text: the table; env: only the settings, as shell assignments for eval.
+        #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "env"])]
+        format: String,
+    },
     /// Plots: a PNG beside each file, or several runs overlaid.
     ///
     /// A PNG beside each .dat file or IMB table given; given two or more directories, the
@@ -218,6 +247,22 @@ fn system_partition(v: &str) -> Result<String, String> {
         }
         _ => Err("accepted: SYSTEM:PARTITION, e.g. cluster:compute".to_string()),
     }
+}
+
+/// A whole number from 1 to 10^7.
+fn whole(v: &str) -> Result<u64, String> {
+    v.parse::<u64>()
+        .ok()
+        .filter(|n| (1..=10_000_000).contains(n))
+        .ok_or_else(|| "accepted: a whole number from 1 to 10000000".to_string())
+}
+
+/// A finite number above 0.
+fn positive(v: &str) -> Result<f64, String> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| "accepted: a number above 0".to_string())
 }
 
 /// A percentage >= 0.
@@ -312,6 +357,21 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
                 args: args.map(|a| a.split_whitespace().map(String::from).collect()),
             };
             side_by_side_run(&setup, &suites, truth.as_deref())?;
+        }
+        Command::Plan { nodes, tasks_per_node, memory, link, latency, format } => {
+            let machine = plan::Machine {
+                nodes,
+                tasks_per_node,
+                memory_gb: memory,
+                link_gb_s: link,
+                latency_us: latency,
+            };
+            let plan = plan::plan(&machine);
+            if format == "env" {
+                print!("{}", plan::render_env(&plan));
+            } else {
+                print!("{}", plan::render(&plan));
+            }
         }
         Command::Plot { o, paths } => {
             for p in plot(&o, &paths)? {

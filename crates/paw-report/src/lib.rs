@@ -1,7 +1,8 @@
 //! paw-report: reading paw result files, and what the `paw-report` binary does with them —
 //! the headline figures of a run (text, or one self-contained HTML page), references with
 //! tolerances and the check of a run against them, the comparison of two runs (a
-//! regression gate), and gnuplot figures of one run or several overlaid.
+//! regression gate), gnuplot figures of one run or several overlaid, and the plan of a
+//! qualification: its settings and cost on N nodes x T tasks.
 #![warn(missing_docs)]
 
 pub mod cli;
@@ -12,6 +13,7 @@ mod html;
 pub mod imb_output;
 pub mod launches;
 mod nodes;
+pub mod plan;
 mod plot;
 mod reference;
 mod results;

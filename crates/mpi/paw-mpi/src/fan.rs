@@ -1,6 +1,6 @@
 //! The congestion tests of OSU 7.4 (osu_bw_fan_in, osu_bw_fan_out), PAW-style: task 0 and
-//! the n-1 others at once, windows of WINDOW_SIZE messages in flight at task 0 (WINDOW_SIZE /
-//! (n-1), rounded up, between task 0 and each other task).
+//! the n-1 others at once, windows of about WINDOW_SIZE messages in flight at task 0
+//! (WINDOW_SIZE / (n-1), rounded up, between task 0 and each other task).
 //! A main is one line, [`fan_main!`](crate::fan_main), which makes its Spec and calls
 //! [`main`].
 
@@ -81,12 +81,13 @@ pub fn main(spec: &'static Spec, into: bool, stem: &'static str) -> std::process
         let sizes = Sweep::sizes(&paw)?;
         let (n, me) = (paw.size(), paw.rank() as usize);
         let others = n - 1;
-        // WINDOW_SIZE messages in flight at task 0, spread over the others, so that a
-        // window's bytes and task 0's buffers do not grow with the number of tasks.
+        // About WINDOW_SIZE messages in flight at task 0 (max(WINDOW_SIZE, n-1)), spread
+        // over the others, so that a window's bytes and task 0's buffers do not grow with
+        // the number of tasks.
         let ws = window_size(&paw, &sizes, false)?.div_ceil(others.max(1));
         // A slot per message of a window on every receiving task: task 0's fan-in receives
         // the k-th message of every sender into slot k (as OSU's fan tests share theirs).
-        let slots = if me == 0 && !into { 0 } else { ws };
+        let slots = if (me == 0) == into { ws } else { 0 };
         let held = (slots as u128) * sizes.max as u128;
         paw.fits_in_memory(held, "WINDOW_SIZE x MAX_P2P_SIZE", "receive buffers")?;
         let timing = Timing::Batch { ops_per_iter: ws as f64 };

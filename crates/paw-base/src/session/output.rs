@@ -240,6 +240,7 @@ pub fn finish(ledger: &Ledger, outcome: &Result<()>) {
         r.status = if outcome.is_ok() { "ok" } else { "failed" }.into();
         r.exit_code = Some(outcome.as_ref().map_or_else(Error::code, |_| 0));
         r.error = outcome.as_ref().err().map(|e| e.message().to_string());
+        r.peak_memory_mib = crate::meta::peak_memory().map(|b| b as f64 / (1u64 << 20) as f64);
     });
     let _ = ledger.save();
     let kept = ledger.kept();

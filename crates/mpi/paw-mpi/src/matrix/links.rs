@@ -43,12 +43,13 @@ pub fn each_link(m: &dyn Matrix, mut f: impl FnMut(usize, usize, f64)) {
     }
 }
 
-/// Histogram bins per octave: a bin spans 0.07 % of its values.
-const PER_OCTAVE: f64 = 1024.0;
+/// Histogram bins per octave: a bin spans 0.008 % of its values, so that the bins around
+/// the median of 10^8 links hold about 10^5 of them.
+const PER_OCTAVE: f64 = 8192.0;
 /// Octaves below 1 that have bins of their own (values smaller share the first).
 const BELOW_ONE: f64 = 40.0;
-/// Bins in all: 2^-40 to 2^88.
-const BINS: usize = 128 * 1024;
+/// Bins in all: 2^-40 to 2^88 (8 MB of counts).
+const BINS: usize = 128 * 8192;
 
 /// The bin of `v`: monotone in `v`, so that a bin's values lie between its neighbours'.
 fn bin(v: f64) -> usize {

@@ -8,14 +8,14 @@ use super::measure;
 use super::report::{progress, Settings};
 use paw_core::mpi::topology::SimpleCommunicator;
 use paw_core::mpi::traits::*;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
 /// Measurements of a slow node in its retest, each with other healthy partners.
 pub const NODE_TRIES: usize = 3;
 
 /// What a suspect is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// A link `(from, to)`, its bandwidth measured one way as a shift measures it.
     Bandwidth,
@@ -24,16 +24,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Whether suspects `x` and `y` can be measured at the same time: bandwidth, when they
-    /// share neither sender nor receiver (every node sends at most once and receives at
-    /// most once, as in a shift); latency, when they share no node.
-    fn fit(self, x: (usize, usize), y: (usize, usize)) -> bool {
-        match self {
-            Kind::Bandwidth => x.0 != y.0 && x.1 != y.1,
-            Kind::Latency => x.0 != y.0 && x.0 != y.1 && x.1 != y.0 && x.1 != y.1,
-        }
-    }
-
     /// The word for a suspect of this kind.
     fn word(self) -> &'static str {
         match self {
@@ -59,10 +49,12 @@ pub struct Retested {
     pub kind: Kind,
     /// The link `(from, to)` or the pair `(a, b)`.
     pub link: (usize, usize),
-    /// Its measurements in order; the last decides. None: the budget was spent first.
+    /// Its measurements in order; the last decides.
     pub tries: Vec<Try>,
-    /// Still bad when measured alone, or not measured again (the budget spent).
+    /// Still bad when measured alone, or `cut`.
     pub confirmed: bool,
+    /// The budget was spent before it was measured alone: named from the single pass.
+    pub cut: bool,
 }
 
 /// A slow node measured again as a node: in each try it sends to one healthy node and
@@ -76,8 +68,10 @@ pub struct NodeRetested {
     /// Per try: the partners (to, from) and the values (out, in); for latency, the
     /// partner twice and the pair's latency twice.
     pub tries: Vec<((usize, usize), [f64; 2])>,
-    /// The median try still bad one way (out or in), or not measured (the budget spent).
+    /// The median try still bad one way (out or in), or `cut`.
     pub confirmed: bool,
+    /// The budget was spent before its last try: named from the single pass.
+    pub cut: bool,
 }
 
 /// Measures the retest's groups (on node 0; [`OnNodes`] over MPI, a fake fabric in tests).
@@ -95,17 +89,30 @@ fn within(probe: &dyn Probe, budget: Option<f64>) -> bool {
 }
 
 /// `suspects` packed into groups that `kind` can measure at once, each group filled in
-/// order from the suspects not yet placed.
+/// order from the suspects not yet placed: bandwidth, links that share neither sender nor
+/// receiver (every node sends at most once and receives at most once, as in a shift);
+/// latency, pairs that share no node.
 pub fn groups(kind: Kind, suspects: &[(usize, usize)]) -> Vec<Vec<(usize, usize)>> {
+    let n = suspects.iter().map(|&(a, b)| a.max(b) + 1).max().unwrap_or(0);
     let mut left = suspects.to_vec();
     let mut out = Vec::new();
     while !left.is_empty() {
+        // Per node: sending, receiving (bandwidth), or busy in a pair (latency).
+        let (mut sends, mut receives) = (vec![false; n], vec![false; n]);
         let (mut group, mut rest) = (Vec::new(), Vec::new());
-        for x in left {
-            if group.iter().all(|&y| kind.fit(x, y)) {
-                group.push(x);
+        for (a, b) in left {
+            let free = match kind {
+                Kind::Bandwidth => !sends[a] && !receives[b],
+                Kind::Latency => !sends[a] && !sends[b],
+            };
+            if free {
+                group.push((a, b));
+                match kind {
+                    Kind::Bandwidth => (sends[a], receives[b]) = (true, true),
+                    Kind::Latency => (sends[a], sends[b]) = (true, true),
+                }
             } else {
-                rest.push(x);
+                rest.push((a, b));
             }
         }
         out.push(group);
@@ -116,8 +123,8 @@ pub fn groups(kind: Kind, suspects: &[(usize, usize)]) -> Vec<Vec<(usize, usize)
 
 /// Retests `suspects` with `probe` (a group measured at once, a value per suspect in
 /// order): groups first, those `still_bad` in a group of several split in halves and
-/// measured again. Once `budget` seconds are spent, what is left is not measured again
-/// and stays confirmed, without tries.
+/// measured again. Once `budget` seconds are spent, what is left is `cut`: named from
+/// the single pass.
 pub fn retest(
     kind: Kind,
     suspects: &[(usize, usize)],
@@ -127,18 +134,23 @@ pub fn retest(
 ) -> Vec<Retested> {
     let mut out: Vec<Retested> = suspects
         .iter()
-        .map(|&link| Retested { kind, link, tries: Vec::new(), confirmed: true })
+        .map(|&link| Retested { kind, link, tries: Vec::new(), confirmed: true, cut: false })
         .collect();
+    let index: HashMap<(usize, usize), usize> =
+        suspects.iter().enumerate().map(|(k, &l)| (l, k)).collect();
     let mut queue: VecDeque<Vec<(usize, usize)>> = groups(kind, suspects).into();
     while let Some(group) = queue.pop_front() {
         if !within(probe, budget) {
+            for link in queue.into_iter().chain([group]).flatten() {
+                out[index[&link]].cut = true;
+            }
             break;
         }
         let values = probe.measure(kind, &group, queue.len());
         let mut again = Vec::new();
         for (&link, value) in group.iter().zip(values) {
             let bad = still_bad(value);
-            let r = out.iter_mut().find(|r| r.link == link).expect("a suspect");
+            let r = &mut out[index[&link]];
             r.tries.push(Try { group: group.len(), value });
             if bad && group.len() > 1 {
                 again.push(link);
@@ -152,10 +164,10 @@ pub fn retest(
     out
 }
 
-/// Retests slow `node` as a node, [`NODE_TRIES`] times with other partners from `healthy`
-/// (two or more nodes, the first preferred): bandwidth, its sends to one and its receives from another at
-/// once; latency, round trips with one. Confirmed when the median try is still bad (out
-/// or in). Once `budget` seconds are spent it is not measured and stays confirmed.
+/// Retests slow `node` as a node, [`NODE_TRIES`] times with partners from `healthy` (two
+/// or more nodes, taken in turn from the first): bandwidth, its sends to one and its
+/// receives from the next at once; latency, round trips with one. Confirmed when the
+/// median try is still bad (out or in). Once `budget` seconds are spent it is `cut`.
 pub fn node(
     kind: Kind,
     node: usize,
@@ -170,23 +182,25 @@ pub fn node(
         if !within(probe, budget) {
             break;
         }
-        let (to, from) = (healthy[2 * k % m], healthy[(2 * k + 1) % m]);
-        let values = match kind {
+        let queued = NODE_TRIES - 1 - k;
+        tries.push(match kind {
             Kind::Bandwidth => {
-                let v = probe.measure(kind, &[(node, to), (from, node)], NODE_TRIES - 1 - k);
-                [v[0], v[1]]
+                let (to, from) = (healthy[2 * k % m], healthy[(2 * k + 1) % m]);
+                let v = probe.measure(kind, &[(node, to), (from, node)], queued);
+                ((to, from), [v[0], v[1]])
             }
             Kind::Latency => {
-                let v = probe.measure(kind, &[(node.min(to), node.max(to))], NODE_TRIES - 1 - k);
-                [v[0], v[0]]
+                let p = healthy[k % m];
+                let v = probe.measure(kind, &[(node.min(p), node.max(p))], queued);
+                ((p, p), [v[0], v[0]])
             }
-        };
-        tries.push(((to, from), values));
+        });
     }
     let median_bad =
         |w: usize| still_bad(paw_core::median(&tries.iter().map(|t| t.1[w]).collect::<Vec<_>>()));
-    let confirmed = tries.is_empty() || median_bad(0) || median_bad(1);
-    NodeRetested { kind, node, tries, confirmed }
+    let cut = tries.len() < NODE_TRIES;
+    let confirmed = cut || median_bad(0) || median_bad(1);
+    NodeRetested { kind, node, tries, confirmed, cut }
 }
 
 /// The retest over MPI, on node 0: each group announced to every node, which takes its
@@ -194,7 +208,8 @@ pub fn node(
 pub struct OnNodes<'a> {
     comm: &'a SimpleCommunicator,
     s: &'a Settings,
-    start: Instant,
+    /// From the first measurement.
+    start: Option<Instant>,
 }
 
 impl std::fmt::Debug for OnNodes<'_> {
@@ -204,9 +219,9 @@ impl std::fmt::Debug for OnNodes<'_> {
 }
 
 impl<'a> OnNodes<'a> {
-    /// The retest's probe on node 0, its clock started.
+    /// The retest's probe on node 0; its clock starts with the first measurement.
     pub fn new(comm: &'a SimpleCommunicator, s: &'a Settings) -> OnNodes<'a> {
-        OnNodes { comm, s, start: Instant::now() }
+        OnNodes { comm, s, start: None }
     }
 
     /// Ends the retest on every node.
@@ -217,6 +232,8 @@ impl<'a> OnNodes<'a> {
 
 impl Probe for OnNodes<'_> {
     fn measure(&mut self, kind: Kind, group: &[(usize, usize)], queued: usize) -> Vec<f64> {
+        assert!(!group.is_empty(), "an empty group would end the retest on the other nodes");
+        self.start.get_or_insert_with(Instant::now);
         let at = format!("{} suspect {}(s) at once, {queued} queued", group.len(), kind.word());
         progress(self.comm, format!("retest: {at}"));
         announce(self.comm, Some((kind, group)));
@@ -226,7 +243,7 @@ impl Probe for OnNodes<'_> {
     }
 
     fn spent(&self) -> f64 {
-        self.start.elapsed().as_secs_f64()
+        self.start.map_or(0.0, |t| t.elapsed().as_secs_f64())
     }
 }
 
@@ -363,7 +380,7 @@ mod tests {
         let out = retest(Kind::Latency, &four, |_| true, &mut fabric(), Some(2.0));
         let tries: Vec<usize> = out.iter().map(|r| r.tries.len()).collect();
         assert_eq!(tries, [2, 2, 1, 1]);
-        assert!(out.iter().all(|r| r.confirmed));
+        assert!(out.iter().all(|r| r.confirmed && r.cut));
     }
 
     #[test]
@@ -381,10 +398,11 @@ mod tests {
         assert_eq!(partners, [(0, 1), (2, 0), (1, 2)]);
         // Slow only in the first pass: cleared.
         let r = node(Kind::Latency, 4, &[0, 1], |v| v > 50.0, &mut fabric(), None);
-        assert!(!r.confirmed && r.tries.len() == NODE_TRIES, "{r:?}");
+        assert!(!r.confirmed && !r.cut && r.tries.len() == NODE_TRIES, "{r:?}");
+        assert_eq!(r.tries.iter().map(|t| t.0).collect::<Vec<_>>(), [(0, 0), (1, 1), (0, 0)]);
         // No budget left: named from the single pass, unmeasured.
         let mut spent = Fabric(slow4, 10);
         let r = node(Kind::Bandwidth, 4, &[0, 1], |v| v < 36.0, &mut spent, Some(5.0));
-        assert!(r.confirmed && r.tries.is_empty());
+        assert!(r.confirmed && r.cut && r.tries.is_empty());
     }
 }

@@ -8,6 +8,7 @@ use super::retest::{self, Kind, NodeRetested, OnNodes, Probe, Retested};
 use paw_core::median;
 use paw_core::mpi::traits::*;
 use serde_json::{json, Value};
+use std::collections::HashSet;
 
 /// ClusterKit's bandwidth criterion: a link below this fraction of the best is bad.
 const CLUSTERKIT_BW: f64 = 0.93;
@@ -80,8 +81,8 @@ impl Verdict {
     /// probe and its budget (seconds), the suspects are measured again and only what stays
     /// bad is named: each slow node as a node ([`retest::node`], with 2 or more healthy
     /// nodes to measure it against; else its every link), the bad links and pairs in
-    /// halving groups ([`retest::retest`]). When most links are suspects (with [`UNIFORM_FROM`] nodes or
-    /// more)
+    /// halving groups ([`retest::retest`]). When most links are suspects (with
+    /// [`UNIFORM_FROM`] nodes or more)
     /// nothing is retested or named: the map is uniformly slow or noisy.
     pub fn judge(
         criteria: Criteria,
@@ -103,11 +104,16 @@ impl Verdict {
         let Some((probe, budget)) = retest else { return v };
         let n = bw.n();
         let first = &v.first;
-        let mut measured = 0;
-        each_link(bw, |_, _, _| measured += 1);
-        let suspect_links = suspects(n, &first[0], true).len();
-        if n >= UNIFORM_FROM && 2 * suspect_links > measured {
-            v.uniform = Some((suspect_links, measured));
+        v.budget = (budget, 0.0);
+        // The measured links that are suspects: on a slow node, or bad.
+        let slow: Vec<bool> = (0..n).map(|h| first[0].nodes.contains(&h)).collect();
+        let (mut measured, mut suspect) = (0, 0);
+        each_link(bw, |i, j, x| {
+            measured += 1;
+            suspect += usize::from(slow[i] || slow[j] || criteria.bw.bad(x, first[0].threshold));
+        });
+        if n >= UNIFORM_FROM && 2 * suspect > measured {
+            v.uniform = Some((suspect, measured));
             v.named = first.clone().map(|o| Outliers { nodes: Vec::new(), links: Vec::new(), ..o });
             return v;
         }
@@ -121,8 +127,10 @@ impl Verdict {
         for (k, kind) in kinds.into_iter().enumerate() {
             let o = &first[k];
             // The partners: nodes not slow, first those that touch no bad link.
+            let mut touched = vec![false; n];
+            o.links.iter().for_each(|&(a, b)| (touched[a], touched[b]) = (true, true));
             let mut healthy: Vec<usize> = (0..n).filter(|h| !o.nodes.contains(h)).collect();
-            healthy.sort_by_key(|h| o.links.iter().any(|&(a, b)| a == *h || b == *h));
+            healthy.sort_by_key(|&h| touched[h]);
             for &h in &o.nodes {
                 if healthy.len() >= 2 {
                     let r = retest::node(kind, h, &healthy, |x| still_bad(kind, x), probe, budget);
@@ -143,9 +151,11 @@ impl Verdict {
             ));
         }
         v.budget = (budget, probe.spent());
+        let kept: HashSet<(Kind, (usize, usize))> =
+            v.retested.iter().filter(|r| r.confirmed).map(|r| (r.kind, r.link)).collect();
         let confirmed = |kind: Kind, link: (usize, usize)| {
             let link = if kind == Kind::Bandwidth { link } else { r_pair(link.0, link.1) };
-            v.retested.iter().any(|r| r.kind == kind && r.link == link && r.confirmed)
+            kept.contains(&(kind, link))
         };
         for (k, kind) in kinds.into_iter().enumerate() {
             let o = &v.first[k];
@@ -215,13 +225,13 @@ impl Verdict {
             ));
             return lines;
         }
-        let unmeasured = self.retested.iter().filter(|r| r.tries.is_empty()).count()
-            + self.nodes_retested.iter().filter(|r| r.tries.is_empty()).count();
+        let cut = self.retested.iter().filter(|r| r.cut).count()
+            + self.nodes_retested.iter().filter(|r| r.cut).count();
         if let (Some(budget), spent) = self.budget {
-            if unmeasured > 0 {
+            if cut > 0 {
                 lines.push(format!(
                     "retest budget spent: {spent:.1} s of {budget:.1} s (MATRIX_RETEST_BUDGET={} % \
-                     of the map's time); {unmeasured} suspect(s) named from the single pass",
+                     of the map's time); {cut} suspect(s) named from the single pass",
                     s.retest_budget
                 ));
             }
@@ -229,7 +239,11 @@ impl Verdict {
         for r in &self.nodes_retested {
             let (h, unit) =
                 (&labels[r.node], if r.kind == Kind::Bandwidth { "MB/s" } else { "usec" });
-            let verdict = if r.confirmed { "confirmed" } else { "cleared" };
+            let verdict = match (r.cut, r.confirmed) {
+                (true, _) => "not retested fully (budget spent)",
+                (false, true) => "confirmed",
+                (false, false) => "cleared",
+            };
             let values = |w: usize| {
                 r.tries.iter().map(|t| format!("{:.2}", t.1[w])).collect::<Vec<_>>().join(", ")
             };
@@ -241,7 +255,7 @@ impl Verdict {
                     .join(", ")
             };
             lines.push(match (r.tries.is_empty(), r.kind) {
-                (true, _) => format!("not retested (budget spent): node {h}"),
+                (true, _) => format!("node {h}: {verdict}"),
                 (false, Kind::Bandwidth) => format!(
                     "retested node {h}: out {} {unit} (to {}), in {} {unit} (from {}): {verdict}",
                     values(0),
@@ -272,19 +286,23 @@ impl Verdict {
                     g => format!("in a group of {g} {:.2}", t.value),
                 })
                 .collect();
+            let verdict = match (r.cut, r.confirmed) {
+                (true, _) => "not retested alone (budget spent)",
+                (false, true) => "confirmed",
+                (false, false) => "cleared",
+            };
             if r.tries.is_empty() {
                 lines.push(format!(
-                    "not retested (budget spent): {} {arrow} {}: first pass {first:.2} {unit}",
+                    "{} {arrow} {}: first pass {first:.2} {unit}: {verdict}",
                     labels[a], labels[b]
                 ));
                 continue;
             }
             lines.push(format!(
-                "retested {} {arrow} {}: first pass {first:.2} {unit}; {} {unit}: {}",
+                "retested {} {arrow} {}: first pass {first:.2} {unit}; {} {unit}: {verdict}",
                 labels[a],
                 labels[b],
                 tries.join(", "),
-                if r.confirmed { "confirmed" } else { "cleared" }
             ));
         }
         let others = |h: usize| (0..n).filter(move |&o| o != h);
@@ -371,12 +389,14 @@ impl Verdict {
                 "what": if r.kind == Kind::Bandwidth { "bandwidth" } else { "latency" },
                 "node": name(&r.node),
                 "confirmed": r.confirmed,
+                "cut": r.cut,
                 "tries": r.tries.iter().map(|&((to, from), [out, inn])| json!({"to": name(&to), "from": name(&from), "out": out, "in": inn})).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "retested": self.retested.iter().map(|r| json!({
                 "what": if r.kind == Kind::Bandwidth { "bandwidth" } else { "latency" },
                 "nodes": [name(&r.link.0), name(&r.link.1)],
                 "confirmed": r.confirmed,
+                "cut": r.cut,
                 "tries": r.tries.iter().map(|t| json!({"group": t.group, "value": t.value})).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         })
@@ -562,7 +582,9 @@ mod tests {
             "{lines:#?}"
         );
         assert!(
-            lines.iter().any(|l| l.starts_with("not retested (budget spent): h3 -> h12")),
+            lines
+                .iter()
+                .any(|l| l == "h3 -> h12: first pass 3.00 MB/s: not retested alone (budget spent)"),
             "{lines:#?}"
         );
     }
