@@ -88,9 +88,10 @@ pub mod memory {
     pub fn matrix_node(window: f64, size: f64) -> f64 {
         (window + 1.0) * size
     }
-    /// p2p_matrix on node 0: its buffers and 64 bytes per node of rows and verdicts.
+    /// p2p_matrix on node 0: its buffers, the two N x N matrices it gathers to write their
+    /// files (16 N²), and 64 bytes per node of the judgement's summaries.
     pub fn matrix_node0(n: f64, window: f64, size: f64) -> f64 {
-        64.0 * n + matrix_node(window, size)
+        16.0 * n * n + 64.0 * n + matrix_node(window, size)
     }
     /// IMB-MPI1's largest per process: Alltoall's send and receive buffers, P x X each
     /// (Allgather, Gather: one of them).
