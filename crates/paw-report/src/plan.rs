@@ -572,6 +572,20 @@ pub fn plan(m: &Machine) -> Plan {
             format!("only with suspects: one node at 1/4 rate, retested as a node: 3 x {rounds} windows"),
         )
     });
+    // With a slow node every shift waits for its links: each window at a quarter of the rate.
+    let waits = k * rounds * 3.0 * (mx.window * mx.size) as f64 / m.b();
+    steps.push(Step {
+        if_slow: true,
+        ..step(
+            "fabric/slow shifts",
+            (0.0, waits),
+            Basis::Form,
+            memory::matrix_node(w, sz),
+            memory::matrix_node0(n, w, sz),
+            vec![],
+            "only with a slow node: every shift waits for its links, 4 x the window".into(),
+        )
+    });
     env.push(("PLAN_FAN_WINDOW", FAN_WINDOW.to_string()));
     let fw = FAN_WINDOW as f64;
     let fan_cap = capped(p2p_max as u64, share, |s| memory::fan(fw, n, s));
@@ -853,8 +867,9 @@ mod tests {
         assert_eq!(plan.get("PLAN_MATRIX_SHIFTS"), "32");
         assert_eq!(plan.get("PLAN_FAN_WINDOW"), "16");
         assert_eq!(plan.get("PLAN_FAN_MAX_P2P_SIZE"), "");
-        // Node 0 of the map: 64 B a node and 9 windows of 1 MiB.
-        assert_eq!(step(&plan, "fabric/p2p_matrix").node0_bytes, 64000.0 + 9.0 * MIB);
+        // Node 0 of the map: the two gathered matrices, 64 B a node, 9 windows of 1 MiB.
+        let node0 = 16.0 * 1e6 + 64000.0 + 9.0 * MIB;
+        assert_eq!(step(&plan, "fabric/p2p_matrix").node0_bytes, node0);
         for s in &plan.steps {
             assert!(s.task_bytes <= plan.share, "{}: {} B", s.name, s.task_bytes);
         }
