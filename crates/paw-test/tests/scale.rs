@@ -141,14 +141,7 @@ fn two_hundred_fifty_six_tasks_run_a_qualifications_steps() {
 
     let planned_imb = planned.get("PLAN_IMB_MPI1_ARGS").cloned().unwrap_or_default();
     assert!(planned_imb.contains("-msglog"), "Alltoall sized by the plan: {planned_imb:?}");
-    // The planned longest length alone (-msglog 0:b becomes b:b).
-    let mut args: Vec<String> = planned_imb
-        .split_whitespace()
-        .map(|a| match a.split_once(':') {
-            Some((_, b)) if a.starts_with("0:") => format!("{b}:{b}"),
-            _ => a.to_string(),
-        })
-        .collect();
+    let mut args: Vec<String> = planned_imb.split_whitespace().map(String::from).collect();
     if !args.iter().any(|a| a == "-npmin") {
         args.extend(["-npmin".into(), P.to_string()]);
     }
