@@ -88,10 +88,11 @@ pub mod memory {
     pub fn matrix_node(window: f64, size: f64) -> f64 {
         (window + 1.0) * size
     }
-    /// p2p_matrix on node 0: its buffers, the two N x N matrices it gathers to write their
-    /// files (16 N²), and 64 bytes per node of the judgement's summaries.
+    /// p2p_matrix on node 0: its buffers, the judgement's histogram (8 MiB) and 64 bytes
+    /// per node of its summaries, and four rows of 8 N (the matrices go to scratch files a
+    /// row at a time).
     pub fn matrix_node0(n: f64, window: f64, size: f64) -> f64 {
-        16.0 * n * n + 64.0 * n + matrix_node(window, size)
+        8.0 * super::MIB + 96.0 * n + matrix_node(window, size)
     }
     /// IMB-MPI1's largest per process: Alltoall's send and receive buffers, P x X each
     /// (Allgather, Gather: one of them).
@@ -867,8 +868,8 @@ mod tests {
         assert_eq!(plan.get("PLAN_MATRIX_SHIFTS"), "32");
         assert_eq!(plan.get("PLAN_FAN_WINDOW"), "16");
         assert_eq!(plan.get("PLAN_FAN_MAX_P2P_SIZE"), "");
-        // Node 0 of the map: the two gathered matrices, 64 B a node, 9 windows of 1 MiB.
-        let node0 = 16.0 * 1e6 + 64000.0 + 9.0 * MIB;
+        // Node 0 of the map: the histogram, 96 B a node, 9 windows of 1 MiB.
+        let node0 = 8.0 * MIB + 96000.0 + 9.0 * MIB;
         assert_eq!(step(&plan, "fabric/p2p_matrix").node0_bytes, node0);
         for s in &plan.steps {
             assert!(s.task_bytes <= plan.share, "{}: {} B", s.name, s.task_bytes);

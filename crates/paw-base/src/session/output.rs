@@ -135,6 +135,15 @@ impl<T: Team> Session<T> {
         Ok(())
     }
 
+    /// A scratch file in the output directory for this rank alone (not collective): room
+    /// for data that outgrows memory, not a result. It has no name (removed as it is
+    /// made), so that no ending of the run leaves it behind.
+    pub fn scratch(&self, what: &str) -> Result<std::fs::File> {
+        existing_dir(&self.dir)
+            .and_then(|_| tempfile::tempfile_in(&self.dir))
+            .map_err(|e| output_error(&self.dir, &format!("a scratch file for {what}"), &e))
+    }
+
     /// Runs `create` in the output directory on rank 0, with `keep` after moving an
     /// earlier run's file of that name aside (renamed with its date); every rank learns
     /// whether it worked.

@@ -201,27 +201,30 @@ fn block(n: usize) -> usize {
 /// for the best value, through yellow, to red for the worst (`higher_is_better` says which
 /// end is best: bandwidth, or latency); the diagonal grey. Beyond 384 nodes a cell is a
 /// block of nodes, coloured by its worst link, so that one slow link still shows.
-pub fn heatmap(m: &[Vec<f64>], higher_is_better: bool) -> Vec<u8> {
-    let n = m.len();
+pub fn heatmap(m: &dyn Matrix, higher_is_better: bool) -> Vec<u8> {
+    let n = m.n();
     let b = block(n);
     let k = n.div_ceil(b);
     let c = cell(k);
     let side = k * c;
-    let measured = |i: usize, j: usize| i != j && m[i][j].is_finite() && m[i][j] > 0.0;
-    let values = (0..n).flat_map(|i| (0..n).filter(move |&j| measured(i, j)).map(move |j| m[i][j]));
-    let best = if higher_is_better {
-        values.fold(0.0, f64::max)
-    } else {
-        values.fold(f64::INFINITY, f64::min)
-    };
-    // 1: as good as the best link, 0: nothing.
+    let measured = |v: f64| v.is_finite() && v > 0.0;
+    let mut best = if higher_is_better { 0.0 } else { f64::INFINITY };
+    each_link(m, |_, _, v| {
+        if measured(v) {
+            best = if higher_is_better { v.max(best) } else { v.min(best) };
+        }
+    });
+    // 1: as good as the best link, 0: nothing; per block the worst, NaN if none measured.
     let quality = |v: f64| if higher_is_better { v / best } else { best / v }.clamp(0.0, 1.0);
+    let mut worst = vec![f64::NAN; k * k];
+    each_link(m, |i, j, v| {
+        if measured(v) {
+            let w = &mut worst[i / b * k + j / b];
+            *w = w.min(quality(v));
+        }
+    });
     let colour = |bi: usize, bj: usize| -> [u8; 3] {
-        let (rows, cols) = (bi * b..((bi + 1) * b).min(n), bj * b..((bj + 1) * b).min(n));
-        let worst = rows
-            .flat_map(|i| cols.clone().filter(move |&j| measured(i, j)).map(move |j| (i, j)))
-            .map(|(i, j)| quality(m[i][j]))
-            .fold(f64::NAN, f64::min);
+        let worst = worst[bi * k + bj];
         if worst.is_nan() {
             return [160, 160, 160];
         }

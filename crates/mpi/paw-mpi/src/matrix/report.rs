@@ -1,6 +1,7 @@
 //! The map's settings, its nodes (one task per host, or every task), and its outputs: the matrices with
 //! host names on both axes, the heatmaps and the outliers.
 
+use super::links::{Matrix, Stored};
 use super::map;
 use paw_core::mpi::topology::{Color, SimpleCommunicator};
 use paw_core::mpi::traits::*;
@@ -221,42 +222,54 @@ pub fn progress(comm: &SimpleCommunicator, step: String) {
     paw_core::watchdog::step(step);
 }
 
-/// The map on node 0: `bw[from][to]` MB/s and `lat[a][b]` usec (empty on the other ranks).
+/// The map on node 0, kept in scratch files beside the results: `bw` MB/s, row = sending
+/// node, and `lat` usec, row `a` as node `a` measured it (empty on the other ranks).
 #[derive(Debug, Default)]
 pub struct Maps {
     /// Bandwidth, row = sending node.
-    pub bw: Vec<Vec<f64>>,
+    pub bw: Stored,
     /// One-way latency as node `a` measured it to `b`.
-    pub lat: Vec<Vec<f64>>,
+    pub lat: Stored,
 }
 
-/// Gathers every node's row to node 0 (world rank 0): `bw[from]` is the bandwidth from
-/// node `from` into the node, `lat[p]` its latency to node `p` (collective over the nodes).
-pub fn gather(nodes: &Nodes, bw: &[f64], lat: &[f64]) -> Maps {
-    let Some(comm) = &nodes.comm else { return Maps::default() };
-    let (n, root) = (nodes.labels.len(), comm.rank() == 0);
+/// Brings every node's rows to node 0 (world rank 0), one node at a time, into its scratch
+/// files: node 0's memory holds a row, never the matrix (collective over the nodes). A
+/// node's `bw` is what it received from each node, `lat` its latency to each.
+pub fn gather(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64]) -> paw_core::Result<Maps> {
+    let Some(comm) = &nodes.comm else { return Ok(Maps::default()) };
+    let n = nodes.labels.len();
     let node0 = comm.process_at_rank(0);
-    let mut rows =
-        [vec![0.0; if root { n * n } else { 0 }], vec![0.0; if root { n * n } else { 0 }]];
-    for (mine, all) in [bw, lat].into_iter().zip(&mut rows) {
-        if root {
-            node0.gather_into_root(mine, &mut all[..]);
-        } else {
-            node0.gather_into(mine);
-        }
+    // Each node's received bandwidths go back to their senders: a sending row per node.
+    let mut sent = vec![0.0; n];
+    comm.all_to_all_into(bw, &mut sent[..]);
+    let mut turn = [0u8; 1];
+    if comm.rank() != 0 {
+        // One node's rows at a time: node 0 asks for them.
+        node0.receive_into(&mut turn[..]);
+        node0.send(&sent[..]);
+        node0.send(lat);
+        return Ok(Maps::default());
     }
-    if !root {
-        return Maps::default();
-    }
-    // Node i's row starts at i x n; a bandwidth row is what node i received.
-    let [bw_rows, lat_rows] = &rows;
-    let matrix = |f: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> {
-        (0..n).map(|i| (0..n).map(|j| f(i, j)).collect()).collect()
+    let stored = |what: &str| paw.scratch(what).map(|file| Stored::new(file, n));
+    let maps = Maps { bw: stored("the bandwidth map")?, lat: stored("the latency map")? };
+    let put = |m: &Stored, i: usize, row: &[f64]| {
+        m.put(i, row).map_err(|e| {
+            let dir = paw.output_dir().display();
+            Error::runtime(format!("p2p_matrix: writing a scratch file of the map in {dir}: {e}"))
+        })
     };
-    Maps {
-        bw: matrix(&|from, to| bw_rows[to * n + from]),
-        lat: matrix(&|a, b| lat_rows[a * n + b]),
+    put(&maps.bw, 0, &sent)?;
+    put(&maps.lat, 0, lat)?;
+    let mut row = vec![0.0; n];
+    for i in 1..n {
+        let node = comm.process_at_rank(i as i32);
+        node.send(&turn[..]);
+        node.receive_into(&mut row[..]);
+        put(&maps.bw, i, &row)?;
+        node.receive_into(&mut row[..]);
+        put(&maps.lat, i, &row)?;
     }
+    Ok(maps)
 }
 
 /// Writes the matrices, heatmaps and the verdict (`lines` and `json`, rank 0's) (collective
@@ -269,7 +282,7 @@ pub fn write(
     json: &[u8],
 ) -> paw_core::Result<()> {
     let root = paw.rank() == 0;
-    let table = |stem: &str, m: &[Vec<f64>], unit: Unit, what: &str, notes: &[String]| {
+    let table = |stem: &str, m: &Stored, unit: Unit, what: &str, notes: &[String]| {
         let mut cols = vec![Column::new(table::HOST, NONE)];
         cols.extend(nodes.labels.iter().map(|l| Column::new(l.clone(), unit)));
         let label = unit.label;
@@ -277,7 +290,9 @@ pub fn write(
             vec![format!("{what} [{label}]: row = sending node, column = receiving node")];
         all.extend(notes.iter().cloned());
         let mut t = paw.table(&paw.np_file(stem, paw.size()), &all, &cols, false)?;
-        for (i, row) in m.iter().enumerate() {
+        let mut row = vec![0.0; m.n()];
+        for i in 0..m.n() {
+            m.row(i, &mut row);
             let mut cells = vec![nodes.labels[i].clone()];
             cells.extend(row.iter().enumerate().map(|(j, v)| {
                 // The diagonal, and links a quick map did not measure.

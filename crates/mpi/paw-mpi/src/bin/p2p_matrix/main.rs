@@ -61,7 +61,7 @@ fn main() -> std::process::ExitCode {
             measure::latency(comm, &settings, &mut lat);
         }
         let map_seconds = start.elapsed().as_secs_f64();
-        let maps = report::gather(&nodes, &bw, &lat);
+        let maps = report::gather(&paw, &nodes, &bw, &lat)?;
         let (lines, json) = verdict::reach(&nodes, &settings, &maps, map_seconds);
         paw_core::waiting_barrier(paw.world());
         report::write(&paw, &nodes, &maps, &lines, &json)
