@@ -39,7 +39,7 @@ impl RunInfo {
             format!("paw {} -- {}", self.benchmark, self.title),
             format!("date: {}", self.date),
             format!("tasks: {}", self.tasks),
-            format!("hosts: {}", summarize_hosts(&self.placement)),
+            format!("hosts: {}", self.hosts_summary()),
         ];
         if self.placement.len() <= 16 {
             lines.push(format!("placement: {}", self.placement.join("; ")));
@@ -76,6 +76,11 @@ impl RunInfo {
     pub fn hosts(&self) -> Vec<(String, usize)> {
         hosts(&self.placement)
     }
+
+    /// The hosts as headers name them: one by one up to [`LISTED_HOSTS`], beyond in ranges.
+    pub fn hosts_summary(&self) -> String {
+        summarize_hosts(&self.placement)
+    }
 }
 
 fn hosts(placement: &[String]) -> Vec<(String, usize)> {
@@ -98,20 +103,25 @@ fn hosts(placement: &[String]) -> Vec<(String, usize)> {
 /// bound together), from the placement; None when every task of a host has CPUs of its own
 /// or the CPUs are unknown. Such tasks' times include waiting for each other's CPU.
 pub fn shared_cpus(placement: &[String]) -> Option<String> {
-    let cpus = |p: &str| p.split_once(" cpus=").and_then(|(_, list)| cpu_list(list));
-    let mut sharing = Vec::new();
-    for (i, p) in placement.iter().enumerate() {
-        let host = p.split_whitespace().next();
-        let Some(mine) = cpus(p) else { continue };
-        let overlaps = placement.iter().enumerate().any(|(j, q)| {
-            j != i
-                && q.split_whitespace().next() == host
-                && cpus(q).is_some_and(|theirs| theirs.iter().any(|c| mine.contains(c)))
-        });
-        if overlaps {
-            sharing.push(i.to_string());
-        }
+    let placed: Vec<(&str, Vec<u32>)> = placement
+        .iter()
+        .map(|p| {
+            let host = p.split_whitespace().next().unwrap_or("");
+            let mut cpus =
+                p.split_once(" cpus=").and_then(|(_, l)| cpu_list(l)).unwrap_or_default();
+            cpus.sort_unstable();
+            cpus.dedup();
+            (host, cpus)
+        })
+        .collect();
+    // How many tasks of each host may run on each CPU: one pass, whatever the task count.
+    let mut holders: std::collections::HashMap<(&str, u32), usize> = Default::default();
+    for (host, cpus) in &placed {
+        cpus.iter().for_each(|&c| *holders.entry((host, c)).or_default() += 1);
     }
+    let shares = |(host, cpus): &(&str, Vec<u32>)| cpus.iter().any(|&c| holders[&(*host, c)] > 1);
+    let sharing: Vec<String> =
+        placed.iter().enumerate().filter(|(_, t)| shares(t)).map(|(i, _)| i.to_string()).collect();
     if sharing.is_empty() {
         return None;
     }
@@ -556,5 +566,17 @@ mod tests {
         assert_eq!(shared_cpus(&hosts), None, "one task per host");
         assert_eq!(shared_cpus(&["a cpus=?".into(), "a cpus=?".into()]), None);
         assert_eq!(cpu_list("0-3,8"), Some(vec![0, 1, 2, 3, 8]));
+    }
+
+    #[test]
+    fn four_hundred_thousand_tasks_are_checked_in_one_pass() {
+        // 6 250 hosts of 64 tasks, each on a core of its own, but for two on the last host.
+        let mut placed: Vec<String> =
+            (0..400_000).map(|t| format!("node{:05} cpus={}", t / 64, t % 64)).collect();
+        placed[399_999] = "node06249 cpus=0".into();
+        let w = shared_cpus(&placed).unwrap();
+        assert!(w.starts_with("2 of 400000 tasks (399936, 399999) share CPUs"), "{w}");
+        placed[399_999] = "node06249 cpus=63".into();
+        assert_eq!(shared_cpus(&placed), None);
     }
 }

@@ -257,6 +257,22 @@ fn whole(v: &str) -> Result<u64, String> {
         .ok_or_else(|| "accepted: a whole number from 1 to 10000000".to_string())
 }
 
+/// The fabric map's settings for `plan`: p2p_matrix's defaults, or the MATRIX_SIZE,
+/// MATRIX_WINDOW, MATRIX_SAMPLES and MATRIX_LAT_ITERS the user set (they win in
+/// qualify.sbatch too).
+fn map_settings() -> Result<plan::Matrix, String> {
+    let mut map = plan::MATRIX;
+    let fields = [&mut map.size, &mut map.window, &mut map.samples, &mut map.lat_iters];
+    for ((name, _), field) in plan::MATRIX.vars().into_iter().zip(fields) {
+        let Ok(text) = std::env::var(name) else { continue };
+        let value = paw_base::config::bytes(text.trim()).filter(|&v| v >= 1);
+        *field = value.ok_or_else(|| {
+            format!("{name}={text}: accepted: a whole number from 1 (K, M, G suffixes)")
+        })?;
+    }
+    Ok(map)
+}
+
 /// A finite number above 0.
 fn positive(v: &str) -> Result<f64, String> {
     v.parse::<f64>()
@@ -365,6 +381,7 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
                 memory_gb: memory,
                 link_gb_s: link,
                 latency_us: latency,
+                map: map_settings()?,
             };
             let plan = plan::plan(&machine);
             if format == "env" {

@@ -39,7 +39,7 @@ pub const LAUNCH: (f64, f64) = (0.34, 0.053);
 
 /// p2p_matrix's defaults (MATRIX_SIZE, MATRIX_WINDOW, MATRIX_SAMPLES, MATRIX_LAT_ITERS; its
 /// variables are declared in paw-mpi's p2p_matrix, which this crate does not link).
-const MATRIX: Matrix = Matrix { size: 1 << 20, window: 8, samples: 5, lat_iters: 100 };
+pub const MATRIX: Matrix = Matrix { size: 1 << 20, window: 8, samples: 5, lat_iters: 100 };
 /// IMB-MPI1's and IMB-EXT's standard settings (paw-imb's settings.rs): lengths up to
 /// 2^MAX_MSG_LOG, at most MSGS_PER_SAMPLE repetitions and OVERALL_VOL bytes per length.
 const IMB_MAX_MSG_LOG: u32 = 22;
@@ -58,12 +58,29 @@ const DGEMM_BYTES: f64 = 3.0 * 4000.0 * 4000.0 * 8.0;
 /// Samples per size of a paw sweep (NREPS unset: at least 10, up to about twice as many).
 const SWEEP_SAMPLES: f64 = 10.0;
 
-#[derive(Debug, Clone, Copy)]
-struct Matrix {
-    size: u64,
-    window: u64,
-    samples: u64,
-    lat_iters: u64,
+/// The fabric map's settings the plan times: p2p_matrix's defaults, or the user's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Matrix {
+    /// MATRIX_SIZE, bytes.
+    pub size: u64,
+    /// MATRIX_WINDOW, messages.
+    pub window: u64,
+    /// MATRIX_SAMPLES.
+    pub samples: u64,
+    /// MATRIX_LAT_ITERS, round trips a latency sample.
+    pub lat_iters: u64,
+}
+
+impl Matrix {
+    /// The variables of these settings, each with its value.
+    pub fn vars(&self) -> [(&'static str, u64); 4] {
+        [
+            ("MATRIX_SIZE", self.size),
+            ("MATRIX_WINDOW", self.window),
+            ("MATRIX_SAMPLES", self.samples),
+            ("MATRIX_LAT_ITERS", self.lat_iters),
+        ]
+    }
 }
 
 /// The bytes each step's buffers hold: one place, to adjust when a binary changes.
@@ -127,6 +144,8 @@ pub struct Machine {
     pub link_gb_s: f64,
     /// Latency of the fabric, microseconds.
     pub latency_us: f64,
+    /// The fabric map's settings.
+    pub map: Matrix,
 }
 
 impl Machine {
@@ -387,7 +406,7 @@ fn imb_seconds(
 /// (barrier + WINDOW x SIZE / B) + k x (SAMPLES + 1) x (barrier + 2 LAT_ITERS λ), the
 /// barrier 2 log2 N λ.
 fn map_seconds(m: &Machine, k: f64) -> f64 {
-    let mx = MATRIX;
+    let mx = m.map;
     let barrier = 2.0 * m.n().max(2.0).log2() * m.lat();
     let shift = barrier + (mx.window * mx.size) as f64 / m.b();
     let round = barrier + 2.0 * mx.lat_iters as f64 * m.lat();
@@ -542,7 +561,7 @@ pub fn plan(m: &Machine) -> Plan {
     let shifts = if m.nodes > QUICK_ABOVE { QUICK_SHIFTS.min(m.nodes - 1) } else { 0 };
     env.push(("PLAN_MATRIX_SHIFTS", if shifts > 0 { shifts.to_string() } else { String::new() }));
     let k = if shifts > 0 { shifts as f64 } else { (n - 1.0).max(1.0) };
-    let mx = MATRIX;
+    let mx = m.map;
     let barrier = 2.0 * n.max(2.0).log2() * m.lat();
     let rounds = (mx.samples + 1) as f64;
     let map = map_seconds(m, k);
@@ -553,7 +572,18 @@ pub fn plan(m: &Machine) -> Plan {
         Basis::Form,
         memory::matrix_node(w, sz),
         memory::matrix_node0(n, w, sz),
-        if shifts > 0 { vec![format!("MATRIX_SHIFTS={shifts}")] } else { vec![] },
+        // The user's settings, where they differ from p2p_matrix's defaults.
+        (shifts > 0)
+            .then(|| format!("MATRIX_SHIFTS={shifts}"))
+            .into_iter()
+            .chain(
+                mx.vars()
+                    .iter()
+                    .zip(MATRIX.vars())
+                    .filter(|(v, d)| v.1 != d.1)
+                    .map(|(v, _)| format!("{}={} (yours)", v.0, v.1)),
+            )
+            .collect(),
         format!(
             "{k} shifts and rounds x {rounds} samples x (barrier + {} x {} B / B; + 2 x {} λ)",
             mx.window, mx.size, mx.lat_iters
@@ -842,6 +872,7 @@ mod tests {
             memory_gb: DEFAULT_MEMORY_GB,
             link_gb_s: DEFAULT_LINK_GB_S,
             latency_us: DEFAULT_LATENCY_US,
+            map: MATRIX,
         }
     }
 

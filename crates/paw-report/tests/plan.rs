@@ -55,3 +55,36 @@ fn the_text_form_has_a_line_per_step_and_units() {
         assert!(text.lines().any(|l| l.starts_with(step)), "{step}\n{text}");
     }
 }
+
+#[test]
+fn the_users_map_settings_are_timed_and_shown() {
+    let run = |vars: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_paw-report"));
+        // A slow link, so that the map's windows, not the launch, make its time.
+        cmd.args(["plan", "--nodes", "16", "--tasks-per-node", "1", "--link", "0.01"]);
+        for v in ["MATRIX_SIZE", "MATRIX_WINDOW", "MATRIX_SAMPLES", "MATRIX_LAT_ITERS"] {
+            cmd.env_remove(v);
+        }
+        cmd.envs(vars.iter().copied()).output().expect("paw-report runs")
+    };
+    let seconds = |out: &std::process::Output| -> f64 {
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line = text.lines().find(|l| l.starts_with("fabric/p2p_matrix")).expect("map row");
+        line.split_whitespace().nth(1).and_then(|v| v.parse().ok()).expect("its seconds")
+    };
+    let ours = run(&[]);
+    let yours = run(&[("MATRIX_SAMPLES", "2"), ("MATRIX_SIZE", "2M")]);
+    let text = String::from_utf8_lossy(&yours.stdout);
+    assert!(text.contains("MATRIX_SIZE=2097152 (yours)"), "{text}");
+    assert!(text.contains("MATRIX_SAMPLES=2 (yours)"), "{text}");
+    assert!(!String::from_utf8_lossy(&ours.stdout).contains("(yours)"));
+    // 3 samples (one untimed) of twice the bytes against 6 of the default's: the same
+    // bytes, the same time.
+    let (a, b) = (seconds(&ours), seconds(&yours));
+    assert!(b > 0.8 * a && b < 1.2 * a, "{a} against {b}");
+    let bad = run(&[("MATRIX_SAMPLES", "0")]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("MATRIX_SAMPLES=0") && err.contains("accepted:"), "{err}");
+}

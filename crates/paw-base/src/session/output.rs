@@ -107,10 +107,8 @@ impl<T: Team> Session<T> {
         };
         header.extend(notes.iter().cloned());
         let run = append.then(|| {
-            let hosts: Vec<String> =
-                self.info.hosts().iter().map(|(h, n)| format!("{h} ({n})")).collect();
-            let mut run =
-                format!("{}, tasks {}, hosts {}", self.info.date, self.info.tasks, hosts.join(" "));
+            let hosts = self.info.hosts_summary();
+            let mut run = format!("{}, tasks {}, hosts {hosts}", self.info.date, self.info.tasks);
             if let Some(job) = &self.info.slurm {
                 run += &format!(", slurm job {}", job.job_id);
                 if let Some(step) = &job.step_id {

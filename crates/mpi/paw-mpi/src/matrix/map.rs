@@ -99,9 +99,16 @@ pub struct Outliers {
     /// the links that do not touch them: a slow node rather than a slow link (only with 3
     /// nodes or more: with 2, a node cannot be told from its link).
     pub nodes: Vec<usize>,
-    /// Bad links `(from, to)` that touch no slow node.
+    /// Bad links `(from, to)` that touch no slow node: the worst [`KEPT_PER_NODE`] x N of
+    /// them, in row order.
     pub links: Vec<(usize, usize)>,
+    /// Bad links beyond those kept in `links`.
+    pub not_kept: usize,
 }
+
+/// Bad links an [`Outliers`] keeps per node of the map, the worst: a noisy map of N nodes
+/// costs O(N) memory on node 0, not a pair per bad link (up to N^2); the rest are counted.
+pub const KEPT_PER_NODE: usize = 4;
 
 /// The outliers of matrix `m` under `rule`. A node is judged against the links that do
 /// not touch it, so that its own bad links (2 of 3 at three nodes) do not move its
@@ -157,13 +164,26 @@ pub fn outliers(m: &dyn Matrix, rule: Rule) -> Outliers {
         }
     };
     let threshold = rule.factor * reference;
-    let mut links = Vec::new();
+    // The worst bad links, a bounded buffer pruned as it fills; all of them counted.
+    let (kept, mut bad, mut worst) = (KEPT_PER_NODE * n, 0, Vec::new());
+    let prune = |links: &mut Vec<(f64, usize, usize)>| {
+        best_first(links, rule);
+        links.reverse();
+        links.truncate(kept);
+    };
     each_link(m, |i, j, v| {
         if rule.bad(v, threshold) && away(i, j) {
-            links.push((i, j));
+            bad += 1;
+            worst.push((v, i, j));
+            if worst.len() >= 2 * kept {
+                prune(&mut worst);
+            }
         }
     });
-    Outliers { reference, threshold, nodes, links }
+    prune(&mut worst);
+    let mut links: Vec<(usize, usize)> = worst.iter().map(|&(_, i, j)| (i, j)).collect();
+    links.sort_unstable();
+    Outliers { reference, threshold, nodes, not_kept: bad - links.len(), links }
 }
 
 /// `links` sorted best first under `rule`.

@@ -76,6 +76,23 @@ pub struct Verdict {
     pub budget: (Option<f64>, f64),
 }
 
+/// Lines of one kind (retested links, slow nodes, slow links ...) the verdict prints at
+/// most; the JSON file beside the matrices lists them all.
+pub const LISTED: usize = 10;
+
+/// Keeps [`LISTED`] of the lines from `start` on, and one line counting the rest and
+/// `unkept`, those of the kind not held ([`super::map::KEPT_PER_NODE`]).
+fn cap(lines: &mut Vec<String>, start: usize, unkept: usize, what: &str) {
+    let more = lines.len().saturating_sub(start + LISTED) + unkept;
+    if more > 0 {
+        lines.truncate(start + LISTED);
+        let json = if unkept > 0 { "the worst of them, 4 a node" } else { "them" };
+        lines.push(format!(
+            "and {more} more {what}, not listed here (the verdict's JSON file has {json})"
+        ));
+    }
+}
+
 impl Verdict {
     /// Judges bandwidth matrix `bw` and latency matrix `lat` (node 0's). With a `retest`
     /// probe and its budget (seconds), the suspects are measured again and only what stays
@@ -101,12 +118,11 @@ impl Verdict {
             uniform: None,
             budget: (None, 0.0),
         };
-        let Some((probe, budget)) = retest else { return v };
         let n = bw.n();
         let first = &v.first;
-        v.budget = (budget, 0.0);
         // The measured links that are suspects: on a slow node, or bad.
-        let slow: Vec<bool> = (0..n).map(|h| first[0].nodes.contains(&h)).collect();
+        let mut slow = vec![false; n];
+        first[0].nodes.iter().for_each(|&h| slow[h] = true);
         let (mut measured, mut suspect) = (0, 0);
         each_link(bw, |i, j, x| {
             measured += 1;
@@ -114,9 +130,17 @@ impl Verdict {
         });
         if n >= UNIFORM_FROM && 2 * suspect > measured {
             v.uniform = Some((suspect, measured));
-            v.named = first.clone().map(|o| Outliers { nodes: Vec::new(), links: Vec::new(), ..o });
+            v.named = first.clone().map(|o| Outliers {
+                nodes: Vec::new(),
+                links: Vec::new(),
+                not_kept: 0,
+                ..o
+            });
             return v;
         }
+        let Some((probe, budget)) = retest else { return v };
+        let first = &v.first;
+        v.budget = (budget, 0.0);
         let kinds = [Kind::Bandwidth, Kind::Latency];
         let still_bad = |kind: Kind, x: f64| criteria.still_bad(first, kind, x);
         // Bad links and pairs; a slow node's links too where it cannot be retested as a node.
@@ -272,6 +296,7 @@ impl Verdict {
                 }
             });
         }
+        let start = lines.len();
         for r in &self.retested {
             let ((a, b), unit) = (r.link, if r.kind == Kind::Bandwidth { "MB/s" } else { "usec" });
             let (arrow, first) = match r.kind {
@@ -305,7 +330,9 @@ impl Verdict {
                 tries.join(", "),
             ));
         }
+        cap(&mut lines, start, 0, "retested links and pairs");
         let others = |h: usize| (0..n).filter(move |&o| o != h);
+        let start = lines.len();
         for &h in &b.nodes {
             let out: Vec<f64> = others(h).map(|j| bw.get(h, j)).collect();
             let inn: Vec<f64> = others(h).map(|i| bw.get(i, h)).collect();
@@ -316,6 +343,8 @@ impl Verdict {
                 median(&inn)
             ));
         }
+        cap(&mut lines, start, 0, "slow nodes");
+        let start = lines.len();
         for &(i, j) in &b.links {
             lines.push(format!(
                 "slow link: {} -> {} ({:.2} MB/s, {:.0} % of the {word})",
@@ -325,6 +354,8 @@ impl Verdict {
                 100.0 * self.value(bw, Kind::Bandwidth, i, j) / b.reference,
             ));
         }
+        cap(&mut lines, start, b.not_kept, "slow links");
+        let start = lines.len();
         for &h in &l.nodes {
             let all: Vec<f64> = others(h).map(|j| lat.get(h, j)).collect();
             lines.push(format!(
@@ -333,6 +364,8 @@ impl Verdict {
                 median(&all)
             ));
         }
+        cap(&mut lines, start, 0, "slow latency nodes");
+        let start = lines.len();
         for &(i, j) in l.links.iter().filter(|(i, j)| i < j) {
             let v = self.value(lat, Kind::Latency, i, j);
             lines.push(format!(
@@ -342,6 +375,8 @@ impl Verdict {
                 v / l.reference,
             ));
         }
+        // A pair's two directions are kept apart; roughly half of those not kept are pairs.
+        cap(&mut lines, start, l.not_kept.div_ceil(2), "slow latency pairs");
         if b.nodes.is_empty() && b.links.is_empty() && l.nodes.is_empty() && l.links.is_empty() {
             lines.push("no slow node or link: every link within the thresholds above".into());
         }
@@ -374,10 +409,10 @@ impl Verdict {
             "retest": self.retest,
             "bandwidth": {"unit": "MB/s", "reference": b.reference, "threshold": b.threshold,
                           "slow_nodes": b.nodes.iter().map(name).collect::<Vec<_>>(),
-                          "slow_links": links(b, bw, 0)},
+                          "slow_links": links(b, bw, 0), "slow_links_not_named": b.not_kept},
             "latency": {"unit": "usec", "reference": l.reference, "threshold": l.threshold,
                         "slow_nodes": l.nodes.iter().map(name).collect::<Vec<_>>(),
-                        "slow_pairs": links(l, lat, 1)},
+                        "slow_pairs": links(l, lat, 1), "slow_one_way_not_named": l.not_kept},
             "first_pass": {"bandwidth": {"slow_nodes": self.first[0].nodes.iter().map(name).collect::<Vec<_>>(),
                                          "slow_links": self.first[0].links.iter().map(|&(i, j)| [name(&i), name(&j)]).collect::<Vec<_>>()},
                            "latency": {"slow_nodes": self.first[1].nodes.iter().map(name).collect::<Vec<_>>(),
@@ -488,6 +523,33 @@ mod tests {
         fn spent(&self) -> f64 {
             self.measured.len() as f64
         }
+    }
+
+    /// 30 nodes, a third of the links at half the rate (not most: no "uniformly" line), the
+    /// single pass: 4 x 30 of the worst kept, 10 lines naming them, the rest counted.
+    #[test]
+    fn many_slow_links_are_kept_and_listed_within_bounds() {
+        let n = 30;
+        let slow = |i: usize, j: usize| (i + 2 * j) % 3 == 0;
+        // Each slow link a little slower than the last, so that the worst are known.
+        let bw = map(n, |i, j| if slow(i, j) { 20.0 - (i * n + j) as f64 / 1000.0 } else { 45.0 });
+        let lat = map(n, |_, _| 20.0);
+        let s = Settings { retest: false, ..settings(false) };
+        let v = Verdict::judge(Criteria::of(&s), &bw, &lat, None);
+        let bad =
+            (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).filter(|&(i, j)| i != j && slow(i, j));
+        let bad: Vec<(usize, usize)> = bad.collect();
+        let o = &v.named[0];
+        assert!(v.uniform.is_none() && o.nodes.is_empty(), "{v:?}");
+        assert_eq!((o.links.len(), o.not_kept), (4 * n, bad.len() - 4 * n));
+        // The kept are the worst: the last in row order, listed in row order.
+        assert_eq!(o.links, bad[bad.len() - 4 * n..]);
+        let labels: Vec<String> = (0..n).map(|i| format!("h{i}")).collect();
+        let lines = v.lines(&labels, &bw, &lat, &s);
+        let named = lines.iter().filter(|l| l.starts_with("slow link: ")).count();
+        assert_eq!(named, LISTED, "{lines:#?}");
+        let more = format!("and {} more slow links, not listed here", bad.len() - LISTED);
+        assert!(lines.iter().any(|l| l.starts_with(&more)), "{lines:#?}");
     }
 
     /// Host 2 slow; link 0 -> 1 slow in the single pass only (noise); every latency 20
