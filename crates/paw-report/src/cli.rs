@@ -196,6 +196,9 @@ pub enum Command {
         /// Latency between nodes, microseconds.
         #[arg(long, value_name = "us", default_value_t = plan::DEFAULT_LATENCY_US, value_parser = positive, allow_hyphen_values = true)]
         latency: f64,
+        /// A launch and MPI start-up on N nodes, A + B N seconds [default: 0.34,0.053].
+        #[arg(long, value_name = "A,B", value_parser = launch_form, allow_hyphen_values = true)]
+        launch: Option<(f64, f64)>,
         /// text: the table; env: only the settings, as shell assignments for eval.
         #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "env"])]
         format: String,
@@ -271,6 +274,14 @@ fn map_settings() -> Result<plan::Matrix, String> {
         })?;
     }
     Ok(map)
+}
+
+/// Two numbers `A,B`, each finite and 0 or more.
+fn launch_form(v: &str) -> Result<(f64, f64), String> {
+    let number = |t: &str| t.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0);
+    v.split_once(',')
+        .and_then(|(a, b)| Some((number(a)?, number(b)?)))
+        .ok_or_else(|| "accepted: A,B, two numbers of 0 or more (seconds, seconds a node)".into())
 }
 
 /// A finite number above 0.
@@ -374,7 +385,7 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
             };
             side_by_side_run(&setup, &suites, truth.as_deref())?;
         }
-        Command::Plan { nodes, tasks_per_node, memory, link, latency, format } => {
+        Command::Plan { nodes, tasks_per_node, memory, link, latency, launch, format } => {
             let machine = plan::Machine {
                 nodes,
                 tasks_per_node,
@@ -382,6 +393,7 @@ pub fn run(command: Command) -> Result<ExitCode, String> {
                 link_gb_s: link,
                 latency_us: latency,
                 map: map_settings()?,
+                launch: launch.unwrap_or(plan::LAUNCH),
             };
             let plan = plan::plan(&machine);
             if format == "env" {

@@ -146,6 +146,9 @@ pub struct Machine {
     pub latency_us: f64,
     /// The fabric map's settings.
     pub map: Matrix,
+    /// A launch and MPI start-up on n nodes: a + b n seconds, `(a, b)` ([`LAUNCH`], or the
+    /// site's own, from initest).
+    pub launch: (f64, f64),
 }
 
 impl Machine {
@@ -165,6 +168,10 @@ impl Machine {
     /// Seconds.
     fn lat(&self) -> f64 {
         self.latency_us * 1e-6
+    }
+    /// Launch and start-up on `n` nodes, s.
+    fn launch(&self, n: f64) -> f64 {
+        self.launch.0 + self.launch.1 * n
     }
     /// The share: bytes of message buffers a task may hold.
     pub fn share(&self) -> f64 {
@@ -203,7 +210,7 @@ pub struct Step {
     pub name: &'static str,
     /// Predicted wall time, s.
     pub seconds: f64,
-    /// Of which launches and MPI start-up ([`LAUNCH`]), s.
+    /// Of which launches and MPI start-up ([`Machine::launch`]), s.
     pub launches: f64,
     /// How the time is known.
     pub basis: Basis,
@@ -331,11 +338,6 @@ const IMB_EXT: &[(&str, Cost, f64, bool)] = &[
     ("Bidir_Put", Cost::Pair, 2.0, true),
     ("Accumulate", Cost::IntoOne, 2.0, false),
 ];
-
-/// Launch and start-up on `n` nodes, s.
-fn launch(n: f64) -> f64 {
-    LAUNCH.0 + LAUNCH.1 * n
-}
 
 /// 1, 2, 4 ... below `max`, then `max`.
 fn doubling(max: f64) -> Vec<f64> {
@@ -487,7 +489,7 @@ pub fn plan(m: &Machine) -> Plan {
     // core: latency, p2p_multitask, DGEMM, STREAM.
     steps.push(step(
         "core",
-        (4.0 * launch(n), 120.0),
+        (4.0 * m.launch(n), 120.0),
         Basis::Order,
         DGEMM_BYTES,
         DGEMM_BYTES,
@@ -496,7 +498,7 @@ pub fn plan(m: &Machine) -> Plan {
     ));
     steps.push(step(
         "nodes",
-        (2.0 * launch(n), 60.0),
+        (2.0 * m.launch(n), 60.0),
         Basis::Order,
         DGEMM_BYTES,
         DGEMM_BYTES,
@@ -508,7 +510,7 @@ pub fn plan(m: &Machine) -> Plan {
     let p2p_max = default_of(&vars::MAX_P2P_SIZE) as f64;
     steps.push(step(
         "p2p",
-        (13.0 * launch(2.0), 13.0 * 5.0),
+        (13.0 * m.launch(2.0), 13.0 * 5.0),
         Basis::Order,
         memory::p2p(p2p_window, p2p_max),
         memory::p2p(p2p_window, p2p_max),
@@ -546,7 +548,7 @@ pub fn plan(m: &Machine) -> Plan {
     };
     steps.push(step(
         "col",
-        (COL.len() as f64 * launch(n), col_seconds),
+        (COL.len() as f64 * m.launch(n), col_seconds),
         Basis::Order,
         col_task,
         col_task * t,
@@ -568,7 +570,7 @@ pub fn plan(m: &Machine) -> Plan {
     let (w, sz) = (mx.window as f64, mx.size as f64);
     steps.push(step(
         "fabric/p2p_matrix",
-        (launch(n), map),
+        (m.launch(n), map),
         Basis::Form,
         memory::matrix_node(w, sz),
         memory::matrix_node0(n, w, sz),
@@ -636,7 +638,7 @@ pub fn plan(m: &Machine) -> Plan {
     }
     steps.push(step(
         "fabric/fan_in+out",
-        (2.0 * launch(n), 2.0 * sweep(&doubling(fan_max), window)),
+        (2.0 * m.launch(n), 2.0 * sweep(&doubling(fan_max), window)),
         Basis::Form,
         memory::fan(fw, n, fan_max),
         memory::fan(fw, n, fan_max),
@@ -670,7 +672,7 @@ pub fn plan(m: &Machine) -> Plan {
     env.push(("PLAN_IMB_MPI1_ARGS", mpi1.join(" ")));
     steps.push(step(
         "imb-mpi1",
-        (launch(n), imb1),
+        (m.launch(n), imb1),
         Basis::Order,
         imb1_task,
         imb1_task * t,
@@ -697,7 +699,7 @@ pub fn plan(m: &Machine) -> Plan {
     let ext_bytes = 2.0 * (1u64 << IMB_MAX_MSG_LOG) as f64;
     steps.push(step(
         "imb-ext",
-        (launch(n), ext),
+        (m.launch(n), ext),
         Basis::Order,
         ext_bytes,
         ext_bytes * t,
@@ -709,7 +711,7 @@ pub fn plan(m: &Machine) -> Plan {
     ));
     steps.push(step(
         "imb-io",
-        (launch(n), 0.0),
+        (m.launch(n), 0.0),
         Basis::Launch,
         IMB_IO_MAX,
         IMB_IO_MAX * t,
@@ -722,7 +724,7 @@ pub fn plan(m: &Machine) -> Plan {
     let beff = memory::b_eff(per_process.min(BEFF_MEM_CAP));
     steps.push(step(
         "b_eff",
-        (launch(n), BEFF_SECONDS),
+        (m.launch(n), BEFF_SECONDS),
         Basis::Order,
         beff,
         beff * t,
@@ -732,7 +734,7 @@ pub fn plan(m: &Machine) -> Plan {
     let beff_io = memory::b_eff_io(per_process);
     steps.push(step(
         "b_eff_io",
-        (launch(n), BEFF_IO_T),
+        (m.launch(n), BEFF_IO_T),
         Basis::Scheduled,
         beff_io,
         beff_io * t,
@@ -741,7 +743,7 @@ pub fn plan(m: &Machine) -> Plan {
     ));
     steps.push(step(
         "presta",
-        (5.0 * launch(n), 60.0 + 10000.0 * Cost::Reduce.seconds(m, p, 8.0)),
+        (5.0 * m.launch(n), 60.0 + 10000.0 * Cost::Reduce.seconds(m, p, 8.0)),
         Basis::Order,
         2.0 * p2p_max,
         2.0 * p2p_max * t,
@@ -751,7 +753,7 @@ pub fn plan(m: &Machine) -> Plan {
     let counts = imb_counts(n, 1.0, false);
     steps.push(step(
         "initest",
-        (counts.iter().map(|&c| launch(c)).sum(), 0.0),
+        (counts.iter().map(|&c| m.launch(c)).sum(), 0.0),
         Basis::Order,
         0.0,
         0.0,
@@ -837,9 +839,15 @@ pub fn render(plan: &Plan) -> String {
     }
     let _ = writeln!(
         out,
-        "launches: {} + {} N s each (doc/scale.md, through a sequential remote agent; a site's \
-         launcher may start faster: initest measures it)",
-        LAUNCH.0, LAUNCH.1
+        "launches: {} + {} N s each ({})",
+        plan.machine.launch.0,
+        plan.machine.launch.1,
+        if plan.machine.launch == LAUNCH {
+            "doc/scale.md, through a sequential remote agent; a site's launcher may start \
+             faster: initest measures it, --launch takes it"
+        } else {
+            "yours (--launch)"
+        }
     );
     out
 }
@@ -873,6 +881,7 @@ mod tests {
             link_gb_s: DEFAULT_LINK_GB_S,
             latency_us: DEFAULT_LATENCY_US,
             map: MATRIX,
+            launch: LAUNCH,
         }
     }
 
@@ -906,7 +915,7 @@ mod tests {
             assert!(s.task_bytes <= plan.share, "{}: {} B", s.name, s.task_bytes);
         }
         // The quick map: 32 shifts whatever N (doc/scale.md: 0.14 s).
-        let map = step(&plan, "fabric/p2p_matrix").seconds - launch(1000.0);
+        let map = step(&plan, "fabric/p2p_matrix").seconds - plan.machine.launch(1000.0);
         assert!((map - 0.14).abs() < 0.01, "{map}");
     }
 
@@ -927,7 +936,7 @@ mod tests {
         assert_eq!(plan.get("PLAN_IMB_MPI1_ARGS"), "-mem 64");
         assert_eq!(plan.get("PLAN_IMB_EXT_ARGS"), "");
         // The full map: 15 shifts of 6 x (barrier + 8 MiB / 22 GiB/s), as doc/scale.md.
-        let map = step(&plan, "fabric/p2p_matrix").seconds - launch(16.0);
+        let map = step(&plan, "fabric/p2p_matrix").seconds - plan.machine.launch(16.0);
         assert!((map - 15.0 * 6.0 * (0.355e-3 + 0.3e-3 + 2.0 * 2.0 * 4.0 * 1.5e-6)).abs() < 1e-3);
     }
 

@@ -20,6 +20,8 @@ fn bad_input_is_refused_in_one_line() {
         ("--nodes 4 --tasks-per-node 4 --link 0", "--link", "accepted: a number above 0"),
         ("--nodes 4 --tasks-per-node 4 --latency inf", "--latency", "accepted: a number above 0"),
         ("--nodes 4 --tasks-per-node 4 --format xml", "--format", "possible values: text, env"),
+        ("--nodes 4 --tasks-per-node 4 --launch 1", "--launch", "accepted: A,B"),
+        ("--nodes 4 --tasks-per-node 4 --launch 1,-2", "--launch", "accepted: A,B"),
         ("--tasks-per-node 4", "--nodes", "required"),
     ] {
         let out = plan(args);
@@ -87,4 +89,23 @@ fn the_users_map_settings_are_timed_and_shown() {
     assert_eq!(bad.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("MATRIX_SAMPLES=0") && err.contains("accepted:"), "{err}");
+}
+
+#[test]
+fn a_sites_launch_replaces_the_fitted_one() {
+    // The total and its launches, s.
+    let total = |args: &str| -> (f64, f64, String) {
+        let text = String::from_utf8(plan(args).stdout).unwrap();
+        let line = text.lines().find(|l| l.starts_with("total ")).expect("a total");
+        let all = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        let of = line.split("launches ").nth(1).unwrap().split_whitespace().next().unwrap();
+        (all, of.parse().unwrap(), text)
+    };
+    let (fitted, fitted_launches, _) = total("--nodes 100 --tasks-per-node 4");
+    let (yours, your_launches, text) = total("--nodes 100 --tasks-per-node 4 --launch 10,0");
+    assert!(text.contains("launches: 10 + 0 N s each (yours (--launch))"), "{text}");
+    // Every launch 10 s: a whole number of them; the rest of the time unchanged.
+    let count = your_launches / 10.0;
+    assert!(count > 20.0 && (count - count.round()).abs() < 0.01, "{text}");
+    assert!((yours - your_launches - (fitted - fitted_launches)).abs() < 1.0, "{text}");
 }

@@ -530,7 +530,7 @@ mod tests {
     #[test]
     fn many_slow_links_are_kept_and_listed_within_bounds() {
         let n = 30;
-        let slow = |i: usize, j: usize| (i + 2 * j) % 3 == 0;
+        let slow = |i: usize, j: usize| (i + 2 * j).is_multiple_of(3);
         // Each slow link a little slower than the last, so that the worst are known.
         let bw = map(n, |i, j| if slow(i, j) { 20.0 - (i * n + j) as f64 / 1000.0 } else { 45.0 });
         let lat = map(n, |_, _| 20.0);
