@@ -221,6 +221,12 @@ var!(
     Accepts::Whole(0, 1)
 );
 var!(
+    PAW_PLACEMENT_FILE,
+    "0",
+    "1: every task's host and CPUs, a line per rank, in <benchmark>_placement-np_NNNN.txt (headers name hosts in ranges beyond 16, the run record beyond 256)",
+    Accepts::Whole(0, 1)
+);
+var!(
     PAW_BUFFER,
     "host",
     "where message buffers live: host (malloc), device (GPU memory, cuMemAlloc, on the GPU of the task's node-local rank) or managed (cuMemAllocManaged); two values, e.g. device,host, place the first half of the tasks (the pairs' first tasks) and the second half (OSU's D H)"
@@ -272,7 +278,7 @@ pub const BLAS_THREADS: &[Var] = &[OPENBLAS_NUM_THREADS, OMP_NUM_THREADS];
 /// RAYON_NUM_THREADS, OMP_NUM_THREADS (rayon benchmarks).
 pub const RAYON_THREADS: &[Var] = &[RAYON_NUM_THREADS, OMP_NUM_THREADS];
 /// What every benchmark reads, listed or not.
-pub const EVERY: &[Var] = &[PAW_OUTPUT_DIR, PAW_TIMEOUT, PAW_STRICT];
+pub const EVERY: &[Var] = &[PAW_OUTPUT_DIR, PAW_TIMEOUT, PAW_STRICT, PAW_PLACEMENT_FILE];
 /// paw's own shared variables (not other libraries' thread counts): a variable of the
 /// environment is measured against these and the benchmark's own to tell a near miss.
 pub const OWN: &[&[Var]] = &[

@@ -271,8 +271,8 @@ fn initest_sweeps_one_two_and_four_hosts() {
     assert_eq!(runs.len(), counts.len(), "{text}");
     for (line, &n) in runs.iter().zip(&counts) {
         let hosts = line.split("hosts ").nth(1).unwrap_or("");
-        let each: Vec<String> = (1..=n).map(|i| format!("{} (1)", c.host_name(i))).collect();
-        assert_eq!(hosts, each.join(" "), "{line}");
+        let each: Vec<String> = (1..=n).map(|i| format!("{} (1 task)", c.host_name(i))).collect();
+        assert_eq!(hosts, each.join(", "), "{line}");
     }
 }
 

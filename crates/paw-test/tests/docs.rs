@@ -54,7 +54,7 @@ fn binaries_md_is_made_from_every_binarys_help() {
          (a suite binary: every option) it reads. A test keeps this page equal to the \
          binaries; after changing a `SPEC` or an `About`, regenerate it with\n\
          `PAW_BLESS=1 cargo test --release -p paw-test --test docs`.\n\n\
-         Every binary also reads `PAW_OUTPUT_DIR`, `PAW_TIMEOUT` and `PAW_STRICT`; every `.dat` file has a \
+         Every binary also reads `PAW_OUTPUT_DIR`, `PAW_TIMEOUT`, `PAW_STRICT` and `PAW_PLACEMENT_FILE`; every `.dat` file has a \
          `.csv` twin and every run that writes files a JSON record (doc/results.md; the IMB \
          suites write files with `-csv` or `PAW_OUTPUT_DIR`).\n\n",
     );

@@ -88,6 +88,9 @@ impl<T: Team> Session<T> {
         watchdog::start(timeout);
         // Already applied by warn_unknown_vars; read again to be recorded.
         session.knob(&vars::PAW_STRICT)?;
+        if session.knob(&vars::PAW_PLACEMENT_FILE)? == 1 {
+            session.placement_file()?;
+        }
         if let Check::Data(_) = spec.check {
             session.checking = session.knob(&vars::PAW_CHECK)? == 1;
         }
@@ -319,6 +322,25 @@ mod tests {
             names(dir.path()).into_iter().filter(|n| n.starts_with("t.") && n != "t.dat").collect();
         assert!(kept.iter().any(|n| n.ends_with(".dat") && n.len() > 5), "{kept:?}");
         assert!(kept.iter().any(|n| n.ends_with(".csv") && n != "t.csv"), "{kept:?}");
+    }
+
+    #[test]
+    fn the_placement_file_lists_every_task_when_asked() {
+        let _env = ENV.lock().unwrap_or_else(|p| p.into_inner());
+        let dir = tempfile::tempdir().unwrap();
+        let (s, _vars) = session(dir.path(), &[("PAW_PLACEMENT_FILE", "1")]);
+        let s = s.unwrap();
+        s.ledger.save().unwrap();
+        let file = "session_test_placement-np_0001.txt";
+        assert_eq!(names(dir.path()), ["session_test-np_0001.json", file]);
+        let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!(lines[1], format!("0 {}", meta::placement()));
+        let record = std::fs::read_to_string(dir.path().join("session_test-np_0001.json")).unwrap();
+        assert!(record.contains(file), "{record}");
+        let (s, _vars) = session(dir.path(), &[("PAW_PLACEMENT_FILE", "2")]);
+        assert!(s.is_err_and(|e| e.to_string().contains("PAW_PLACEMENT_FILE")));
     }
 
     #[test]

@@ -133,13 +133,49 @@ impl<T: Team> Session<T> {
         Ok(())
     }
 
-    /// A scratch file in the output directory for this rank alone (not collective): room
-    /// for data that outgrows memory, not a result. It has no name (removed as it is
-    /// made), so that no ending of the run leaves it behind.
-    pub fn scratch(&self, what: &str) -> Result<std::fs::File> {
-        existing_dir(&self.dir)
-            .and_then(|_| tempfile::tempfile_in(&self.dir))
-            .map_err(|e| output_error(&self.dir, &format!("a scratch file for {what}"), &e))
+    /// Writes every task's host and CPUs, a line per rank, to
+    /// `<benchmark>_placement-np_NNNN.txt` on rank 0 (collective; PAW_PLACEMENT_FILE=1):
+    /// the full list that headers and the run record shorten beyond 16 and 256 hosts.
+    pub(crate) fn placement_file(&self) -> Result<()> {
+        let stem = format!("{}_placement", self.info.benchmark);
+        let file = dat::np_name(&stem, self.info.tasks) + ".txt";
+        self.on_root(&file, true, |place| {
+            let mut text = format!(
+                "# paw {}: every task's host and CPUs, a line per rank (rank host cpus=...)\n",
+                self.info.benchmark
+            );
+            for (rank, p) in self.info.placement.iter().enumerate() {
+                text += &format!("{rank} {p}\n");
+            }
+            std::fs::write(place.dir.join(&file), text)?;
+            place.ledger.file_created(&file, &file)
+        })?;
+        Ok(())
+    }
+
+    /// A scratch file in the output directory on rank 0 (collective: every rank learns
+    /// whether it was made, and leaves with rank 0's error if not): room for data that
+    /// outgrows memory, not a result. It has no name (removed as it is made), so that no
+    /// ending of the run leaves it behind. `None` on the other ranks.
+    pub fn scratch(&self, what: &str) -> Result<Option<std::fs::File>> {
+        let mut made = None;
+        let mut failure = None;
+        if self.team.is_root() {
+            match existing_dir(&self.dir).and_then(|_| tempfile::tempfile_in(&self.dir)) {
+                Ok(f) => made = Some(f),
+                Err(e) => {
+                    failure =
+                        Some(output_error(&self.dir, &format!("a scratch file for {what}"), &e))
+                }
+            }
+        }
+        let code = self.team.share_u64(failure.as_ref().map_or(0, |e| u64::from(e.code())));
+        if code != 0 {
+            return Err(failure.unwrap_or_else(|| {
+                Error::with_code(code as u8, "cannot create output (reported by rank 0)")
+            }));
+        }
+        Ok(made)
     }
 
     /// Runs `create` in the output directory on rank 0, with `keep` after moving an

@@ -236,6 +236,8 @@ pub struct Maps {
 /// files: node 0's memory holds a row, never the matrix (collective over the nodes). A
 /// node's `bw` is what it received from each node, `lat` its latency to each.
 pub fn gather(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64]) -> paw_core::Result<Maps> {
+    // Made on world rank 0, which is node 0; every rank leaves if they cannot be.
+    let files = [paw.scratch("the bandwidth map")?, paw.scratch("the latency map")?];
     let Some(comm) = &nodes.comm else { return Ok(Maps::default()) };
     let n = nodes.labels.len();
     let node0 = comm.process_at_rank(0);
@@ -250,24 +252,25 @@ pub fn gather(paw: &Paw, nodes: &Nodes, bw: &[f64], lat: &[f64]) -> paw_core::Re
         node0.send(lat);
         return Ok(Maps::default());
     }
-    let stored = |what: &str| paw.scratch(what).map(|file| Stored::new(file, n));
-    let maps = Maps { bw: stored("the bandwidth map")?, lat: stored("the latency map")? };
+    let [bw_file, lat_file] = files.map(|f| f.expect("node 0's scratch files"));
+    let maps = Maps { bw: Stored::new(bw_file, n), lat: Stored::new(lat_file, n) };
+    // The other nodes wait for node 0's turns: a full disk ends the job, not node 0 alone.
     let put = |m: &Stored, i: usize, row: &[f64]| {
-        m.put(i, row).map_err(|e| {
+        m.put(i, row).unwrap_or_else(|e| {
             let dir = paw.output_dir().display();
-            Error::runtime(format!("p2p_matrix: writing a scratch file of the map in {dir}: {e}"))
+            paw_core::process::fatal(&format!("writing a scratch file of the map in {dir}: {e}"))
         })
     };
-    put(&maps.bw, 0, &sent)?;
-    put(&maps.lat, 0, lat)?;
+    put(&maps.bw, 0, &sent);
+    put(&maps.lat, 0, lat);
     let mut row = vec![0.0; n];
     for i in 1..n {
         let node = comm.process_at_rank(i as i32);
         node.send(&turn[..]);
         node.receive_into(&mut row[..]);
-        put(&maps.bw, i, &row)?;
+        put(&maps.bw, i, &row);
         node.receive_into(&mut row[..]);
-        put(&maps.lat, i, &row)?;
+        put(&maps.lat, i, &row);
     }
     Ok(maps)
 }
