@@ -100,6 +100,11 @@ impl Sink {
         Ok(Sink { path, file, committed })
     }
 
+    /// Removes the file: one this run started that holds no result (its header failed).
+    fn discard(&self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+
     /// Removes the last `len` bytes appended.
     fn undo(&mut self, len: usize) {
         self.committed -= len as u64;
@@ -224,9 +229,15 @@ impl DatFile {
 
         let csv_file = csv_twin(&spec.file);
         let mut dat = Sink::create(place.dir.join(&spec.file), false)?;
-        let mut csv = Sink::create(place.dir.join(&csv_file), false)?;
-        dat.append(head.as_bytes())?;
-        csv.append(&csv_line(&csv_head))?;
+        let mut csv =
+            Sink::create(place.dir.join(&csv_file), false).inspect_err(|_| dat.discard())?;
+        if let Err(e) = dat.append(head.as_bytes()).and_then(|()| csv.append(&csv_line(&csv_head)))
+        {
+            // A file without its header holds no result (a full disk): neither stays.
+            dat.discard();
+            csv.discard();
+            return Err(e);
+        }
         place.ledger.file_created(&spec.file, &csv_file)?;
         if spec.echo {
             println!("\n{} [{}] -> {}", spec.y.label, spec.y.unit.label, dat.path.display());
@@ -377,20 +388,34 @@ impl Table {
         let keep = |p: &Path| append.is_some() && p.metadata().is_ok_and(|m| m.len() > 0);
         let (dat_fresh, csv_fresh) = (!keep(&path), !keep(&csv_path));
         let mut dat = Sink::create(path, !dat_fresh)?;
-        let mut csv = Sink::create(csv_path, !csv_fresh)?;
-        if dat_fresh {
-            let mut head: String = header.iter().map(|l| format!("# {l}\n")).collect();
-            let names: Vec<&str> = columns.iter().map(|c| c.name.as_ref()).collect();
-            head.push_str(&format!("# columns: {}\n", names.join(" ")));
-            dat.append(head.as_bytes())?;
-        }
-        if csv_fresh {
-            let mut names: Vec<String> =
-                columns.iter().map(|c| csv_name(&c.name, c.unit)).collect();
-            if append.is_some() {
-                names.push(crate::schema::RUN_COLUMN.to_string());
+        let csv = Sink::create(csv_path, !csv_fresh);
+        let mut csv = csv.inspect_err(|_| {
+            if dat_fresh {
+                dat.discard()
             }
-            csv.append(&csv_line(&names))?;
+        })?;
+        let mut heads = || -> std::io::Result<()> {
+            if dat_fresh {
+                let mut head: String = header.iter().map(|l| format!("# {l}\n")).collect();
+                let names: Vec<&str> = columns.iter().map(|c| c.name.as_ref()).collect();
+                head.push_str(&format!("# columns: {}\n", names.join(" ")));
+                dat.append(head.as_bytes())?;
+            }
+            if csv_fresh {
+                let mut names: Vec<String> =
+                    columns.iter().map(|c| csv_name(&c.name, c.unit)).collect();
+                if append.is_some() {
+                    names.push(crate::schema::RUN_COLUMN.to_string());
+                }
+                csv.append(&csv_line(&names))?;
+            }
+            Ok(())
+        };
+        if let Err(e) = heads() {
+            // A file this run started without its header holds no result: it does not stay.
+            (dat_fresh.then_some(&dat).into_iter().chain(csv_fresh.then_some(&csv)))
+                .for_each(Sink::discard);
+            return Err(e);
         }
         if let Some(run) = &append {
             dat.append(format!("# run: {run}\n").as_bytes())?;
